@@ -1,0 +1,349 @@
+//! Explorers: one trait, one session, the same statistics for every algorithm.
+//!
+//! An explorer decides which executions to run; the [`Session`] runs them, counts them,
+//! tells the [`Observer`] about each, and keeps the statistics that must be comparable
+//! across algorithms (executions, distinct maximal configurations, SSB). Each explorer
+//! lives in its own file and adds its own figures to [`Stats`] (events and combs for
+//! QPOR, wakeup-tree nodes for optimal-DPOR, backtrack sets for the others).
+//!
+//! Calling protocol of [`Explorer::explore`]: called once per exploration with a fresh
+//! session; it calls [`Session::run`] once per execution, must stop as soon as
+//! [`Session::should_stop`] is true, and returns when the exploration is complete.
+
+use crate::action::{Action, Independence};
+use crate::ids::ThreadId;
+use crate::program::{End, Execution, Program, ProgramError, RunRequest};
+use crate::trace::{trace_key, TraceKey};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+pub mod qpor;
+
+/// Which exploration algorithm to run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+pub enum Algorithm {
+    /// Quasi-optimal POR (QPOR Algorithm 1) with k-partial alternatives; `k = None`
+    /// means optimal alternatives (k = ∞).
+    Qpor {
+        /// The k of k-partial alternatives, or `None` for optimal alternatives.
+        k: Option<usize>,
+    },
+    /// Source-DPOR (JACM'17 Algorithm 1, with the lock/blocking extensions of §8).
+    SourceDpor,
+    /// Optimal-DPOR with wakeup trees (JACM'17 Algorithm 2, §8 extensions).
+    OptimalDpor,
+    /// Classic DPOR with persistent and sleep sets (POPL'05 Figure 3/4).
+    ClassicDpor,
+    /// Every interleaving of visible steps: the ground truth for small programs.
+    Dfs,
+}
+
+impl Algorithm {
+    /// The name used on the command line and in reports.
+    pub fn name(&self) -> String {
+        match self {
+            Algorithm::Qpor { k: None } => "qpor".into(),
+            Algorithm::Qpor { k: Some(k) } => format!("qpor-k{k}"),
+            Algorithm::SourceDpor => "source-dpor".into(),
+            Algorithm::OptimalDpor => "optimal-dpor".into(),
+            Algorithm::ClassicDpor => "classic-dpor".into(),
+            Algorithm::Dfs => "dfs".into(),
+        }
+    }
+
+    /// Parse a name as printed by [`Algorithm::name`] (`qpor`, `qpor-k2`, `source-dpor`...).
+    pub fn parse(s: &str) -> Option<Algorithm> {
+        Some(match s {
+            "qpor" | "qpor-optimal" => Algorithm::Qpor { k: None },
+            "source-dpor" => Algorithm::SourceDpor,
+            "optimal-dpor" => Algorithm::OptimalDpor,
+            "classic-dpor" => Algorithm::ClassicDpor,
+            "dfs" => Algorithm::Dfs,
+            _ => {
+                let k = s.strip_prefix("qpor-k")?.parse().ok().filter(|&k| k >= 1)?;
+                Algorithm::Qpor { k: Some(k) }
+            }
+        })
+    }
+}
+
+/// Everything an exploration is configured by.
+#[derive(Clone, Debug)]
+pub struct ExploreConfig {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// The independence relation on memory accesses.
+    pub independence: Independence,
+    /// Per-execution bound on visible steps.
+    pub max_steps: usize,
+    /// Stop after this many executions (the exploration is then incomplete).
+    pub max_executions: Option<u64>,
+    /// Skip step of the skip-list ancestor search in thread/lock trees (QPOR §5.2).
+    pub skip_step: usize,
+}
+
+impl Default for ExploreConfig {
+    fn default() -> Self {
+        ExploreConfig {
+            algorithm: Algorithm::Qpor { k: None },
+            independence: Independence::AllDependent,
+            max_steps: 1_000_000,
+            max_executions: None,
+            skip_step: 4,
+        }
+    }
+}
+
+/// Wall-clock time spent in each phase of an exploration.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct PhaseTimes {
+    /// Running the program (including process or state reset).
+    pub run: Duration,
+    /// Adding the events of executions to the unfolding (QPOR) or processing the trace.
+    pub add_events: Duration,
+    /// Computing conflicting extensions (QPOR `cexp`).
+    pub cex: Duration,
+    /// Building combs (QPOR) / wakeup-tree insertions (optimal-DPOR) / race analysis.
+    pub comb_build: Duration,
+    /// Searching combs for a solution (QPOR).
+    pub comb_search: Duration,
+}
+
+/// Statistics of one exploration. Fields that an algorithm does not use stay zero.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Stats {
+    /// Program runs.
+    pub executions: u64,
+    /// Distinct Mazurkiewicz traces among the maximal executions explored (maximal
+    /// configurations of the unfolding).
+    pub maximal_configurations: u64,
+    /// Maximal executions explored whose trace had been explored before.
+    pub redundant: u64,
+    /// Sleep-set-blocked executions.
+    pub ssb: u64,
+    /// Maximal executions that ended in a deadlock.
+    pub deadlocks: u64,
+    /// Executions in which the program showed a defect.
+    pub defective: u64,
+    /// Executions cut short (step bound, timeout, crash).
+    pub cut: u64,
+    /// Visible steps run, over all executions.
+    pub steps: u64,
+    /// QPOR: events in the unfolding now.
+    pub events: u64,
+    /// QPOR: most events the unfolding held at once.
+    pub events_peak: u64,
+    /// QPOR: events created (including those later pruned).
+    pub events_added: u64,
+    /// QPOR: steps of executions matched to an existing event.
+    pub events_found: u64,
+    /// QPOR: alternatives computations (calls of Alt).
+    pub alt_calls: u64,
+    /// QPOR: Alt calls that found an alternative.
+    pub alt_found: u64,
+    /// QPOR: largest comb (sum of spike lengths).
+    pub comb_max: u64,
+    /// QPOR: sum of comb sizes.
+    pub comb_total: u64,
+    /// QPOR: combinations tried during comb searches.
+    pub comb_tried: u64,
+    /// Optimal-DPOR: wakeup-tree nodes now / at most.
+    pub wakeup_nodes: u64,
+    /// Optimal-DPOR: most wakeup-tree nodes held at once.
+    pub wakeup_peak: u64,
+    /// Sequence-based DPORs: largest backtrack set.
+    pub backtrack_max: u64,
+    /// Sequence-based DPORs: total backtrack-set insertions.
+    pub backtrack_total: u64,
+    /// Time per phase.
+    pub time: PhaseTimes,
+    /// Wall-clock time of the whole exploration.
+    pub elapsed: Duration,
+    /// True if the exploration stopped before it was complete (observer or limit).
+    pub stopped_early: bool,
+}
+
+/// What the observer wants after an execution.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Control {
+    /// Go on exploring.
+    Continue,
+    /// Stop the exploration as soon as possible.
+    Stop,
+}
+
+/// Sees every execution an explorer runs (reports, progress, defect collection).
+pub trait Observer {
+    /// Called once per execution. `new_trace` is true for a maximal execution whose
+    /// Mazurkiewicz trace had not been explored before.
+    fn execution(&mut self, exec: &Execution, new_trace: bool, stats: &Stats) -> Control;
+}
+
+/// An observer that ignores everything.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    fn execution(&mut self, _: &Execution, _: bool, _: &Stats) -> Control {
+        Control::Continue
+    }
+}
+
+impl<F: FnMut(&Execution, bool, &Stats) -> Control> Observer for F {
+    fn execution(&mut self, exec: &Execution, new_trace: bool, stats: &Stats) -> Control {
+        self(exec, new_trace, stats)
+    }
+}
+
+/// Why an exploration could not be carried out.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum ExploreError {
+    /// Running the program failed (divergence, cannot start...).
+    #[error(transparent)]
+    Program(#[from] ProgramError),
+    /// The algorithm does not support what was asked of it.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// The context of one exploration: runs executions and keeps the shared statistics.
+pub struct Session<'p> {
+    program: &'p mut dyn Program,
+    observer: &'p mut dyn Observer,
+    /// The configuration.
+    pub config: ExploreConfig,
+    /// Statistics so far; explorers add their own figures.
+    pub stats: Stats,
+    seen: HashSet<TraceKey>,
+    stop: bool,
+    started: Instant,
+}
+
+impl std::fmt::Debug for Session<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("config", &self.config).field("stats", &self.stats).finish()
+    }
+}
+
+impl<'p> Session<'p> {
+    /// A session over `program`, reporting to `observer`.
+    pub fn new(program: &'p mut dyn Program, observer: &'p mut dyn Observer, config: ExploreConfig) -> Self {
+        Session {
+            program,
+            observer,
+            config,
+            stats: Stats::default(),
+            seen: HashSet::new(),
+            stop: false,
+            started: Instant::now(),
+        }
+    }
+
+    /// Run one execution: follow `replay`, then the default policy with `sleep` as the
+    /// sleep set at the end of the replay. Updates the shared statistics and calls the
+    /// observer.
+    pub fn run(
+        &mut self,
+        replay: &[ThreadId],
+        sleep: &[(ThreadId, Action)],
+        out: &mut Execution,
+    ) -> Result<(), ExploreError> {
+        let req = RunRequest {
+            replay,
+            sleep,
+            independence: self.config.independence,
+            max_steps: self.config.max_steps,
+        };
+        let t0 = Instant::now();
+        self.program.run(&req, out)?;
+        self.stats.time.run += t0.elapsed();
+        self.stats.executions += 1;
+        self.stats.steps += out.steps.len() as u64;
+        if !out.defects.is_empty() || matches!(out.end, End::Crash(_)) {
+            self.stats.defective += 1;
+        }
+        let mut new_trace = false;
+        match out.end {
+            End::Finished | End::Deadlock { .. } => {
+                if matches!(out.end, End::Deadlock { .. }) {
+                    self.stats.deadlocks += 1;
+                }
+                if self.seen.insert(trace_key(&out.steps, self.config.independence)) {
+                    self.stats.maximal_configurations += 1;
+                    new_trace = true;
+                } else {
+                    self.stats.redundant += 1;
+                }
+            }
+            End::SleepBlocked => self.stats.ssb += 1,
+            End::StepBound | End::Timeout | End::Crash(_) => self.stats.cut += 1,
+        }
+        if self.observer.execution(out, new_trace, &self.stats) == Control::Stop {
+            self.stop = true;
+        }
+        if self.config.max_executions.is_some_and(|m| self.stats.executions >= m) {
+            self.stop = true;
+        }
+        Ok(())
+    }
+
+    /// True once the observer or a limit asked the exploration to stop.
+    pub fn should_stop(&self) -> bool {
+        self.stop
+    }
+
+    /// Finish: fill in elapsed time and whether the exploration stopped early.
+    pub fn finish(mut self) -> Stats {
+        self.stats.elapsed = self.started.elapsed();
+        self.stats.stopped_early = self.stop;
+        self.stats
+    }
+}
+
+/// An exploration algorithm. See the module documentation for the calling protocol.
+pub trait Explorer {
+    /// Explore the program of `session` until complete or asked to stop.
+    fn explore(&mut self, session: &mut Session<'_>) -> Result<(), ExploreError>;
+}
+
+/// The explorer for `config.algorithm`, or an error if it does not support the
+/// configuration.
+pub fn explorer_for(config: &ExploreConfig) -> Result<Box<dyn Explorer>, ExploreError> {
+    match config.algorithm {
+        Algorithm::Qpor { k } => Ok(Box::new(qpor::Qpor::new(k, config)?)),
+        other => Err(ExploreError::Unsupported(format!("algorithm {} is not available yet", other.name()))),
+    }
+}
+
+/// Explore `program` with `config`, reporting every execution to `observer`.
+pub fn explore(
+    program: &mut dyn Program,
+    config: &ExploreConfig,
+    observer: &mut dyn Observer,
+) -> Result<Stats, ExploreError> {
+    let mut explorer = explorer_for(config)?;
+    let mut session = Session::new(program, observer, config.clone());
+    explorer.explore(&mut session)?;
+    Ok(session.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn algorithm_names_round_trip() {
+        for a in [
+            Algorithm::Qpor { k: None },
+            Algorithm::Qpor { k: Some(2) },
+            Algorithm::SourceDpor,
+            Algorithm::OptimalDpor,
+            Algorithm::ClassicDpor,
+            Algorithm::Dfs,
+        ] {
+            assert_eq!(Algorithm::parse(&a.name()), Some(a));
+        }
+        assert_eq!(Algorithm::parse("qpor-k0"), None);
+        assert_eq!(Algorithm::parse("nope"), None);
+    }
+}

@@ -1,0 +1,444 @@
+//! The program interface: what an explorer needs from a running program.
+//!
+//! One execution (design brief, "The program interface"):
+//! 1. start from the pristine initial state;
+//! 2. follow [`RunRequest::replay`] — which thread takes each visible step — until it is
+//!    exhausted; a replay that names a thread which cannot move is a
+//!    [`ProgramError::Divergence`], never a silently different execution;
+//! 3. continue under the deterministic default policy of [`Scheduler`]: run the last
+//!    thread again if it is enabled and awake, otherwise the lowest enabled awake
+//!    thread; a thread is *asleep* while its entry of [`RunRequest::sleep`] has not been
+//!    woken by a dependent action (sleep sets, Godefroid 1996; QPOR's `D ∩ en(C)`);
+//! 4. return the [`Execution`]: the visible steps, each with the stepping thread's next
+//!    pending action, the thread-local defects, and how the run ended.
+//!
+//! Implementations: the in-memory test model ([`crate::model`]), the C runtime
+//! (`unfold-runtime`), and later the Rust API. The policy lives in [`Scheduler`] so that
+//! every implementation schedules identically.
+
+use crate::action::{Action, Independence};
+use crate::ids::{ObjId, ThreadId};
+use std::collections::HashMap;
+use std::fmt;
+
+/// An opaque program location of a step (a return address for C, an instruction index
+/// for the test model). Frontends symbolise it for reports.
+pub type Site = u64;
+
+/// One visible step of an execution.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Step {
+    /// The thread that moved.
+    pub thread: ThreadId,
+    /// What it did.
+    pub action: Action,
+    /// Where in the program.
+    pub site: Site,
+    /// The thread's pending action after this step (it runs its local code eagerly up to
+    /// its next visible action), or `None` if it has no more actions: it exited, or it
+    /// stopped on a defect or a failed assumption.
+    pub next: Option<Action>,
+    /// For [`Action::Create`]: the created thread's first pending action.
+    pub child_next: Option<Action>,
+}
+
+/// The kind of a program defect.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DefectKind {
+    /// A failed `assert`, `reach_error`, `__VERIFIER_error`.
+    Assertion,
+    /// `abort()`.
+    Abort,
+    /// The process exited with a non-zero status.
+    Exit,
+    /// The process was killed by a signal (SIGSEGV, SIGFPE, SIGBUS, SIGILL, ...).
+    Crash,
+    /// Unlocking a mutex the thread does not hold, relocking a non-recursive mutex,
+    /// destroying a locked mutex.
+    MutexMisuse,
+}
+
+impl DefectKind {
+    /// The stable name used in reports and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            DefectKind::Assertion => "assertion",
+            DefectKind::Abort => "abort",
+            DefectKind::Exit => "exit",
+            DefectKind::Crash => "crash",
+            DefectKind::MutexMisuse => "mutex-misuse",
+        }
+    }
+}
+
+/// A defect found in one execution: a result, not an error.
+#[derive(Clone, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Defect {
+    /// What went wrong.
+    pub kind: DefectKind,
+    /// A human-readable message (the failed assertion, the signal, ...).
+    pub message: String,
+    /// The thread in which it happened.
+    pub thread: ThreadId,
+    /// Where, if known.
+    pub site: Option<Site>,
+    /// Number of steps of the execution that had happened when it occurred.
+    pub after_steps: usize,
+}
+
+/// How an execution ended.
+#[derive(Clone, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub enum End {
+    /// No thread has a pending action left: a maximal execution.
+    #[default]
+    Finished,
+    /// Some threads have pending actions but none is enabled (a maximal execution that
+    /// is a deadlock). Lists each blocked thread with the action it waits to perform.
+    Deadlock {
+        /// The blocked threads and their pending actions.
+        blocked: Vec<(ThreadId, Action)>,
+    },
+    /// Every enabled thread is asleep: a sleep-set-blocked (SSB) execution.
+    SleepBlocked,
+    /// The per-execution step bound was reached (possible livelock).
+    StepBound,
+    /// The per-execution wall-clock timeout expired.
+    Timeout,
+    /// The process died (signal): the trace is cut at the last completed step.
+    Crash(Defect),
+}
+
+/// The result of one run of the program.
+#[derive(Clone, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Execution {
+    /// Main's first pending action (`None` if main stopped before any visible action).
+    pub first: Option<Action>,
+    /// The visible steps, in execution order.
+    pub steps: Vec<Step>,
+    /// Thread-local defects, in the order they happened. The thread that failed stops;
+    /// the others go on (delaying a failure loses nothing: ARCHITECTURE.md).
+    pub defects: Vec<Defect>,
+    /// Threads that stopped on a failed assumption (`__VERIFIER_assume`): they never
+    /// move again, and a deadlock involving them is not a defect.
+    pub assumed: Vec<ThreadId>,
+    /// How the run ended.
+    pub end: End,
+}
+
+impl Execution {
+    /// Reset to empty, keeping allocations.
+    pub fn clear(&mut self) {
+        self.first = None;
+        self.steps.clear();
+        self.defects.clear();
+        self.assumed.clear();
+        self.end = End::Finished;
+    }
+
+    /// The sequence of threads that took each step: a replay of this execution.
+    pub fn schedule(&self) -> Vec<ThreadId> {
+        self.steps.iter().map(|s| s.thread).collect()
+    }
+}
+
+/// What the explorer asks of one run.
+#[derive(Clone, Copy, Debug)]
+pub struct RunRequest<'a> {
+    /// The thread that takes each of the first visible steps.
+    pub replay: &'a [ThreadId],
+    /// The sleep set at the end of the replay: threads that must not be scheduled, with
+    /// their pending action, until an action dependent with it is executed.
+    pub sleep: &'a [(ThreadId, Action)],
+    /// The independence relation used to wake sleeping threads.
+    pub independence: Independence,
+    /// Stop with [`End::StepBound`] after this many visible steps.
+    pub max_steps: usize,
+}
+
+/// Errors that mean "the checker could not run this execution" (as opposed to defects
+/// of the program, which are results).
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum ProgramError {
+    /// The program did not do what the replay says (it is not data-deterministic, or the
+    /// checker has a bug).
+    #[error("replay diverged at step {step}: {detail}")]
+    Divergence {
+        /// 0-based index of the step that diverged.
+        step: usize,
+        /// What was expected and what happened.
+        detail: String,
+    },
+    /// The program could not be run at all.
+    #[error("cannot run the program: {0}")]
+    Failed(String),
+}
+
+/// What a program offers an explorer: run it once under a replay and a sleep set.
+///
+/// Protocol: `run` may be called any number of times; every call starts from the
+/// pristine initial state and must be deterministic in its request (same request, same
+/// execution). `out` is cleared by the implementation.
+pub trait Program {
+    /// Run one execution.
+    fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError>;
+}
+
+impl<P: Program + ?Sized> Program for &mut P {
+    fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
+        (**self).run(req, out)
+    }
+}
+
+/// Life of a thread as seen by the scheduler.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Status {
+    /// Has a pending action.
+    Live(Action),
+    /// Exited normally (after its `Exit`).
+    Exited,
+    /// Stopped without exiting (defect, failed assumption): never moves again.
+    Stopped,
+}
+
+/// The synchronisation state of a run: which thread is live with which pending action,
+/// who holds which mutex, who has exited. Used by [`Scheduler`] and by explorers that
+/// need `enabled(s)` at every state of an execution.
+#[derive(Clone, Debug, Default)]
+pub struct SchedState {
+    // invariant: threads[t] is Some for every thread created so far.
+    threads: Vec<Option<Status>>,
+    owner: HashMap<ObjId, ThreadId>,
+    exited_process: bool,
+}
+
+impl SchedState {
+    /// The initial state: only main, with its first pending action.
+    pub fn new(first: Option<Action>) -> Self {
+        let mut s = SchedState::default();
+        s.reset(first);
+        s
+    }
+
+    /// Reset to the initial state, keeping allocations.
+    pub fn reset(&mut self, first: Option<Action>) {
+        self.threads.clear();
+        self.threads.push(Some(match first {
+            Some(a) => Status::Live(a),
+            None => Status::Stopped,
+        }));
+        self.owner.clear();
+        self.exited_process = false;
+    }
+
+    /// The pending action of `t`, if it is live.
+    pub fn pending(&self, t: ThreadId) -> Option<Action> {
+        match self.threads.get(t.index()) {
+            Some(Some(Status::Live(a))) => Some(*a),
+            _ => None,
+        }
+    }
+
+    /// Whether `t` has exited normally.
+    pub fn has_exited(&self, t: ThreadId) -> bool {
+        matches!(self.threads.get(t.index()), Some(Some(Status::Exited)))
+    }
+
+    /// The thread holding mutex `m`, if any.
+    pub fn owner(&self, m: ObjId) -> Option<ThreadId> {
+        self.owner.get(&m).copied()
+    }
+
+    /// Threads that exist in this run, in id order.
+    pub fn threads(&self) -> impl Iterator<Item = ThreadId> + '_ {
+        self.threads
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_some())
+            .map(|(i, _)| ThreadId(i as u16))
+    }
+
+    /// Whether thread `t`'s pending action `a` is enabled, ignoring process exit.
+    fn enabled_ignoring_exit(&self, a: Action) -> bool {
+        match a {
+            Action::Lock(m) => !self.owner.contains_key(&m),
+            Action::Join(u) => self.has_exited(u),
+            Action::ExitProcess => false,
+            _ => true,
+        }
+    }
+
+    /// Whether `t` can take a step now.
+    pub fn enabled(&self, t: ThreadId) -> bool {
+        if self.exited_process {
+            return false;
+        }
+        match self.pending(t) {
+            None => false,
+            Some(Action::ExitProcess) => {
+                self.threads().all(|u| u == t || !self.pending(u).is_some_and(|b| self.enabled_ignoring_exit(b)))
+            }
+            Some(a) => self.enabled_ignoring_exit(a),
+        }
+    }
+
+    /// The action `t` would perform if scheduled now (resolving a trylock's outcome).
+    pub fn resolve(&self, t: ThreadId) -> Option<Action> {
+        self.pending(t).map(|a| match a {
+            Action::TryLock(m, _) => Action::TryLock(m, !self.owner.contains_key(&m)),
+            a => a,
+        })
+    }
+
+    /// Apply a step reported by a program, checking that it was possible.
+    pub fn apply(&mut self, index: usize, step: &Step) -> Result<(), ProgramError> {
+        let t = step.thread;
+        let diverge = |detail: String| ProgramError::Divergence { step: index, detail };
+        if !self.enabled(t) {
+            return Err(diverge(format!(
+                "{t} took a step but is not enabled (pending {:?})",
+                self.pending(t)
+            )));
+        }
+        let expected = self.resolve(t);
+        if expected != Some(step.action) {
+            return Err(diverge(format!(
+                "{t} performed {:?} but its pending action was {:?}",
+                step.action, expected
+            )));
+        }
+        match step.action {
+            Action::Lock(m) | Action::TryLock(m, true) => {
+                self.owner.insert(m, t);
+            }
+            Action::Unlock(m) => {
+                if self.owner.remove(&m) != Some(t) {
+                    return Err(diverge(format!("{t} unlocked {m} which it does not hold")));
+                }
+            }
+            Action::Create(c) => {
+                if self.threads.len() <= c.index() {
+                    self.threads.resize(c.index() + 1, None);
+                }
+                if self.threads[c.index()].is_some() {
+                    return Err(diverge(format!("{t} created {c}, which already exists")));
+                }
+                self.threads[c.index()] = Some(match step.child_next {
+                    Some(a) => Status::Live(a),
+                    None => Status::Stopped,
+                });
+            }
+            Action::ExitProcess => self.exited_process = true,
+            _ => {}
+        }
+        self.threads[t.index()] = Some(match (step.action, step.next) {
+            (Action::Exit, _) => Status::Exited,
+            (_, Some(a)) => Status::Live(a),
+            (_, None) => Status::Stopped,
+        });
+        Ok(())
+    }
+
+    /// Live threads whose pending action is not enabled, with that action.
+    pub fn blocked(&self) -> Vec<(ThreadId, Action)> {
+        if self.exited_process {
+            return Vec::new();
+        }
+        self.threads()
+            .filter_map(|t| self.pending(t).filter(|_| !self.enabled(t)).map(|a| (t, a)))
+            .collect()
+    }
+}
+
+/// The scheduling policy every [`Program`] implementation shares: follow the replay,
+/// then prefer the last thread, otherwise the lowest enabled thread that is awake.
+#[derive(Debug, Clone)]
+pub struct Scheduler<'a> {
+    req: RunRequest<'a>,
+    pos: usize,
+    asleep: Vec<(ThreadId, Action)>,
+    sleep_loaded: bool,
+    last: Option<ThreadId>,
+}
+
+/// The scheduler's decision.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Decision {
+    /// Run this thread's pending action.
+    Run(ThreadId),
+    /// The run is over.
+    Stop(StopReason),
+}
+
+/// Why the scheduler stopped.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StopReason {
+    /// No live thread has an enabled action ([`End::Finished`] or [`End::Deadlock`]).
+    NoneEnabled,
+    /// Enabled threads exist but all are asleep ([`End::SleepBlocked`]).
+    SleepBlocked,
+    /// The step bound was reached.
+    StepBound,
+}
+
+impl<'a> Scheduler<'a> {
+    /// A scheduler for one run.
+    pub fn new(req: RunRequest<'a>) -> Self {
+        Scheduler { req, pos: 0, asleep: Vec::new(), sleep_loaded: false, last: None }
+    }
+
+    /// Decide who moves next in `state`. Errors if the replay names a thread that
+    /// cannot move.
+    pub fn decide(&mut self, state: &SchedState) -> Result<Decision, ProgramError> {
+        if self.pos >= self.req.max_steps {
+            return Ok(Decision::Stop(StopReason::StepBound));
+        }
+        if let Some(&t) = self.req.replay.get(self.pos) {
+            if !state.enabled(t) {
+                return Err(ProgramError::Divergence {
+                    step: self.pos,
+                    detail: format!("replay schedules {t}, which is not enabled (pending {:?})", state.pending(t)),
+                });
+            }
+            return Ok(Decision::Run(t));
+        }
+        if !self.sleep_loaded {
+            // The sleep set describes the state at the end of the replay.
+            self.sleep_loaded = true;
+            self.asleep.extend_from_slice(self.req.sleep);
+        }
+        let awake = |t: ThreadId| state.enabled(t) && !self.asleep.iter().any(|&(u, _)| u == t);
+        if let Some(t) = self.last.filter(|&t| awake(t)) {
+            return Ok(Decision::Run(t));
+        }
+        if let Some(t) = state.threads().find(|&t| awake(t)) {
+            return Ok(Decision::Run(t));
+        }
+        if state.threads().any(|t| state.enabled(t)) {
+            Ok(Decision::Stop(StopReason::SleepBlocked))
+        } else {
+            Ok(Decision::Stop(StopReason::NoneEnabled))
+        }
+    }
+
+    /// Record that thread `t` performed `a`: advances the replay and wakes sleepers.
+    pub fn performed(&mut self, t: ThreadId, a: Action) {
+        if self.pos >= self.req.replay.len() {
+            let mode = self.req.independence;
+            self.asleep.retain(|&(u, b)| !mode.dependent(t, a, u, b));
+        }
+        self.pos += 1;
+        self.last = Some(t);
+    }
+
+    /// Number of steps performed so far.
+    pub fn steps(&self) -> usize {
+        self.pos
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {:?}", self.thread, self.action)
+    }
+}
