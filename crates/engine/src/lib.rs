@@ -22,6 +22,7 @@ pub mod explore;
 pub mod ids;
 pub mod program;
 pub mod trace;
+pub mod unfolding;
 
 pub use action::{Action, Independence};
 pub use explore::{explore, Algorithm, Control, ExploreConfig, ExploreError, Explorer, Observer, Session, Stats};

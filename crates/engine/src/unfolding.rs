@@ -1,0 +1,793 @@
+//! The unfolding `U`: an arena of events with thread trees and object (lock) trees.
+//!
+//! # What it stores (QPOR §2 Def. 1, §5.1, §5.2)
+//!
+//! An [`Event`] is its action plus its immediate causal predecessors — its canonical
+//! name `⟨a, H⟩` with `H` given by its maximal elements:
+//! - `tpred`: the previous event of the same thread (`pt(e)`), or, for a thread's first
+//!   event, the `create` event that started the thread;
+//! - `opred`: for an operation on a mutex or memory object, the previous operation on
+//!   that object (`pm(e)`, its parent in the object's tree); for a join, the joined
+//!   thread's exit;
+//! - `extra`: for a process exit, the last events of the other threads.
+//!
+//! Events are deduplicated by (thread, action, predecessors), so re-running a known
+//! history finds the existing events ([`Unfolding::find_or_add`]).
+//!
+//! Every event is a node of its thread's tree (parent: the previous event of the thread;
+//! a thread's first events hang off a virtual root) and, for object operations, of the
+//! object's tree (parent: `pm(e)`; first operations hang off the object's virtual root).
+//! A mutex's tree is the paper's *lock tree*; a memory object's tree is the same
+//! structure for accesses, which are all mutually dependent in
+//! [`Independence::AllDependent`](crate::Independence) mode.
+//!
+//! # Causality and conflict (Theorem 5.1)
+//!
+//! Each event keeps `tmax(e, i)` for every thread `i` in its history and `lmax(e, o)`
+//! for every object `o` (Def. 7). Then
+//! - same thread: `e ≤ e'` iff `e` is an ancestor of `e'` in the thread tree;
+//! - different threads: `e < e'` iff `e ≤ tmax(e', thread(e))`;
+//! - `e # e'` iff for some object `o`, `lmax(e, o)` and `lmax(e', o)` are incomparable
+//!   in `o`'s tree. (Every immediate conflict is between two operations on one object:
+//!   creates, joins and exits are never in immediate conflict. The paper's Theorem 5.1
+//!   uses lock trees the same way.)
+//!
+//! Ancestor queries use the skip-list search of §5.2: a node at depth `d` stores
+//! pointers to its ancestors at depths `d - s^j` for `j = 1..=tz_s(d)` (the number of
+//! trailing zeros of `d` in base `s`), so `q(n, g)` takes `O(s · log_s(d(n) - g))` steps,
+//! independent of the size of the history.
+//!
+//! # Memory
+//!
+//! Slots are recycled: [`Unfolding::retain`] frees every event outside a kept set (the
+//! explorer keeps `Q(C, D)` and its causal closure), and freed slots are reused. A
+//! freed event's id must not be used again by the caller.
+
+use crate::action::Action;
+use crate::ids::{EventId, ObjId, ThreadId};
+use std::collections::HashMap;
+use std::fmt;
+
+/// The absent event / the virtual root `⊥` of every tree.
+pub const BOTTOM: EventId = EventId(u32::MAX);
+
+/// Dense index of an object within one unfolding.
+pub type ObjIdx = u32;
+
+/// A node's position in a tree (thread tree or object tree), with skip pointers.
+#[derive(Clone, Debug)]
+struct TreeNode {
+    /// Parent event, or [`BOTTOM`] for a child of the virtual root.
+    parent: EventId,
+    /// Depth: children of the virtual root have depth 1.
+    depth: u32,
+    /// Ancestors at depths `depth - s^1, depth - s^2, ...` ([`BOTTOM`] for depth 0).
+    skips: Box<[EventId]>,
+}
+
+impl Default for TreeNode {
+    fn default() -> Self {
+        TreeNode { parent: BOTTOM, depth: 0, skips: Box::new([]) }
+    }
+}
+
+/// An event of the unfolding (QPOR §2, Def. 1): an action after a history.
+#[derive(Clone)]
+pub struct Event {
+    /// The action `h(e)`.
+    pub action: Action,
+    /// The thread performing it.
+    pub thread: ThreadId,
+    /// `pt(e)`, or the creating event for a thread's first event, or [`BOTTOM`].
+    pub tpred: EventId,
+    /// `pm(e)` for object operations, the joined thread's exit for joins, else [`BOTTOM`].
+    pub opred: EventId,
+    /// Further immediate predecessors (process exit only).
+    pub extra: Box<[EventId]>,
+    /// The object of the action, as a dense index (`u32::MAX` if none).
+    pub obj: ObjIdx,
+    tnode: TreeNode,
+    onode: TreeNode,
+    // invariant: tmax[i] is the <-maximal event of thread i in [e] (BOTTOM if none),
+    // tmax[thread] == self; length = 1 + the largest thread index in [e].
+    tmax: Box<[EventId]>,
+    // invariant: sorted by object; (o, lmax(e, o)) for every object o touched in [e].
+    lmax: Box<[(ObjIdx, EventId)]>,
+    // Intrusive list of children in the object tree.
+    first_ochild: EventId,
+    next_osibling: EventId,
+    live: bool,
+}
+
+impl fmt::Debug for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {:?}", self.thread, self.action)?;
+        let mut pre = vec![];
+        for p in [self.tpred, self.opred].iter().chain(self.extra.iter()) {
+            if *p != BOTTOM {
+                pre.push(format!("{p:?}"));
+            }
+        }
+        write!(f, " pre=[{}]", pre.join(","))
+    }
+}
+
+/// Key under which events are deduplicated.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Key {
+    thread: ThreadId,
+    action: Action,
+    tpred: EventId,
+    opred: EventId,
+    extra_hash: u64,
+}
+
+/// The immediate predecessors of an event about to be found or added.
+#[derive(Clone, Debug, Default)]
+pub struct Preds {
+    /// `pt(e)` or the creating event.
+    pub tpred: Option<EventId>,
+    /// `pm(e)` or the joined thread's exit.
+    pub opred: Option<EventId>,
+    /// Further predecessors (process exit).
+    pub extra: Vec<EventId>,
+}
+
+/// The unfolding: the event arena, its trees and its dedup index.
+#[derive(Clone)]
+pub struct Unfolding {
+    events: Vec<Event>,
+    free: Vec<EventId>,
+    index: HashMap<Key, EventId>,
+    objects: HashMap<ObjId, ObjIdx>,
+    obj_ids: Vec<ObjId>,
+    // Head of the child list of each object's virtual root.
+    obj_root_child: Vec<EventId>,
+    skip: u32,
+    live: usize,
+    peak: usize,
+}
+
+impl fmt::Debug for Unfolding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.events.iter().enumerate() {
+            if e.live {
+                writeln!(f, "e{i} {e:?}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn hash_extra(extra: &[EventId]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for e in extra {
+        h ^= e.0 as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+impl Unfolding {
+    /// An empty unfolding whose trees use skip step `skip` (≥ 2; the paper uses 4).
+    pub fn new(skip: usize) -> Self {
+        Unfolding {
+            events: Vec::new(),
+            free: Vec::new(),
+            index: HashMap::new(),
+            objects: HashMap::new(),
+            obj_ids: Vec::new(),
+            obj_root_child: Vec::new(),
+            skip: skip.max(2) as u32,
+            live: 0,
+            peak: 0,
+        }
+    }
+
+    /// Number of live events.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// True if no event is live.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// Most events live at once.
+    pub fn peak(&self) -> usize {
+        self.peak
+    }
+
+    /// The event `e`.
+    #[inline]
+    pub fn event(&self, e: EventId) -> &Event {
+        &self.events[e.index()]
+    }
+
+    /// Whether `e` is a live event.
+    pub fn is_live(&self, e: EventId) -> bool {
+        e != BOTTOM && self.events.get(e.index()).is_some_and(|ev| ev.live)
+    }
+
+    /// The dense index of object `o`, interning it.
+    pub fn obj_index(&mut self, o: ObjId) -> ObjIdx {
+        if let Some(&i) = self.objects.get(&o) {
+            return i;
+        }
+        let i = self.obj_ids.len() as ObjIdx;
+        self.objects.insert(o, i);
+        self.obj_ids.push(o);
+        self.obj_root_child.push(BOTTOM);
+        i
+    }
+
+    /// The dense index of `o` if it was ever interned.
+    pub fn obj_lookup(&self, o: ObjId) -> Option<ObjIdx> {
+        self.objects.get(&o).copied()
+    }
+
+    /// Number of objects interned.
+    pub fn objects(&self) -> usize {
+        self.obj_ids.len()
+    }
+
+    // ----- trees ------------------------------------------------------------------
+
+    #[inline]
+    fn node(&self, e: EventId, object_tree: bool) -> &TreeNode {
+        let ev = &self.events[e.index()];
+        if object_tree {
+            &ev.onode
+        } else {
+            &ev.tnode
+        }
+    }
+
+    /// Depth of `e` in its thread tree (or object tree); 0 for [`BOTTOM`].
+    #[inline]
+    fn depth(&self, e: EventId, object_tree: bool) -> u32 {
+        if e == BOTTOM {
+            0
+        } else {
+            self.node(e, object_tree).depth
+        }
+    }
+
+    /// `q(n, g)` of QPOR §5.2: the ancestor of `n` at depth `g` (`g ≤ d(n)`).
+    fn ancestor_at(&self, mut n: EventId, g: u32, object_tree: bool) -> EventId {
+        if g == 0 {
+            return BOTTOM;
+        }
+        loop {
+            let node = self.node(n, object_tree);
+            let d = node.depth;
+            debug_assert!(d >= g, "checker bug: ancestor_at above the node");
+            if d == g {
+                return n;
+            }
+            let dist = d - g;
+            // Skips are at distances s, s^2, ...: take the longest that fits.
+            let mut next = node.parent;
+            let mut jump = self.skip;
+            for &s in node.skips.iter() {
+                if jump > dist {
+                    break;
+                }
+                next = s;
+                jump = jump.saturating_mul(self.skip);
+            }
+            n = next;
+        }
+    }
+
+    /// Whether `a` is an ancestor of `b` or equal to it, in the thread tree
+    /// (`object_tree == false`) or the object tree (both events must be in the tree).
+    #[inline]
+    fn tree_le(&self, a: EventId, b: EventId, object_tree: bool) -> bool {
+        if a == BOTTOM {
+            return true;
+        }
+        if b == BOTTOM {
+            return false;
+        }
+        let da = self.depth(a, object_tree);
+        let db = self.depth(b, object_tree);
+        da <= db && self.ancestor_at(b, da, object_tree) == a
+    }
+
+    /// Whether two nodes of one object tree are comparable (one is an ancestor of the
+    /// other). Incomparable nodes of an object tree are in conflict.
+    #[inline]
+    pub fn obj_comparable(&self, a: EventId, b: EventId) -> bool {
+        let (lo, hi) = if self.depth(a, true) <= self.depth(b, true) { (a, b) } else { (b, a) };
+        self.tree_le(lo, hi, true)
+    }
+
+    /// `tmax(e, t)` (Def. 7): the last event of thread `t` in `[e]`, or [`BOTTOM`].
+    #[inline]
+    pub fn tmax(&self, e: EventId, t: ThreadId) -> EventId {
+        if e == BOTTOM {
+            return BOTTOM;
+        }
+        self.events[e.index()].tmax.get(t.index()).copied().unwrap_or(BOTTOM)
+    }
+
+    /// `lmax(e, o)` (Def. 7): the last operation on object `o` in `[e]`, or [`BOTTOM`].
+    #[inline]
+    pub fn lmax(&self, e: EventId, o: ObjIdx) -> EventId {
+        if e == BOTTOM {
+            return BOTTOM;
+        }
+        let l = &self.events[e.index()].lmax;
+        match l.binary_search_by_key(&o, |&(x, _)| x) {
+            Ok(i) => l[i].1,
+            Err(_) => BOTTOM,
+        }
+    }
+
+    /// The `(object, lmax)` pairs of `e`.
+    #[inline]
+    pub fn lmax_all(&self, e: EventId) -> &[(ObjIdx, EventId)] {
+        &self.events[e.index()].lmax
+    }
+
+    /// Causality `a ≤ b` (Theorem 5.1). [`BOTTOM`] precedes everything.
+    #[inline]
+    pub fn le(&self, a: EventId, b: EventId) -> bool {
+        if a == BOTTOM {
+            return true;
+        }
+        if b == BOTTOM {
+            return false;
+        }
+        let t = self.events[a.index()].thread;
+        let m = self.tmax(b, t);
+        self.tree_le(a, m, false)
+    }
+
+    /// Conflict `a # b` (Theorem 5.1).
+    pub fn conflict(&self, a: EventId, b: EventId) -> bool {
+        if a == BOTTOM || b == BOTTOM || a == b {
+            return false;
+        }
+        let la = &self.events[a.index()].lmax;
+        let lb = &self.events[b.index()].lmax;
+        let (mut i, mut j) = (0, 0);
+        while i < la.len() && j < lb.len() {
+            match la[i].0.cmp(&lb[j].0) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    if !self.obj_comparable(la[i].1, lb[j].1) {
+                        return true;
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        false
+    }
+
+    /// Children of `parent` (or of object `o`'s virtual root if `parent` is
+    /// [`BOTTOM`]) in the tree of object `o`.
+    pub fn obj_children(&self, o: ObjIdx, parent: EventId) -> ObjChildren<'_> {
+        let head = if parent == BOTTOM {
+            self.obj_root_child[o as usize]
+        } else {
+            self.events[parent.index()].first_ochild
+        };
+        ObjChildren { u: self, next: head }
+    }
+
+    // ----- adding events ----------------------------------------------------------
+
+    /// Find the event `⟨action, preds⟩` of `thread`, or add it. Returns the event and
+    /// whether it was new.
+    ///
+    /// The caller guarantees that the predecessors are live and form a valid history
+    /// for the action (the explorer derives them from a configuration).
+    pub fn find_or_add(&mut self, thread: ThreadId, action: Action, preds: &Preds) -> (EventId, bool) {
+        let tpred = preds.tpred.unwrap_or(BOTTOM);
+        let opred = preds.opred.unwrap_or(BOTTOM);
+        let key = Key { thread, action, tpred, opred, extra_hash: hash_extra(&preds.extra) };
+        if let Some(&e) = self.index.get(&key) {
+            if *self.events[e.index()].extra == *preds.extra {
+                return (e, false);
+            }
+        }
+        let obj = match action.object() {
+            Some(o) => self.obj_index(o),
+            None => u32::MAX,
+        };
+        let e = self.alloc();
+        // Thread tree: parent is pt(e) when tpred is of the same thread.
+        let tparent = if tpred != BOTTOM && self.events[tpred.index()].thread == thread { tpred } else { BOTTOM };
+        let tnode = self.make_node(tparent, false);
+        let onode = if obj != u32::MAX { self.make_node(opred, true) } else { TreeNode::default() };
+        // tmax / lmax: merge of the predecessors', plus the event itself.
+        let mut tmax: Vec<EventId> = Vec::new();
+        let mut lmax: Vec<(ObjIdx, EventId)> = Vec::new();
+        for &p in [tpred, opred].iter().chain(preds.extra.iter()) {
+            if p == BOTTOM {
+                continue;
+            }
+            self.merge_into(p, &mut tmax, &mut lmax);
+        }
+        if tmax.len() <= thread.index() {
+            tmax.resize(thread.index() + 1, BOTTOM);
+        }
+        tmax[thread.index()] = e;
+        if obj != u32::MAX {
+            match lmax.binary_search_by_key(&obj, |&(x, _)| x) {
+                Ok(i) => lmax[i].1 = e,
+                Err(i) => lmax.insert(i, (obj, e)),
+            }
+        }
+        let ev = Event {
+            action,
+            thread,
+            tpred,
+            opred,
+            extra: preds.extra.clone().into_boxed_slice(),
+            obj,
+            tnode,
+            onode,
+            tmax: tmax.into_boxed_slice(),
+            lmax: lmax.into_boxed_slice(),
+            first_ochild: BOTTOM,
+            next_osibling: BOTTOM,
+            live: true,
+        };
+        self.events[e.index()] = ev;
+        if obj != u32::MAX {
+            // Link into the object tree's child list.
+            let head = if opred == BOTTOM {
+                &mut self.obj_root_child[obj as usize]
+            } else {
+                &mut self.events[opred.index()].first_ochild
+            };
+            let old = std::mem::replace(head, e);
+            self.events[e.index()].next_osibling = old;
+        }
+        self.index.insert(key, e);
+        (e, true)
+    }
+
+    fn alloc(&mut self) -> EventId {
+        self.live += 1;
+        self.peak = self.peak.max(self.live);
+        if let Some(e) = self.free.pop() {
+            return e;
+        }
+        let id = u32::try_from(self.events.len()).ok().filter(|&i| i != u32::MAX).expect("more than 2^32-1 events");
+        self.events.push(Event {
+            action: Action::Exit,
+            thread: ThreadId(0),
+            tpred: BOTTOM,
+            opred: BOTTOM,
+            extra: Box::new([]),
+            obj: u32::MAX,
+            tnode: TreeNode::default(),
+            onode: TreeNode::default(),
+            tmax: Box::new([]),
+            lmax: Box::new([]),
+            first_ochild: BOTTOM,
+            next_osibling: BOTTOM,
+            live: false,
+        });
+        EventId(id)
+    }
+
+    fn make_node(&self, parent: EventId, object_tree: bool) -> TreeNode {
+        let depth = self.depth(parent, object_tree) + 1;
+        let mut skips = Vec::new();
+        let mut d = depth;
+        let mut dist = self.skip;
+        while d % self.skip == 0 {
+            // Ancestor at depth - dist.
+            let target = depth - dist;
+            skips.push(if target == 0 { BOTTOM } else { self.ancestor_at(parent, target, object_tree) });
+            d /= self.skip;
+            match dist.checked_mul(self.skip) {
+                Some(x) if x <= depth => dist = x,
+                _ => break,
+            }
+        }
+        TreeNode { parent, depth, skips: skips.into_boxed_slice() }
+    }
+
+    fn merge_into(&self, p: EventId, tmax: &mut Vec<EventId>, lmax: &mut Vec<(ObjIdx, EventId)>) {
+        let ev = &self.events[p.index()];
+        if tmax.len() < ev.tmax.len() {
+            tmax.resize(ev.tmax.len(), BOTTOM);
+        }
+        for (i, &m) in ev.tmax.iter().enumerate() {
+            if m == BOTTOM {
+                continue;
+            }
+            let cur = tmax[i];
+            // Events of one thread in a configuration form a chain: keep the deeper.
+            if cur == BOTTOM || self.depth(m, false) > self.depth(cur, false) {
+                tmax[i] = m;
+            }
+        }
+        if lmax.is_empty() {
+            lmax.extend_from_slice(&ev.lmax);
+            return;
+        }
+        let mut merged = Vec::with_capacity(lmax.len() + ev.lmax.len());
+        let (mut i, mut j) = (0, 0);
+        while i < lmax.len() || j < ev.lmax.len() {
+            if j == ev.lmax.len() || (i < lmax.len() && lmax[i].0 < ev.lmax[j].0) {
+                merged.push(lmax[i]);
+                i += 1;
+            } else if i == lmax.len() || ev.lmax[j].0 < lmax[i].0 {
+                merged.push(ev.lmax[j]);
+                j += 1;
+            } else {
+                let (a, b) = (lmax[i].1, ev.lmax[j].1);
+                merged.push((lmax[i].0, if self.depth(b, true) > self.depth(a, true) { b } else { a }));
+                i += 1;
+                j += 1;
+            }
+        }
+        *lmax = merged;
+    }
+
+    // ----- pruning ----------------------------------------------------------------
+
+    /// Free every live event not in `keep` and not a cause of an event in `keep`.
+    /// `keep` is a per-slot mark vector (index = event id), extended with causes in
+    /// place. Returns the number of events freed.
+    pub fn retain(&mut self, keep: &mut Vec<bool>) -> usize {
+        keep.resize(self.events.len(), false);
+        // Causal closure (explicit stack).
+        let mut stack: Vec<EventId> = (0..self.events.len())
+            .filter(|&i| keep[i] && self.events[i].live)
+            .map(|i| EventId(i as u32))
+            .collect();
+        while let Some(e) = stack.pop() {
+            let ev = &self.events[e.index()];
+            for &p in [ev.tpred, ev.opred].iter().chain(ev.extra.iter()) {
+                if p != BOTTOM && !keep[p.index()] {
+                    keep[p.index()] = true;
+                    stack.push(p);
+                }
+            }
+        }
+        let mut freed = 0;
+        for i in 0..self.events.len() {
+            if self.events[i].live && !keep[i] {
+                let ev = &self.events[i];
+                let key = Key {
+                    thread: ev.thread,
+                    action: ev.action,
+                    tpred: ev.tpred,
+                    opred: ev.opred,
+                    extra_hash: hash_extra(&ev.extra),
+                };
+                self.index.remove(&key);
+                let ev = &mut self.events[i];
+                ev.live = false;
+                ev.tmax = Box::new([]);
+                ev.lmax = Box::new([]);
+                ev.extra = Box::new([]);
+                ev.tnode.skips = Box::new([]);
+                ev.onode.skips = Box::new([]);
+                self.free.push(EventId(i as u32));
+                freed += 1;
+            }
+        }
+        self.live -= freed;
+        // Unlink freed events from the object trees' child lists. A freed event's
+        // children are freed too (they are not causes of anything kept... unless kept,
+        // in which case the parent was kept by causal closure).
+        for o in 0..self.obj_root_child.len() {
+            let head = self.obj_root_child[o];
+            self.obj_root_child[o] = self.skip_dead(head);
+        }
+        for i in 0..self.events.len() {
+            if self.events[i].live {
+                let c = self.events[i].first_ochild;
+                self.events[i].first_ochild = self.skip_dead(c);
+                let s = self.events[i].next_osibling;
+                self.events[i].next_osibling = self.skip_dead(s);
+            }
+        }
+        freed
+    }
+
+    fn skip_dead(&self, mut e: EventId) -> EventId {
+        while e != BOTTOM && !self.events[e.index()].live {
+            e = self.events[e.index()].next_osibling;
+        }
+        e
+    }
+
+    /// Check the structural invariants (tests call this; O(|U| · depth)).
+    ///
+    /// # Panics
+    /// With a message naming the broken invariant: that is a checker bug.
+    pub fn assert_invariants(&self) {
+        for (i, ev) in self.events.iter().enumerate() {
+            if !ev.live {
+                continue;
+            }
+            let e = EventId(i as u32);
+            for &p in [ev.tpred, ev.opred].iter().chain(ev.extra.iter()) {
+                assert!(p == BOTTOM || self.is_live(p), "checker bug: {e:?} has a dead predecessor {p:?}");
+            }
+            assert_eq!(ev.tmax.get(ev.thread.index()), Some(&e), "checker bug: tmax({e:?}, own thread)");
+            if ev.obj != u32::MAX {
+                assert_eq!(self.lmax(e, ev.obj), e, "checker bug: lmax({e:?}, own object)");
+                assert_eq!(ev.onode.parent, ev.opred, "checker bug: object-tree parent of {e:?}");
+            }
+            assert_eq!(ev.tnode.depth, self.depth(ev.tnode.parent, false) + 1, "checker bug: depth of {e:?}");
+            // Skip pointers point at the right depths.
+            for tree in [false, true] {
+                if tree && ev.obj == u32::MAX {
+                    continue;
+                }
+                let node = if tree { &ev.onode } else { &ev.tnode };
+                let mut dist = self.skip;
+                for &s in node.skips.iter() {
+                    assert_eq!(self.depth(s, tree), node.depth - dist, "checker bug: skip pointer of {e:?}");
+                    dist = dist.saturating_mul(self.skip);
+                }
+            }
+            // Causal predecessors precede.
+            for &p in [ev.tpred, ev.opred].iter().chain(ev.extra.iter()) {
+                if p != BOTTOM {
+                    assert!(self.le(p, e), "checker bug: {p:?} is a predecessor of {e:?} but not ≤");
+                }
+            }
+        }
+    }
+}
+
+/// Iterator over the children of a node in an object tree.
+#[derive(Debug)]
+pub struct ObjChildren<'a> {
+    u: &'a Unfolding,
+    next: EventId,
+}
+
+impl Iterator for ObjChildren<'_> {
+    type Item = EventId;
+    fn next(&mut self) -> Option<EventId> {
+        while self.next != BOTTOM {
+            let e = self.next;
+            let ev = &self.u.events[e.index()];
+            self.next = ev.next_osibling;
+            if ev.live {
+                return Some(e);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Naive reference: walk parents.
+    fn naive_le(u: &Unfolding, a: EventId, mut b: EventId, object_tree: bool) -> bool {
+        loop {
+            if a == b {
+                return true;
+            }
+            if b == BOTTOM {
+                return a == BOTTOM;
+            }
+            b = u.node(b, object_tree).parent;
+        }
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// A random object tree: accesses of one memory object by 8 threads, each new node
+    /// hanging under a random existing node (biased to deep chains); each node's thread
+    /// predecessor is the last event of its thread in its parent's history, so the
+    /// result is a well-formed unfolding.
+    fn random_tree(rng: &mut Rng, n: usize, skip: usize) -> (Unfolding, Vec<EventId>) {
+        let mut u = Unfolding::new(skip);
+        let mut nodes: Vec<EventId> = Vec::new();
+        while nodes.len() < n {
+            let parent = if nodes.is_empty() || rng.below(50) == 0 {
+                None
+            } else if rng.below(4) != 0 {
+                Some(*nodes.last().unwrap())
+            } else {
+                Some(nodes[rng.below(nodes.len() as u64) as usize])
+            };
+            let t = ThreadId(rng.below(8) as u16);
+            let tpred = parent.map(|p| u.tmax(p, t)).filter(|&e| e != BOTTOM);
+            let (e, new) = u.find_or_add(t, Action::Write(ObjId(1)), &Preds { tpred, opred: parent, extra: vec![] });
+            if new {
+                nodes.push(e);
+            }
+        }
+        (u, nodes)
+    }
+
+    #[test]
+    fn skip_list_ancestor_queries_match_naive_walk() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for (n, skip) in [(200, 2), (2_000, 4), (3_000, 3), (100_000, 4)] {
+            let (u, nodes) = random_tree(&mut rng, n, skip);
+            u.assert_invariants();
+            let queries = if n > 10_000 { 20_000 } else { 5_000 };
+            for _ in 0..queries {
+                let a = nodes[rng.below(n as u64) as usize];
+                let b = nodes[rng.below(n as u64) as usize];
+                assert_eq!(u.tree_le(a, b, true), naive_le(&u, a, b, true), "{a:?} {b:?} skip {skip}");
+                let da = u.depth(b, true);
+                let g = rng.below(da as u64 + 1) as u32;
+                let q = u.ancestor_at(b, g, true);
+                assert_eq!(u.depth(q, true), g);
+                assert!(naive_le(&u, q, b, true));
+            }
+        }
+    }
+
+    #[test]
+    fn deep_chain_reaches_depth_1e5_and_queries_stay_correct() {
+        let mut u = Unfolding::new(4);
+        let mut last = None;
+        let mut all = vec![];
+        for _ in 0..100_000 {
+            let (e, _) = u.find_or_add(ThreadId(0), Action::Write(ObjId(9)), &Preds { tpred: last, opred: last, extra: vec![] });
+            // tpred and opred both the previous event of the same thread.
+            last = Some(e);
+            all.push(e);
+        }
+        assert_eq!(u.depth(all[99_999], false), 100_000);
+        assert!(u.le(all[3], all[99_999]));
+        assert!(u.le(all[50_000], all[50_001]));
+        assert!(!u.le(all[50_001], all[50_000]));
+        assert_eq!(u.ancestor_at(all[99_999], 17, false), all[16]);
+    }
+
+    #[test]
+    fn dedup_finds_existing_events_and_conflict_is_tree_branching() {
+        let mut u = Unfolding::new(4);
+        let m = ObjId(5);
+        let (a1, _) = u.find_or_add(ThreadId(1), Action::Lock(m), &Preds::default());
+        let (b1, _) = u.find_or_add(ThreadId(2), Action::Lock(m), &Preds::default());
+        let (a1b, new) = u.find_or_add(ThreadId(1), Action::Lock(m), &Preds::default());
+        assert_eq!((a1b, new), (a1, false));
+        assert!(u.conflict(a1, b1));
+        let (r1, _) = u.find_or_add(ThreadId(1), Action::Unlock(m), &Preds { tpred: Some(a1), opred: Some(a1), extra: vec![] });
+        let (b2, _) = u.find_or_add(ThreadId(2), Action::Lock(m), &Preds { tpred: None, opred: Some(r1), extra: vec![] });
+        assert!(u.le(a1, b2));
+        assert!(u.le(r1, b2));
+        assert!(!u.conflict(a1, b2));
+        assert!(u.conflict(b1, b2), "two first locks of thread 2 with different histories");
+        assert!(u.conflict(b1, r1));
+        let children: Vec<_> = u.obj_children(0, BOTTOM).collect();
+        assert_eq!(children.len(), 2);
+        u.assert_invariants();
+        // Prune everything but b2: its causes stay.
+        let mut keep = vec![false; 8];
+        keep[b2.index()] = true;
+        let freed = u.retain(&mut keep);
+        assert_eq!(freed, 1, "only b1 is neither kept nor a cause of b2");
+        assert!(!u.is_live(b1));
+        assert_eq!(u.obj_children(0, BOTTOM).collect::<Vec<_>>(), vec![a1]);
+        u.assert_invariants();
+    }
+}
