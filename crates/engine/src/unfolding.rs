@@ -194,6 +194,11 @@ impl Unfolding {
         self.live == 0
     }
 
+    /// Number of event slots (live or free): every event id is below it.
+    pub fn slots(&self) -> usize {
+        self.events.len()
+    }
+
     /// Most events live at once.
     pub fn peak(&self) -> usize {
         self.peak
