@@ -275,9 +275,12 @@ impl SchedState {
         }
         match self.pending(t) {
             None => false,
-            Some(Action::ExitProcess) => {
-                self.threads().all(|u| u == t || !self.pending(u).is_some_and(|b| self.enabled_ignoring_exit(b)))
-            }
+            Some(Action::ExitProcess) => self.threads().all(|u| {
+                u == t
+                    || !self
+                        .pending(u)
+                        .is_some_and(|b| self.enabled_ignoring_exit(b))
+            }),
             Some(a) => self.enabled_ignoring_exit(a),
         }
     }
@@ -293,7 +296,10 @@ impl SchedState {
     /// Apply a step reported by a program, checking that it was possible.
     pub fn apply(&mut self, index: usize, step: &Step) -> Result<(), ProgramError> {
         let t = step.thread;
-        let diverge = |detail: String| ProgramError::Divergence { step: index, detail };
+        let diverge = |detail: String| ProgramError::Divergence {
+            step: index,
+            detail,
+        };
         if !self.enabled(t) {
             return Err(diverge(format!(
                 "{t} took a step but is not enabled (pending {:?})",
@@ -312,7 +318,8 @@ impl SchedState {
                 self.owner.insert(m, t);
             }
             Action::Unlock(m) => {
-                if self.owner.remove(&m) != Some(t) {
+                let holder = self.owner.remove(&m);
+                if holder != Some(t) {
                     return Err(diverge(format!("{t} unlocked {m} which it does not hold")));
                 }
             }
@@ -384,7 +391,13 @@ pub enum StopReason {
 impl<'a> Scheduler<'a> {
     /// A scheduler for one run.
     pub fn new(req: RunRequest<'a>) -> Self {
-        Scheduler { req, pos: 0, asleep: Vec::new(), sleep_loaded: false, last: None }
+        Scheduler {
+            req,
+            pos: 0,
+            asleep: Vec::new(),
+            sleep_loaded: false,
+            last: None,
+        }
     }
 
     /// Decide who moves next in `state`. Errors if the replay names a thread that
@@ -397,7 +410,10 @@ impl<'a> Scheduler<'a> {
             if !state.enabled(t) {
                 return Err(ProgramError::Divergence {
                     step: self.pos,
-                    detail: format!("replay schedules {t}, which is not enabled (pending {:?})", state.pending(t)),
+                    detail: format!(
+                        "replay schedules {t}, which is not enabled (pending {:?})",
+                        state.pending(t)
+                    ),
                 });
             }
             return Ok(Decision::Run(t));
