@@ -275,12 +275,9 @@ impl SchedState {
         }
         match self.pending(t) {
             None => false,
-            Some(Action::ExitProcess) => self.threads().all(|u| {
-                u == t
-                    || !self
-                        .pending(u)
-                        .is_some_and(|b| self.enabled_ignoring_exit(b))
-            }),
+            Some(Action::ExitProcess) => {
+                self.threads().all(|u| u == t || !self.pending(u).is_some_and(|b| self.enabled_ignoring_exit(b)))
+            }
             Some(a) => self.enabled_ignoring_exit(a),
         }
     }
@@ -296,10 +293,7 @@ impl SchedState {
     /// Apply a step reported by a program, checking that it was possible.
     pub fn apply(&mut self, index: usize, step: &Step) -> Result<(), ProgramError> {
         let t = step.thread;
-        let diverge = |detail: String| ProgramError::Divergence {
-            step: index,
-            detail,
-        };
+        let diverge = |detail: String| ProgramError::Divergence { step: index, detail };
         if !self.enabled(t) {
             return Err(diverge(format!(
                 "{t} took a step but is not enabled (pending {:?})",
@@ -391,13 +385,7 @@ pub enum StopReason {
 impl<'a> Scheduler<'a> {
     /// A scheduler for one run.
     pub fn new(req: RunRequest<'a>) -> Self {
-        Scheduler {
-            req,
-            pos: 0,
-            asleep: Vec::new(),
-            sleep_loaded: false,
-            last: None,
-        }
+        Scheduler { req, pos: 0, asleep: Vec::new(), sleep_loaded: false, last: None }
     }
 
     /// Decide who moves next in `state`. Errors if the replay names a thread that
@@ -410,10 +398,7 @@ impl<'a> Scheduler<'a> {
             if !state.enabled(t) {
                 return Err(ProgramError::Divergence {
                     step: self.pos,
-                    detail: format!(
-                        "replay schedules {t}, which is not enabled (pending {:?})",
-                        state.pending(t)
-                    ),
+                    detail: format!("replay schedules {t}, which is not enabled (pending {:?})", state.pending(t)),
                 });
             }
             return Ok(Decision::Run(t));
