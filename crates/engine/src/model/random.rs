@@ -51,6 +51,9 @@ pub struct Shape {
     pub max_statements: usize,
     /// Most visible steps a thread's code may contain (a soft budget).
     pub max_visible: usize,
+    /// No mutexes and no joins: only visible memory accesses, branches and asserts
+    /// (programs in which no thread can block another).
+    pub lock_free: bool,
 }
 
 impl Default for Shape {
@@ -59,11 +62,13 @@ impl Default for Shape {
             max_threads: 4,
             max_statements: 3,
             max_visible: 8,
+            lock_free: false,
         }
     }
 }
 
 struct Ctx {
+    lock_free: bool,
     mutexes: Vec<Mutex>,
     guarded: Vec<Var>,
     visible: Vec<Var>,
@@ -95,7 +100,10 @@ impl Gen<'_> {
         if self.budget == 0 {
             return;
         }
-        let choice = self.rng.below(if depth > 1 { 5 } else { 8 });
+        let mut choice = self.rng.below(if depth > 1 { 5 } else { 8 });
+        if self.ctx.lock_free && choice >= 5 {
+            choice = 1;
+        }
         match choice {
             // Invisible access to a guarded variable of a held mutex.
             0 if !self.held.is_empty() => {
@@ -226,9 +234,14 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let nm = 1 + rng.below(3);
     let mutexes: Vec<Mutex> = (0..nm).map(|_| b.mutex()).collect();
     let guarded: Vec<Var> = (0..nm).map(|_| b.var(0)).collect();
-    let nv = rng.below(3);
+    let nv = if shape.lock_free {
+        1 + rng.below(2)
+    } else {
+        rng.below(3)
+    };
     let visible: Vec<Var> = (0..nv).map(|_| b.var(0)).collect();
     let ctx = Ctx {
+        lock_free: shape.lock_free,
         mutexes,
         guarded,
         visible,
@@ -263,13 +276,16 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         let child = b.thread("child", |t| {
             let h = grandchild.map(|gc| t.spawn(gc));
             body(&mut rng, t);
-            if let (Some(h), true) = (h, join_gc) {
+            if let (Some(h), true, false) = (h, join_gc, shape.lock_free) {
                 t.join(h);
             }
         });
         top.push(child);
     }
-    let joins: Vec<bool> = top.iter().map(|_| rng.chance(70)).collect();
+    let joins: Vec<bool> = top
+        .iter()
+        .map(|_| rng.chance(70) && !shape.lock_free)
+        .collect();
     let main_first = rng.chance(50);
     b.main(|t| {
         if main_first {
