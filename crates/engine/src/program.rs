@@ -312,7 +312,8 @@ impl SchedState {
                 self.owner.insert(m, t);
             }
             Action::Unlock(m) => {
-                if self.owner.remove(&m) != Some(t) {
+                let holder = self.owner.remove(&m);
+                if holder != Some(t) {
                     return Err(diverge(format!("{t} unlocked {m} which it does not hold")));
                 }
             }

@@ -17,7 +17,12 @@ use crate::trace::{trace_key, TraceKey};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
+pub mod classic;
+pub mod dfs;
+mod dpor;
+pub mod optimal;
 pub mod qpor;
+pub mod source;
 
 /// Which exploration algorithm to run.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
@@ -311,7 +316,10 @@ pub trait Explorer {
 pub fn explorer_for(config: &ExploreConfig) -> Result<Box<dyn Explorer>, ExploreError> {
     match config.algorithm {
         Algorithm::Qpor { k } => Ok(Box::new(qpor::Qpor::new(k, config)?)),
-        other => Err(ExploreError::Unsupported(format!("algorithm {} is not available yet", other.name()))),
+        Algorithm::Dfs => Ok(Box::new(dfs::Dfs::new(config))),
+        Algorithm::ClassicDpor => Ok(Box::new(classic::ClassicDpor::new(config))),
+        Algorithm::SourceDpor => Ok(Box::new(source::SourceDpor::new(config))),
+        Algorithm::OptimalDpor => Ok(Box::new(optimal::OptimalDpor::new(config))),
     }
 }
 

@@ -1,0 +1,876 @@
+//! The machinery the sequence-based explorers share (dfs, classic-, source- and
+//! optimal-DPOR): the explicit exploration stack, the happens-before analysis of an
+//! execution with clock vectors, race detection, the sequences `v` of JACM'17 and
+//! wakeup trees.
+//!
+//! # The stack
+//!
+//! Node `k` of the stack is the state `s[E_k]` after the first `k` steps of the current
+//! execution `E`. It keeps the branch being explored from it (`cur`), the enabled
+//! threads, the sleep set (`sleep(E_k)`: the inherited sleep set plus the branches
+//! explored from `E_k`), and the algorithm's choice structure: a backtrack set
+//! (classic/source/dfs) or a wakeup tree (optimal). Memory is proportional to the
+//! current branch plus the wakeup trees. Runs go through [`Session::run`] with the
+//! replay `E_k.p(.w)` and the sleep set at the end of the replay; the runtime continues
+//! with the shared default policy, so the nodes after the replay are created from the
+//! execution that comes back.
+//!
+//! # Happens-before (JACM'17 Def. 3.2)
+//!
+//! `e →_E e'` is the transitive closure of: program order; [`causes`] between an
+//! earlier and a later event (dependent actions per [`Independence::dependent`], thread
+//! creation before the created thread's first action, exit before the join that waits
+//! for it, every event before a process exit). It is computed with one clock vector per
+//! event (POPL'05 Fig. 4): `vc[e][t]` is the number of events of `t` that happen before
+//! or are `e`. Cost O(n·T) per execution for n steps and T threads.
+//!
+//! Races (JACM'17 §3.3, `e ⋖_E e'`): `e →_E e'` through a direct dependence, different
+//! threads, and no event in between in happens-before. Only the maximal conflicting
+//! earlier accesses of the object can race with an event, so detection is O(n·T).
+//! A race is *reversible* unless `e'` is a `lock(m)` and `e` the `unlock(m)` it waited
+//! for (the only way an action of this model can be blocked before its race partner).
+
+use crate::action::{Action, Independence, ObjKind};
+use crate::explore::{ExploreError, Session};
+use crate::ids::{ObjId, ThreadId};
+use crate::program::{End, Execution, SchedState};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Whether an event `a` of `ta`, placed before an event `b` of `tb`, is ordered before
+/// it by a direct happens-before edge (see the module documentation).
+#[inline]
+pub(crate) fn causes(mode: Independence, ta: ThreadId, a: Action, tb: ThreadId, b: Action) -> bool {
+    ta == tb
+        || mode.dependent(ta, a, tb, b)
+        || a == Action::Create(tb)
+        || (a == Action::Exit && b == Action::Join(ta))
+        || b == Action::ExitProcess
+}
+
+/// One event of an analysed execution.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ev {
+    pub thread: ThreadId,
+    pub action: Action,
+    /// Index of the event among its thread's events.
+    pub local: u32,
+}
+
+/// The happens-before analysis of one execution (clock vectors and races).
+#[derive(Debug, Default)]
+pub(crate) struct Analysis {
+    pub evs: Vec<Ev>,
+    /// Number of thread slots (max thread id + 1).
+    pub nt: usize,
+    // invariant: vc[i * nt + t] = number of events of thread t that happen before or are i.
+    vc: Vec<u32>,
+    /// Per thread: event indices in order.
+    pub by_thread: Vec<Vec<u32>>,
+    /// Per thread: index of the event that created it (none for main).
+    pub creator: Vec<Option<u32>>,
+    /// Reversible races `(e, e')`, `e < e'`, in order of `e'`.
+    pub races: Vec<(u32, u32)>,
+    /// Per object: event indices touching it, in order.
+    pub by_object: HashMap<ObjId, Vec<u32>>,
+}
+
+/// Per-object access state while computing clocks.
+#[derive(Default)]
+struct ObjState {
+    last: Option<u32>,
+    last_write: Option<u32>,
+    reads: Vec<u32>,
+}
+
+impl Analysis {
+    /// Analyse `exec` under `mode`.
+    pub fn build(&mut self, exec: &Execution, mode: Independence) {
+        let steps = &exec.steps;
+        let n = steps.len();
+        let nt = steps
+            .iter()
+            .map(|s| {
+                let c = match s.action {
+                    Action::Create(c) => c.index(),
+                    _ => 0,
+                };
+                s.thread.index().max(c)
+            })
+            .max()
+            .unwrap_or(0)
+            + 1;
+        self.nt = nt;
+        self.evs.clear();
+        self.vc.clear();
+        self.vc.resize(n * nt, 0);
+        self.races.clear();
+        self.by_thread.iter_mut().for_each(Vec::clear);
+        self.by_thread.resize_with(nt, Vec::new);
+        self.creator.clear();
+        self.creator.resize(nt, None);
+        self.by_object.clear();
+        let mut objs: HashMap<ObjId, ObjState> = HashMap::new();
+        let mut cands: Vec<u32> = Vec::new();
+        for (j, s) in steps.iter().enumerate() {
+            let t = s.thread;
+            let local = self.by_thread[t.index()].len() as u32;
+            self.evs.push(Ev {
+                thread: t,
+                action: s.action,
+                local,
+            });
+            // Direct predecessors other than the object ones.
+            let prev = self.by_thread[t.index()].last().copied();
+            let mut preds: [Option<u32>; 2] = [prev, None];
+            if prev.is_none() {
+                preds[1] = self.creator[t.index()];
+            }
+            if let Action::Join(u) = s.action {
+                preds[1] = self
+                    .by_thread
+                    .get(u.index())
+                    .and_then(|v| v.last().copied());
+            }
+            for p in preds.into_iter().flatten() {
+                self.join_clock(j, p as usize);
+            }
+            if s.action == Action::ExitProcess {
+                for tv in &self.by_thread {
+                    if let Some(&p) = tv.last() {
+                        let (a, b) = self.vc.split_at_mut(j * nt);
+                        let src = &a[p as usize * nt..p as usize * nt + nt];
+                        for (d, s) in b[..nt].iter_mut().zip(src) {
+                            *d = (*d).max(*s);
+                        }
+                    }
+                }
+            }
+            // Object predecessors and race candidates.
+            cands.clear();
+            if let Some(o) = s.action.object() {
+                self.by_object.entry(o).or_default().push(j as u32);
+                let st = objs.entry(o).or_default();
+                let rr = mode == Independence::ReadReadIndependent
+                    && s.action.obj_kind() == Some(ObjKind::Memory);
+                if rr {
+                    if matches!(s.action, Action::Read(_)) {
+                        cands.extend(st.last_write);
+                        st.reads.push(j as u32);
+                    } else {
+                        if st.reads.is_empty() {
+                            cands.extend(st.last_write);
+                        } else {
+                            cands.extend_from_slice(&st.reads);
+                        }
+                        st.reads.clear();
+                        st.last_write = Some(j as u32);
+                    }
+                } else {
+                    cands.extend(st.last);
+                }
+                st.last = Some(j as u32);
+                for &c in &cands {
+                    self.join_clock(j, c as usize);
+                }
+            }
+            self.vc[j * nt + t.index()] = local + 1;
+            // Races: candidates of other threads not ordered before another predecessor.
+            if s.action != Action::ExitProcess {
+                for (ci, &c) in cands.iter().enumerate() {
+                    let ce = self.evs[c as usize];
+                    if ce.thread == t {
+                        continue;
+                    }
+                    let hidden = preds
+                        .iter()
+                        .flatten()
+                        .any(|&p| self.hb(c as usize, p as usize))
+                        || cands
+                            .iter()
+                            .enumerate()
+                            .any(|(di, &d)| di != ci && self.hb(c as usize, d as usize));
+                    if hidden {
+                        continue;
+                    }
+                    let reversible = !matches!((ce.action, s.action), (Action::Unlock(a), Action::Lock(b)) if a == b);
+                    if reversible {
+                        self.races.push((c, j as u32));
+                    }
+                }
+            }
+            self.by_thread[t.index()].push(j as u32);
+            if let Action::Create(c) = s.action {
+                if c.index() < nt {
+                    self.creator[c.index()] = Some(j as u32);
+                }
+            }
+        }
+    }
+
+    fn join_clock(&mut self, j: usize, p: usize) {
+        let nt = self.nt;
+        let (a, b) = self.vc.split_at_mut(j * nt);
+        let src = &a[p * nt..p * nt + nt];
+        for (d, s) in b[..nt].iter_mut().zip(src) {
+            *d = (*d).max(*s);
+        }
+    }
+
+    /// The clock vector of event `i`.
+    #[inline]
+    pub fn clock(&self, i: usize) -> &[u32] {
+        &self.vc[i * self.nt..(i + 1) * self.nt]
+    }
+
+    /// `i →_E j` or `i == j`.
+    #[inline]
+    pub fn hb(&self, i: usize, j: usize) -> bool {
+        let e = self.evs[i];
+        self.vc[j * self.nt + e.thread.index()] > e.local
+    }
+
+    /// The clock a pending action of `p` would have if it were executed at state `k`
+    /// with no dependent event since: that of `p`'s last event before `k`, or of its
+    /// creation. Written into `out` with `p`'s own entry set.
+    pub fn pending_clock(&self, p: ThreadId, k: usize, out: &mut Vec<u32>) -> u32 {
+        out.clear();
+        out.resize(self.nt, 0);
+        let evs = self
+            .by_thread
+            .get(p.index())
+            .map(|v| v.as_slice())
+            .unwrap_or(&[]);
+        let before = evs.partition_point(|&e| (e as usize) < k);
+        let src = if before > 0 {
+            Some(evs[before - 1])
+        } else {
+            self.creator.get(p.index()).copied().flatten()
+        };
+        if let Some(s) = src {
+            out.copy_from_slice(self.clock(s as usize));
+        }
+        out[p.index()] = before as u32 + 1;
+        before as u32
+    }
+}
+
+/// A sequence `v` of events to perform after a prefix `E'` (JACM'17 §3–6), with its own
+/// happens-before relation as clock vectors restricted to `v`.
+#[derive(Debug, Default)]
+pub(crate) struct VSeq {
+    pub evs: Vec<(ThreadId, Action)>,
+    nt: usize,
+    // invariant: clock[x * nt + t] = number of t-events of v that happen before or are x.
+    clock: Vec<u32>,
+    /// Per thread: position among the thread's events of v, for each event.
+    tpos: Vec<u32>,
+    // scratch while building
+    first_local: Vec<u32>,
+    count: Vec<u32>,
+    raw: Vec<u32>,
+}
+
+impl VSeq {
+    /// Start a sequence over `nt` thread slots.
+    pub fn clear(&mut self, nt: usize) {
+        self.evs.clear();
+        self.nt = nt;
+        self.clock.clear();
+        self.tpos.clear();
+        self.first_local.clear();
+        self.first_local.resize(nt, u32::MAX);
+        self.count.clear();
+        self.count.resize(nt, 0);
+        self.raw.clear();
+    }
+
+    /// Append an event with its clock in the analysed execution and its local index.
+    pub fn push(&mut self, t: ThreadId, a: Action, eclock: &[u32], local: u32) {
+        let ti = t.index();
+        if self.first_local[ti] == u32::MAX {
+            self.first_local[ti] = local;
+        }
+        self.tpos.push(self.count[ti]);
+        self.count[ti] += 1;
+        self.evs.push((t, a.pending_form()));
+        self.raw.extend_from_slice(&eclock[..self.nt]);
+    }
+
+    /// Turn the raw execution clocks into clocks restricted to `v`.
+    pub fn finish(&mut self) {
+        let nt = self.nt;
+        self.clock.clear();
+        self.clock.resize(self.evs.len() * nt, 0);
+        for x in 0..self.evs.len() {
+            for t in 0..nt {
+                let fl = self.first_local[t];
+                if fl == u32::MAX {
+                    continue;
+                }
+                let c = self.raw[x * nt + t].saturating_sub(fl).min(self.count[t]);
+                self.clock[x * nt + t] = c;
+            }
+        }
+    }
+
+    /// Whether event `x` has all its `v`-predecessors among the removed events (given
+    /// per thread as the number removed from the front) and is first of its thread.
+    fn initial_after(&self, x: usize, removed: &[u32]) -> bool {
+        let t = self.evs[x].0.index();
+        if self.tpos[x] != removed[t] {
+            return false;
+        }
+        (0..self.nt).all(|u| u == t || self.clock[x * self.nt + u] <= removed[u])
+    }
+
+    /// The first event of thread `p` in `v`, if any.
+    fn first_of(&self, p: ThreadId, removed: &[u32]) -> Option<usize> {
+        let r = removed.get(p.index()).copied().unwrap_or(0);
+        self.evs
+            .iter()
+            .enumerate()
+            .position(|(x, &(t, _))| t == p && self.tpos[x] == r)
+    }
+
+    /// `p ∈ I[E'](v)` (JACM'17 Def. 4.1 / Lemma 4.2(1)).
+    pub fn is_initial(&self, p: ThreadId) -> bool {
+        let zero = vec![0; self.nt];
+        self.first_of(p, &zero)
+            .is_some_and(|x| self.initial_after(x, &zero))
+    }
+
+    /// The initials of `v`, in order of first occurrence.
+    pub fn initials(&self, out: &mut Vec<ThreadId>) {
+        out.clear();
+        let zero = vec![0; self.nt];
+        for x in 0..self.evs.len() {
+            if self.tpos[x] == 0 && self.initial_after(x, &zero) {
+                out.push(self.evs[x].0);
+            }
+        }
+    }
+
+    /// `p ∈ WI[E'](v)` for a thread `p` whose next action after `E'` is `a` (Lemma
+    /// 4.2(2)): an initial, or absent from `v` and independent of all of it.
+    pub fn is_weak_initial(&self, mode: Independence, p: ThreadId, a: Action) -> bool {
+        if self.evs.iter().any(|&(t, _)| t == p) {
+            return self.is_initial(p);
+        }
+        !self.evs.iter().any(|&(t, b)| causes(mode, p, a, t, b))
+    }
+}
+
+/// Wakeup tree, JACM'17 Def. 6.1: an ordered tree of thread sequences after a prefix
+/// `E`; children are ordered by insertion (`≺`), and the explored branch is always the
+/// first child of the root. Stored as an arena with first-child/next-sibling links.
+#[derive(Clone, Debug)]
+pub(crate) struct WakeupTree {
+    nodes: Vec<WNode>,
+    live: usize,
+}
+
+const NIL: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct WNode {
+    thread: ThreadId,
+    action: Action,
+    first: u32,
+    last: u32,
+    next: u32,
+}
+
+impl Default for WakeupTree {
+    fn default() -> Self {
+        WakeupTree {
+            nodes: vec![WNode {
+                thread: ThreadId(0),
+                action: Action::Exit,
+                first: NIL,
+                last: NIL,
+                next: NIL,
+            }],
+            live: 0,
+        }
+    }
+}
+
+impl WakeupTree {
+    /// Live nodes (excluding the root).
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    fn add_child(&mut self, parent: u32, thread: ThreadId, action: Action) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(WNode {
+            thread,
+            action,
+            first: NIL,
+            last: NIL,
+            next: NIL,
+        });
+        let p = &mut self.nodes[parent as usize];
+        if p.first == NIL {
+            p.first = id;
+        } else {
+            let last = p.last;
+            self.nodes[last as usize].next = id;
+        }
+        self.nodes[parent as usize].last = id;
+        self.live += 1;
+        id
+    }
+
+    /// A tree with the single leaf `p`.
+    pub fn singleton(thread: ThreadId, action: Action) -> WakeupTree {
+        let mut w = WakeupTree::default();
+        w.add_child(0, thread, action.pending_form());
+        w
+    }
+
+    /// The first (`≺`-least) branch of the root.
+    pub fn first_branch(&self) -> Option<(ThreadId, Action)> {
+        let f = self.nodes[0].first;
+        (f != NIL).then(|| (self.nodes[f as usize].thread, self.nodes[f as usize].action))
+    }
+
+    fn size(&self, n: u32) -> usize {
+        let mut count = 0;
+        let mut stack = vec![n];
+        while let Some(x) = stack.pop() {
+            count += 1;
+            let mut c = self.nodes[x as usize].first;
+            while c != NIL {
+                stack.push(c);
+                c = self.nodes[c as usize].next;
+            }
+        }
+        count
+    }
+
+    /// Remove the first branch of the root with its subtree (Alg. 2 line 20).
+    pub fn remove_first_branch(&mut self) {
+        let f = self.nodes[0].first;
+        if f == NIL {
+            return;
+        }
+        self.live -= self.size(f);
+        let next = self.nodes[f as usize].next;
+        self.nodes[0].first = next;
+        if next == NIL {
+            self.nodes[0].last = NIL;
+        }
+        if self.live == 0 {
+            self.nodes.truncate(1);
+        }
+    }
+
+    /// Detach the subtrees along the leftmost path from the first branch (the wakeup
+    /// sequence to follow): returns the sequence and, for each of its nodes, the subtree
+    /// below it (`subtree(wut(E), p)` of Alg. 2 line 18, then recursively). The first
+    /// branch is left as a leaf.
+    pub fn take_leftmost_path(
+        &mut self,
+        path: &mut Vec<(ThreadId, Action)>,
+        subtrees: &mut Vec<WakeupTree>,
+    ) {
+        path.clear();
+        subtrees.clear();
+        let mut cur = self.nodes[0].first;
+        if cur == NIL {
+            return;
+        }
+        let top = cur;
+        loop {
+            let n = self.nodes[cur as usize];
+            path.push((n.thread, n.action));
+            // Copy the subtree below `cur` into a fresh tree.
+            let mut t = WakeupTree::default();
+            let mut stack = vec![(cur, 0u32)];
+            while let Some((src, dst)) = stack.pop() {
+                let mut kids = Vec::new();
+                let mut c = self.nodes[src as usize].first;
+                while c != NIL {
+                    kids.push(c);
+                    c = self.nodes[c as usize].next;
+                }
+                for c in kids {
+                    let cn = self.nodes[c as usize];
+                    let id = t.add_child(dst, cn.thread, cn.action);
+                    stack.push((c, id));
+                }
+            }
+            subtrees.push(t);
+            if n.first == NIL {
+                break;
+            }
+            cur = n.first;
+        }
+        let removed = self.size(top) - 1;
+        self.live -= removed;
+        self.nodes[top as usize].first = NIL;
+        self.nodes[top as usize].last = NIL;
+    }
+
+    /// `insert[E](v, wut)`, JACM'17 §6.2: descend along the `≺`-least branch compatible
+    /// with `v` (a child `p` is compatible if `p ∈ I[E.u](v')` — consume its first event
+    /// — or `p ∈ WI[E.u](v')`); stop if that reaches a leaf or exhausts `v`, otherwise
+    /// add the rest of `v` as a new leaf after all existing children. Returns the number
+    /// of nodes added.
+    pub fn insert(&mut self, mode: Independence, v: &VSeq) -> usize {
+        let nt = v.nt;
+        let mut removed = vec![0u32; nt];
+        let mut consumed = vec![false; v.evs.len()];
+        let mut left = v.evs.len();
+        let mut node = 0u32;
+        loop {
+            if left == 0 {
+                return 0;
+            }
+            let mut c = self.nodes[node as usize].first;
+            if c == NIL && node != 0 {
+                return 0; // reached a leaf compatible with v
+            }
+            let mut chosen = NIL;
+            while c != NIL {
+                let cn = self.nodes[c as usize];
+                if let Some(x) = v.first_of(cn.thread, &removed) {
+                    if v.initial_after(x, &removed) {
+                        removed[cn.thread.index()] += 1;
+                        consumed[x] = true;
+                        left -= 1;
+                        chosen = c;
+                        break;
+                    }
+                } else if !v
+                    .evs
+                    .iter()
+                    .enumerate()
+                    .any(|(x, &(t, b))| !consumed[x] && causes(mode, cn.thread, cn.action, t, b))
+                {
+                    chosen = c;
+                    break;
+                }
+                c = cn.next;
+            }
+            if chosen == NIL {
+                let mut at = node;
+                let mut added = 0;
+                for (x, &(t, a)) in v.evs.iter().enumerate() {
+                    if !consumed[x] {
+                        at = self.add_child(at, t, a);
+                        added += 1;
+                    }
+                }
+                return added;
+            }
+            node = chosen;
+        }
+    }
+}
+
+/// One node of the exploration stack: the state after `k` steps.
+#[derive(Debug)]
+pub(crate) struct Node {
+    /// The branch explored from this state in the current execution.
+    pub cur: (ThreadId, Action),
+    /// Enabled threads with the action each would perform.
+    pub enabled: Vec<(ThreadId, Action)>,
+    /// `sleep(E)`: the inherited sleep set plus the branches explored from here.
+    pub sleep: Vec<(ThreadId, Action)>,
+    /// Branches explored from here (dfs has no sleep sets, so it needs this).
+    pub done: Vec<ThreadId>,
+    /// `backtrack(E)` (classic, source, dfs): includes `cur` and `done`.
+    pub backtrack: Vec<ThreadId>,
+    /// `wut(E)` (optimal).
+    pub wut: WakeupTree,
+}
+
+/// Sleep set after performing `(t, a)`: keep the entries independent of it (the rule
+/// the runtime's [`crate::Scheduler`] also applies).
+pub(crate) fn filter_sleep(
+    mode: Independence,
+    sleep: &[(ThreadId, Action)],
+    t: ThreadId,
+    a: Action,
+    out: &mut Vec<(ThreadId, Action)>,
+) {
+    out.clear();
+    out.extend(
+        sleep
+            .iter()
+            .copied()
+            .filter(|&(u, b)| !mode.dependent(t, a, u, b)),
+    );
+}
+
+/// Walk the states `base..=n` of `exec`, calling `f` with each state's index and
+/// synchronisation state.
+pub(crate) fn walk_states(exec: &Execution, base: usize, mut f: impl FnMut(usize, &SchedState)) {
+    let mut st = SchedState::new(exec.first);
+    for (k, s) in exec.steps.iter().enumerate() {
+        if k >= base {
+            f(k, &st);
+        }
+        st.apply(k, s)
+            .expect("checker bug: the session accepted an execution SchedState rejects");
+    }
+    f(exec.steps.len(), &st);
+}
+
+/// Whether an execution is maximal for race analysis purposes.
+pub(crate) fn analysable(end: &End) -> bool {
+    !matches!(end, End::Timeout | End::Crash(_))
+}
+
+/// Which sequence-based explorer the driver runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kind {
+    Dfs,
+    Classic,
+    Source,
+    Optimal,
+}
+
+/// The exploration state shared by the sequence-based explorers.
+#[derive(Debug)]
+pub(crate) struct Driver {
+    pub kind: Kind,
+    pub mode: Independence,
+    pub stack: Vec<Node>,
+    pub an: Analysis,
+    pub v: VSeq,
+    /// Pending action of each thread at the end of the execution.
+    pub final_pending: Vec<Option<Action>>,
+    /// Scratch.
+    pub initials: Vec<ThreadId>,
+    pub clock: Vec<u32>,
+    pub wakeup_added: u64,
+}
+
+impl Driver {
+    fn new(kind: Kind, mode: Independence) -> Driver {
+        Driver {
+            kind,
+            mode,
+            stack: Vec::new(),
+            an: Analysis::default(),
+            v: VSeq::default(),
+            final_pending: Vec::new(),
+            initials: Vec::new(),
+            clock: Vec::new(),
+            wakeup_added: 0,
+        }
+    }
+
+    /// Create the nodes `base..n` from the execution that came back (and refresh the
+    /// branching node's `cur` with the action actually performed).
+    fn extend(
+        &mut self,
+        exec: &Execution,
+        base: usize,
+        incoming: &mut [WakeupTree],
+        stats: &mut crate::explore::Stats,
+    ) {
+        let n = exec.steps.len();
+        self.stack.truncate(base);
+        if base > 0 {
+            if let Some(s) = exec.steps.get(base - 1) {
+                debug_assert_eq!(
+                    self.stack[base - 1].cur.0,
+                    s.thread,
+                    "checker bug: replay not followed"
+                );
+                self.stack[base - 1].cur = (s.thread, s.action);
+            }
+        }
+        let (kind, mode) = (self.kind, self.mode);
+        let stack = &mut self.stack;
+        let final_pending = &mut self.final_pending;
+        walk_states(exec, base, |k, st| {
+            if k == n {
+                final_pending.clear();
+                for t in st.threads() {
+                    if final_pending.len() <= t.index() {
+                        final_pending.resize(t.index() + 1, None);
+                    }
+                    final_pending[t.index()] = st.pending(t);
+                }
+                return;
+            }
+            let s = &exec.steps[k];
+            let cur = (s.thread, s.action);
+            let enabled: Vec<(ThreadId, Action)> = st
+                .threads()
+                .filter(|&t| st.enabled(t))
+                .map(|t| (t, st.resolve(t).expect("enabled thread has an action")))
+                .collect();
+            let mut sleep = Vec::new();
+            if kind != Kind::Dfs && k > 0 {
+                let parent = &stack[k - 1];
+                filter_sleep(mode, &parent.sleep, parent.cur.0, parent.cur.1, &mut sleep);
+            }
+            debug_assert!(
+                !sleep.iter().any(|&(u, _)| u == s.thread),
+                "checker bug: the runtime scheduled a sleeping thread"
+            );
+            let backtrack: Vec<ThreadId> = match kind {
+                Kind::Dfs => enabled.iter().map(|&(t, _)| t).collect(),
+                Kind::Optimal => Vec::new(),
+                _ => vec![s.thread],
+            };
+            stats.backtrack_total += backtrack.len() as u64;
+            stats.backtrack_max = stats.backtrack_max.max(backtrack.len() as u64);
+            let wut = if kind == Kind::Optimal {
+                match incoming.get_mut(k - base) {
+                    Some(w) if w.len() > 0 => std::mem::take(w),
+                    _ => WakeupTree::singleton(cur.0, cur.1),
+                }
+            } else {
+                WakeupTree::default()
+            };
+            stack.push(Node {
+                cur,
+                enabled,
+                sleep,
+                done: Vec::new(),
+                backtrack,
+                wut,
+            });
+        });
+    }
+
+    /// Add `q` to `backtrack(E_k)` unless present.
+    pub fn add_backtrack(&mut self, k: usize, q: ThreadId, stats: &mut crate::explore::Stats) {
+        let node = &mut self.stack[k];
+        if !node.backtrack.contains(&q) {
+            node.backtrack.push(q);
+            stats.backtrack_total += 1;
+            stats.backtrack_max = stats.backtrack_max.max(node.backtrack.len() as u64);
+        }
+    }
+
+    /// Build `v = notdep(e, E[..end]).tail` into `self.v`: the events after `e` and
+    /// before `end` that do not happen after `e`, in order, then the events of `tail`
+    /// (execution indices).
+    pub fn build_v(&mut self, e: usize, end: usize, tail: Option<usize>) {
+        self.v.clear(self.an.nt);
+        for x in e + 1..end {
+            if !self.an.hb(e, x) {
+                let ev = self.an.evs[x];
+                self.v
+                    .push(ev.thread, ev.action, self.an.clock(x), ev.local);
+            }
+        }
+        if let Some(j) = tail {
+            let ev = self.an.evs[j];
+            self.v
+                .push(ev.thread, ev.action, self.an.clock(j), ev.local);
+        }
+    }
+}
+
+/// Run a sequence-based exploration (see the module documentation).
+pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), ExploreError> {
+    let mode = session.config.independence;
+    let mut d = Driver::new(kind, mode);
+    let mut replay: Vec<ThreadId> = Vec::new();
+    let mut sleep_end: Vec<(ThreadId, Action)> = Vec::new();
+    let mut incoming: Vec<WakeupTree> = Vec::new();
+    let mut path: Vec<(ThreadId, Action)> = Vec::new();
+    let mut scratch: Vec<(ThreadId, Action)> = Vec::new();
+    let mut exec = Execution::default();
+    let mut base = 0usize;
+    loop {
+        session.run(&replay, &sleep_end, &mut exec)?;
+        let t0 = Instant::now();
+        d.extend(&exec, base, &mut incoming, &mut session.stats);
+        incoming.clear();
+        let fresh = base.saturating_sub(1);
+        if kind != Kind::Dfs && analysable(&exec.end) {
+            // Classic-DPOR computes its backtracking points with every access dependent.
+            d.an.build(
+                &exec,
+                if kind == Kind::Classic {
+                    Independence::AllDependent
+                } else {
+                    mode
+                },
+            );
+            match kind {
+                Kind::Classic => super::classic::analyse(&mut d, &exec, fresh, &mut session.stats),
+                Kind::Source => super::source::analyse(&mut d, &exec, fresh, &mut session.stats),
+                Kind::Optimal => super::optimal::analyse(&mut d, &exec, fresh, &mut session.stats),
+                Kind::Dfs => {}
+            }
+        }
+        if kind == Kind::Optimal {
+            let live: u64 = d.stack.iter().map(|n| n.wut.len() as u64).sum();
+            session.stats.wakeup_nodes = live;
+            session.stats.wakeup_peak = session.stats.wakeup_peak.max(live);
+        }
+        session.stats.time.comb_build += t0.elapsed();
+        if session.should_stop() {
+            return Ok(());
+        }
+        // Backtrack to the deepest node with an unexplored branch.
+        loop {
+            let Some(k) = d.stack.len().checked_sub(1) else {
+                return Ok(());
+            };
+            let node = &mut d.stack[k];
+            let cur = node.cur;
+            node.done.push(cur.0);
+            if kind != Kind::Dfs {
+                node.sleep.push(cur);
+            }
+            let next: Option<(ThreadId, Action)> = if kind == Kind::Optimal {
+                node.wut.remove_first_branch();
+                if node.wut.first_branch().is_some() {
+                    node.wut.take_leftmost_path(&mut path, &mut incoming);
+                    Some(path[0])
+                } else {
+                    None
+                }
+            } else {
+                let mut found = None;
+                for &p in &node.backtrack {
+                    if node.done.contains(&p) || node.sleep.iter().any(|&(u, _)| u == p) {
+                        continue;
+                    }
+                    if let Some(&(_, a)) = node.enabled.iter().find(|&&(u, _)| u == p) {
+                        found = Some((p, a));
+                        break;
+                    }
+                }
+                found
+            };
+            if let Some((p, a)) = next {
+                node.cur = (p, a);
+                replay.clear();
+                replay.extend(d.stack.iter().map(|n| n.cur.0));
+                filter_sleep(mode, &d.stack[k].sleep, p, a, &mut sleep_end);
+                if kind == Kind::Optimal {
+                    for &(t, b) in &path[1..] {
+                        replay.push(t);
+                        scratch.clear();
+                        scratch.extend_from_slice(&sleep_end);
+                        filter_sleep(mode, &scratch, t, b, &mut sleep_end);
+                    }
+                    // incoming[m] is the tree of node k+1+m.
+                } else {
+                    path.clear();
+                }
+                base = k + 1;
+                break;
+            }
+            d.stack.pop();
+        }
+        if kind == Kind::Optimal {
+            session.stats.wakeup_nodes = d.stack.iter().map(|n| n.wut.len() as u64).sum::<u64>()
+                + incoming.iter().map(|w| w.len() as u64).sum::<u64>();
+        }
+    }
+}

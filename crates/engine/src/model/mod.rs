@@ -1,0 +1,510 @@
+//! The in-memory test model: a tiny thread language and its executor.
+//!
+//! A [`Model`] is a set of thread *codes* (code 0 is `main`) over mutexes, shared integer
+//! variables and per-thread registers. It implements [`Program`], so every explorer can
+//! run it exactly as it runs a C program, and it is the substrate of every engine test
+//! and benchmark.
+//!
+//! # Semantics
+//!
+//! Visible actions (one [`Step`] each): `lock`, `unlock`, `trylock`, visible memory
+//! accesses ([`Action::Read`], [`Action::Write`], [`Action::Rmw`]), `spawn`
+//! ([`Action::Create`]), `join`, and a thread's end ([`Action::Exit`], or
+//! [`Action::ExitProcess`] for main). Everything else is *invisible* local computation:
+//! register arithmetic, branches, `assert`, `assume`, and the invisible shared accesses
+//! [`ThreadBuilder::load`]/[`ThreadBuilder::store`], which the QPOR paper (§2) allows only
+//! inside critical sections (the model does not check this; a program that uses them
+//! outside a lock is not data-deterministic per trace and the explorers may miss
+//! behaviours of it).
+//!
+//! After each step the stepping thread runs its local code eagerly up to its next visible
+//! action, so [`Step::next`], [`Step::child_next`] and [`Execution::first`] are filled.
+//! A failed `assert` records a [`Defect`] and stops the thread (`next: None`); a failed
+//! `assume` stops it and lists it in [`Execution::assumed`]; the other threads go on.
+//! Unlocking a mutex the thread does not hold or relocking one it holds is a
+//! [`DefectKind::MutexMisuse`] defect.
+//!
+//! Scheduling is [`Scheduler`]'s (shared with every other [`Program`]); [`SchedState`]
+//! validates each step. Thread ids come from a [`ThreadNames`] owned by the model, so
+//! they are stable across runs. A [`Site`](crate::program::Site) is
+//! `(code index << 32) | pc`.
+//!
+//! # Cost
+//!
+//! A run reuses every buffer of the model and of the [`Execution`]: no allocation per
+//! step once warm (only [`End::Deadlock`] and defects allocate).
+
+mod builder;
+pub mod programs;
+pub mod random;
+
+pub use builder::{CodeId, Expr, Label, ModelBuilder, Mutex, Reg, ThreadBuilder, Var};
+
+use crate::action::Action;
+use crate::ids::{ObjId, ThreadId, ThreadNames};
+use crate::program::{
+    Decision, Defect, DefectKind, End, Execution, Program, ProgramError, RunRequest, SchedState,
+    Scheduler, Step, StopReason,
+};
+use std::fmt;
+
+/// Object ids of variables start here; mutex `k` is `ObjId(k)`.
+pub const VAR_BASE: u64 = 1 << 32;
+
+/// Binary operators of [`Expr`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BinOp {
+    /// `a + b` (wrapping).
+    Add,
+    /// `a - b` (wrapping).
+    Sub,
+    /// `a * b` (wrapping).
+    Mul,
+    /// `a % b`, 0 when `b == 0`.
+    Rem,
+    /// `a == b` as 0/1.
+    Eq,
+    /// `a != b` as 0/1.
+    Ne,
+    /// `a < b` as 0/1.
+    Lt,
+    /// `a <= b` as 0/1.
+    Le,
+    /// Logical and as 0/1.
+    And,
+    /// Logical or as 0/1.
+    Or,
+}
+
+/// One instruction of a thread code.
+#[derive(Clone, Debug)]
+pub(crate) enum Instr {
+    Lock(u32),
+    Unlock(u32),
+    TryLock(u32, Reg),
+    Load(Reg, u32),
+    Store(u32, Expr),
+    Read(Reg, u32),
+    Write(u32, Expr),
+    FetchAdd(Reg, u32, Expr),
+    Exchange(Reg, u32, Expr),
+    Set(Reg, Expr),
+    /// Jump to the target when the expression is zero.
+    JumpIfZero(Expr, u32),
+    Jump(u32),
+    Assert(Expr, String),
+    Assume(Expr),
+    Spawn(Reg, u32),
+    Join(Expr),
+    End,
+}
+
+impl Instr {
+    fn is_visible(&self) -> bool {
+        matches!(
+            self,
+            Instr::Lock(_)
+                | Instr::Unlock(_)
+                | Instr::TryLock(..)
+                | Instr::Read(..)
+                | Instr::Write(..)
+                | Instr::FetchAdd(..)
+                | Instr::Exchange(..)
+                | Instr::Spawn(..)
+                | Instr::Join(_)
+                | Instr::End
+        )
+    }
+}
+
+/// The code of one kind of thread.
+#[derive(Clone, Debug)]
+pub(crate) struct Code {
+    pub(crate) name: String,
+    pub(crate) instrs: Vec<Instr>,
+    pub(crate) nregs: usize,
+}
+
+/// Runtime state of one thread of a run.
+#[derive(Clone, Debug, Default)]
+struct ThreadRt {
+    exists: bool,
+    code: u32,
+    pc: u32,
+    regs: Vec<i64>,
+    spawned: u32,
+    /// The pending visible action, if the thread is live.
+    pending: Option<Action>,
+}
+
+/// An in-memory program (see the module documentation). Build one with
+/// [`ModelBuilder`], or take a ready-made one from [`programs`] or [`random`].
+#[derive(Clone)]
+pub struct Model {
+    pub(crate) codes: Vec<Code>,
+    pub(crate) var_init: Vec<i64>,
+    pub(crate) nmutex: usize,
+    names: ThreadNames,
+    // Run buffers, reused across runs.
+    threads: Vec<ThreadRt>,
+    vars: Vec<i64>,
+    owner: Vec<Option<ThreadId>>,
+    sched: SchedState,
+}
+
+impl fmt::Debug for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "model: {} mutexes, vars {:?}",
+            self.nmutex, self.var_init
+        )?;
+        for (i, c) in self.codes.iter().enumerate() {
+            writeln!(f, "code {i} ({}), {} regs:", c.name, c.nregs)?;
+            for (pc, ins) in c.instrs.iter().enumerate() {
+                writeln!(f, "  {pc:3}: {ins:?}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Object id of mutex `k`.
+pub fn mutex_obj(k: u32) -> ObjId {
+    ObjId(k as u64)
+}
+
+/// Object id of variable `k`.
+pub fn var_obj(k: u32) -> ObjId {
+    ObjId(VAR_BASE + k as u64)
+}
+
+impl Model {
+    pub(crate) fn new(codes: Vec<Code>, var_init: Vec<i64>, nmutex: usize) -> Model {
+        Model {
+            codes,
+            var_init,
+            nmutex,
+            names: ThreadNames::new(),
+            threads: Vec::new(),
+            vars: Vec::new(),
+            owner: Vec::new(),
+            sched: SchedState::default(),
+        }
+    }
+
+    /// Number of thread codes (code 0 is main).
+    pub fn code_count(&self) -> usize {
+        self.codes.len()
+    }
+
+    /// Total number of visible instructions over all codes (a size measure).
+    pub fn visible_instructions(&self) -> usize {
+        self.codes
+            .iter()
+            .flat_map(|c| c.instrs.iter())
+            .filter(|i| i.is_visible())
+            .count()
+    }
+
+    /// The final value of variable `v` after the last run.
+    pub fn var_value(&self, v: Var) -> i64 {
+        self.vars[v.0 as usize]
+    }
+
+    /// The creation path of thread `t` (see [`ThreadNames`]).
+    pub fn thread_path(&self, t: ThreadId) -> Vec<u32> {
+        self.names.path(t)
+    }
+
+    fn reset(&mut self) {
+        self.vars.clear();
+        self.vars.extend_from_slice(&self.var_init);
+        self.owner.clear();
+        self.owner.resize(self.nmutex, None);
+        for t in &mut self.threads {
+            t.exists = false;
+            t.pending = None;
+        }
+    }
+
+    fn spawn_thread(&mut self, id: ThreadId, code: u32) {
+        let i = id.index();
+        if self.threads.len() <= i {
+            self.threads.resize_with(i + 1, ThreadRt::default);
+        }
+        let nregs = self.codes[code as usize].nregs;
+        let t = &mut self.threads[i];
+        t.exists = true;
+        t.code = code;
+        t.pc = 0;
+        t.spawned = 0;
+        t.pending = None;
+        t.regs.clear();
+        t.regs.resize(nregs, 0);
+    }
+
+    /// Run thread `tid`'s local code up to its next visible action and record it as the
+    /// pending action (or `None` if the thread stops). `after_steps` counts the steps
+    /// done, including the one being performed.
+    fn advance(&mut self, tid: ThreadId, out: &mut Execution, after_steps: usize) {
+        let ti = tid.index();
+        let code = self.threads[ti].code as usize;
+        let mut fuel: u32 = 1_000_000;
+        loop {
+            fuel -= 1;
+            let pc = self.threads[ti].pc as usize;
+            let site = ((code as u64) << 32) | pc as u64;
+            let instr = &self.codes[code].instrs[pc];
+            let t = &mut self.threads[ti];
+            let defect = |kind: DefectKind, message: String| Defect {
+                kind,
+                message,
+                thread: tid,
+                site: Some(site),
+                after_steps,
+            };
+            if fuel == 0 {
+                // A local infinite loop: report it rather than hang the checker.
+                out.defects.push(defect(
+                    DefectKind::Abort,
+                    "local code does not reach a visible action".into(),
+                ));
+                t.pending = None;
+                return;
+            }
+            let pending = match instr {
+                Instr::Lock(m) => {
+                    if self.owner[*m as usize] == Some(tid) {
+                        out.defects
+                            .push(defect(DefectKind::MutexMisuse, format!("relock of m{m}")));
+                        t.pending = None;
+                        return;
+                    }
+                    Action::Lock(mutex_obj(*m))
+                }
+                Instr::Unlock(m) => {
+                    if self.owner[*m as usize] != Some(tid) {
+                        out.defects.push(defect(
+                            DefectKind::MutexMisuse,
+                            format!("unlock of m{m}, not held"),
+                        ));
+                        t.pending = None;
+                        return;
+                    }
+                    Action::Unlock(mutex_obj(*m))
+                }
+                Instr::TryLock(m, _) => {
+                    if self.owner[*m as usize] == Some(tid) {
+                        out.defects.push(defect(
+                            DefectKind::MutexMisuse,
+                            format!("trylock of held m{m}"),
+                        ));
+                        t.pending = None;
+                        return;
+                    }
+                    Action::TryLock(mutex_obj(*m), false)
+                }
+                Instr::Read(_, v) => Action::Read(var_obj(*v)),
+                Instr::Write(v, _) => Action::Write(var_obj(*v)),
+                Instr::FetchAdd(_, v, _) | Instr::Exchange(_, v, _) => Action::Rmw(var_obj(*v)),
+                Instr::Spawn(..) => Action::Create(self.names.child(tid, t.spawned)),
+                Instr::Join(e) => Action::Join(ThreadId(e.eval(&t.regs) as u16)),
+                Instr::End => {
+                    if tid == ThreadId::MAIN {
+                        Action::ExitProcess
+                    } else {
+                        Action::Exit
+                    }
+                }
+                Instr::Load(r, v) => {
+                    t.regs[r.0 as usize] = self.vars[*v as usize];
+                    t.pc += 1;
+                    continue;
+                }
+                Instr::Store(v, e) => {
+                    self.vars[*v as usize] = e.eval(&t.regs);
+                    t.pc += 1;
+                    continue;
+                }
+                Instr::Set(r, e) => {
+                    t.regs[r.0 as usize] = e.eval(&t.regs);
+                    t.pc += 1;
+                    continue;
+                }
+                Instr::JumpIfZero(e, target) => {
+                    t.pc = if e.eval(&t.regs) == 0 {
+                        *target
+                    } else {
+                        t.pc + 1
+                    };
+                    continue;
+                }
+                Instr::Jump(target) => {
+                    t.pc = *target;
+                    continue;
+                }
+                Instr::Assert(e, msg) => {
+                    if e.eval(&t.regs) == 0 {
+                        out.defects.push(defect(DefectKind::Assertion, msg.clone()));
+                        t.pending = None;
+                        return;
+                    }
+                    t.pc += 1;
+                    continue;
+                }
+                Instr::Assume(e) => {
+                    if e.eval(&t.regs) == 0 {
+                        out.assumed.push(tid);
+                        t.pending = None;
+                        return;
+                    }
+                    t.pc += 1;
+                    continue;
+                }
+            };
+            t.pending = Some(pending);
+            return;
+        }
+    }
+
+    /// Perform thread `tid`'s pending visible instruction (already validated as enabled
+    /// by the scheduler) and return the step (with `next` filled by the caller).
+    fn perform(&mut self, tid: ThreadId, out: &mut Execution) -> Step {
+        let ti = tid.index();
+        let code = self.threads[ti].code as usize;
+        let pc = self.threads[ti].pc as usize;
+        let site = ((code as u64) << 32) | pc as u64;
+        let mut child: Option<(ThreadId, u32)> = None;
+        let action = {
+            let t = &mut self.threads[ti];
+            let a = match &self.codes[code].instrs[pc] {
+                Instr::Lock(m) => {
+                    self.owner[*m as usize] = Some(tid);
+                    Action::Lock(mutex_obj(*m))
+                }
+                Instr::Unlock(m) => {
+                    self.owner[*m as usize] = None;
+                    Action::Unlock(mutex_obj(*m))
+                }
+                Instr::TryLock(m, r) => {
+                    let free = self.owner[*m as usize].is_none();
+                    if free {
+                        self.owner[*m as usize] = Some(tid);
+                    }
+                    t.regs[r.0 as usize] = free as i64;
+                    Action::TryLock(mutex_obj(*m), free)
+                }
+                Instr::Read(r, v) => {
+                    t.regs[r.0 as usize] = self.vars[*v as usize];
+                    Action::Read(var_obj(*v))
+                }
+                Instr::Write(v, e) => {
+                    self.vars[*v as usize] = e.eval(&t.regs);
+                    Action::Write(var_obj(*v))
+                }
+                Instr::FetchAdd(r, v, e) => {
+                    let old = self.vars[*v as usize];
+                    self.vars[*v as usize] = old.wrapping_add(e.eval(&t.regs));
+                    t.regs[r.0 as usize] = old;
+                    Action::Rmw(var_obj(*v))
+                }
+                Instr::Exchange(r, v, e) => {
+                    let old = self.vars[*v as usize];
+                    self.vars[*v as usize] = e.eval(&t.regs);
+                    t.regs[r.0 as usize] = old;
+                    Action::Rmw(var_obj(*v))
+                }
+                Instr::Spawn(r, c) => {
+                    let id = self.names.child(tid, t.spawned);
+                    t.spawned += 1;
+                    t.regs[r.0 as usize] = id.0 as i64;
+                    child = Some((id, *c));
+                    Action::Create(id)
+                }
+                Instr::Join(e) => Action::Join(ThreadId(e.eval(&t.regs) as u16)),
+                Instr::End => {
+                    if tid == ThreadId::MAIN {
+                        Action::ExitProcess
+                    } else {
+                        Action::Exit
+                    }
+                }
+                other => unreachable!("checker bug: performing invisible instruction {other:?}"),
+            };
+            t.pc += 1;
+            a
+        };
+        let mut child_next = None;
+        if let Some((id, c)) = child {
+            self.spawn_thread(id, c);
+            self.advance(id, out, out.steps.len() + 1);
+            child_next = self.threads[id.index()].pending;
+        }
+        let next = if matches!(action, Action::Exit | Action::ExitProcess) {
+            self.threads[ti].pending = None;
+            None
+        } else {
+            self.advance(tid, out, out.steps.len() + 1);
+            self.threads[ti].pending
+        };
+        Step {
+            thread: tid,
+            action,
+            site,
+            next,
+            child_next,
+        }
+    }
+}
+
+impl Program for Model {
+    fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
+        out.clear();
+        self.reset();
+        self.spawn_thread(ThreadId::MAIN, 0);
+        self.advance(ThreadId::MAIN, out, 0);
+        out.first = self.threads[0].pending;
+        let mut state = std::mem::take(&mut self.sched);
+        state.reset(out.first);
+        let mut sched = Scheduler::new(*req);
+        let result = loop {
+            let decision = match sched.decide(&state) {
+                Ok(d) => d,
+                Err(e) => break Err(e),
+            };
+            match decision {
+                Decision::Run(t) => {
+                    let step = self.perform(t, out);
+                    if let Err(e) = state.apply(out.steps.len(), &step) {
+                        break Err(e);
+                    }
+                    sched.performed(t, step.action);
+                    out.steps.push(step);
+                }
+                Decision::Stop(StopReason::NoneEnabled) => {
+                    let blocked = state.blocked();
+                    out.end = if blocked.is_empty() {
+                        End::Finished
+                    } else {
+                        End::Deadlock { blocked }
+                    };
+                    break Ok(());
+                }
+                Decision::Stop(StopReason::SleepBlocked) => {
+                    out.end = End::SleepBlocked;
+                    break Ok(());
+                }
+                Decision::Stop(StopReason::StepBound) => {
+                    out.end = End::StepBound;
+                    break Ok(());
+                }
+            }
+        };
+        self.sched = state;
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests;

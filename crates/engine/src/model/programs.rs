@@ -1,0 +1,340 @@
+//! Ready-made programs from the papers, with their known numbers of Mazurkiewicz
+//! traces. Each is written from the paper's description (the figures themselves are
+//! not machine-readable); where a description is ambiguous, the doc comment says which
+//! reading was taken and why.
+
+use super::{Model, ModelBuilder, Mutex, Var};
+
+/// QPOR Figure 1, made mutex-only as QPOR §2 says ("Fig. 1 (a) can be trivially
+/// modified"): `n` writers `w_i: lock(m_i); x_i = 7; unlock(m_i)`; a `count` thread
+/// incrementing `c` `n-1` times under mutex `mc`; a `master` reading `c` into `i` under
+/// `mc`, then writing `x_i = 0` under `m_i`. Exactly `2n` maximal configurations: `i` is
+/// any of `0..n`, and `master`'s section on `m_i` is before or after `w_i`'s.
+pub fn qpor_fig1(n: usize) -> Model {
+    assert!(n >= 1);
+    let mut b = ModelBuilder::new();
+    let ms: Vec<Mutex> = (0..n).map(|_| b.mutex()).collect();
+    let xs: Vec<Var> = (0..n).map(|_| b.var(0)).collect();
+    let mc = b.mutex();
+    let c = b.var(0);
+    let writers: Vec<_> = (0..n)
+        .map(|i| {
+            let (m, x) = (ms[i], xs[i]);
+            b.thread(&format!("w{i}"), |t| {
+                t.lock(m);
+                t.store(x, 7);
+                t.unlock(m);
+            })
+        })
+        .collect();
+    let count = b.thread("count", |t| {
+        for _ in 0..n.saturating_sub(1) {
+            t.lock(mc);
+            let v = t.load(c);
+            t.store(c, v.add(1));
+            t.unlock(mc);
+        }
+    });
+    let master = b.thread("master", |t| {
+        t.lock(mc);
+        let i = t.load(c);
+        t.unlock(mc);
+        for k in 0..n {
+            let (m, x) = (ms[k], xs[k]);
+            t.if_(i.eq(k as i64), |t| {
+                t.lock(m);
+                t.store(x, 0);
+                t.unlock(m);
+            });
+        }
+    });
+    b.main(|t| {
+        for &w in &writers {
+            t.spawn(w);
+        }
+        t.spawn(count);
+        t.spawn(master);
+    });
+    b.build()
+}
+
+/// QPOR Figure 2 (a): thread 0 `x := 0; lock(m); if (y == 0) unlock(m) else { lock(m');
+/// z := 2 }`, thread 1 `lock(m); y := 1; unlock(m)`, thread 2 `lock(m'); z := 3;
+/// unlock(m')`. Main spawns threads 1 and 2, then runs thread 0's code. Three maximal
+/// configurations (`[7]∪[17]`, `[14]`, `[19]` in Fig. 2 (b)); in `[14]` thread 2 stays
+/// blocked on `m'` when main exits.
+pub fn qpor_fig2() -> Model {
+    let mut b = ModelBuilder::new();
+    let m = b.mutex();
+    let m2 = b.mutex();
+    let x = b.var(1);
+    let y = b.var(0);
+    let z = b.var(0);
+    let t1 = b.thread("t1", |t| {
+        t.lock(m);
+        t.store(y, 1);
+        t.unlock(m);
+    });
+    let t2 = b.thread("t2", |t| {
+        t.lock(m2);
+        t.store(z, 3);
+        t.unlock(m2);
+    });
+    b.main(|t| {
+        t.spawn(t1);
+        t.spawn(t2);
+        t.store(x, 0);
+        t.lock(m);
+        let v = t.load(y);
+        t.if_else(
+            v.eq(0),
+            |t| t.unlock(m),
+            |t| {
+                t.lock(m2);
+                t.store(z, 2);
+            },
+        );
+    });
+    b.build()
+}
+
+/// Emit one group of JACM'17 Figure 2 (processes q, r, s over `x`, `y`, `z`) and return
+/// their codes. Reading of the figure: `q: y := 1`; `r: m := y; if m = 0 then z := 1`;
+/// `s: n := z; if n = 1 then { l := y; if l = 0 then x := 1 }`. The paper's counts
+/// (Table 1: 5 traces for n = 1, "four ways to schedule q, r and s, only one of which
+/// reveals the write on x") fix that `s` reads `y` only when `n = 1`.
+fn jacm_group(b: &mut ModelBuilder, x: Var, y: Var, z: Var) -> [super::CodeId; 3] {
+    let q = b.thread("q", |t| t.write(y, 1));
+    let r = b.thread("r", |t| {
+        let m = t.read(y);
+        t.if_(m.eq(0), |t| t.write(z, 1));
+    });
+    let s = b.thread("s", |t| {
+        let n = t.read(z);
+        t.if_(n.eq(1), |t| {
+            let l = t.read(y);
+            t.if_(l.eq(0), |t| t.write(x, 1));
+        });
+    });
+    [q, r, s]
+}
+
+/// JACM'17 Figure 2: `p: l := x` and one group q, r, s (see [`jacm_fig10`]). With
+/// read-read independence it has 5 traces; source-DPOR may be sleep-set blocked on it,
+/// optimal-DPOR never is.
+pub fn jacm_fig2() -> Model {
+    jacm_fig10(1)
+}
+
+/// JACM'17 Figure 10: `n` groups of Figure 2; `p` reads `x_i` and, if `s_i`'s write is
+/// visible (`x_i = 1`), spawns group `i+1` and goes on reading `x_{i+1}` (p is one thread
+/// that plays `p_1 … p_n`). With read-read independence: `4n + 1` traces (Table 1:
+/// optimal explores 5, 9, 13, ...).
+pub fn jacm_fig10(n: usize) -> Model {
+    assert!(n >= 1);
+    let mut b = ModelBuilder::new();
+    let mut groups = Vec::new();
+    let mut xs = Vec::new();
+    for _ in 0..n {
+        let (x, y, z) = (b.var(0), b.var(0), b.var(0));
+        xs.push(x);
+        groups.push(jacm_group(&mut b, x, y, z));
+    }
+    let p = b.thread("p", |t| {
+        // Nested: read x_i; if 1 { spawn group i+1; read x_{i+1}; ... }
+        fn level(
+            t: &mut super::ThreadBuilder,
+            i: usize,
+            xs: &[Var],
+            groups: &[[super::CodeId; 3]],
+        ) {
+            let v = t.read(xs[i]);
+            if i + 1 < xs.len() {
+                t.if_(v.eq(1), |t| {
+                    for &c in &groups[i + 1] {
+                        t.spawn(c);
+                    }
+                    level(t, i + 1, xs, groups);
+                });
+            }
+        }
+        level(t, 0, &xs, &groups);
+    });
+    b.main(|t| {
+        t.spawn(p);
+        for &c in &groups[0] {
+            t.spawn(c);
+        }
+    });
+    b.build()
+}
+
+/// JACM'17 Figure 13 / Figure 1 generalised (`readers(N)`): a writer `x := 1` and `N`
+/// readers, reader `i` reading its own `y_i` then `x`. With read-read independence:
+/// `2^N` traces (Table 4).
+pub fn readers(n: usize) -> Model {
+    let mut b = ModelBuilder::new();
+    let x = b.var(0);
+    let writer = b.thread("writer", |t| t.write(x, 1));
+    let rs: Vec<_> = (0..n)
+        .map(|i| {
+            let y = b.var(0);
+            b.thread(&format!("reader{i}"), |t| {
+                t.read(y);
+                t.read(x);
+            })
+        })
+        .collect();
+    b.main(|t| {
+        t.spawn(writer);
+        for &r in &rs {
+            t.spawn(r);
+        }
+    });
+    b.build()
+}
+
+/// JACM'17 Figure 11, `lastzero(N)`: array `a[0..=N]` of zeros; thread 0 does
+/// `for (i := N; a[i] != 0; i--);`, thread `j` (1..=N) does `a[j] := a[j-1] + 1`. All
+/// accesses visible. With read-read independence, optimal-DPOR explores 64 traces for
+/// N = 5 (Table 4).
+pub fn lastzero(n: usize) -> Model {
+    let mut b = ModelBuilder::new();
+    let a: Vec<Var> = (0..=n).map(|_| b.var(0)).collect();
+    let searcher = b.thread("search", |t| {
+        let done = t.label();
+        for i in (0..=n).rev() {
+            let v = t.read(a[i]);
+            t.jump_if(v.eq(0), done);
+        }
+        t.place(done);
+    });
+    let workers: Vec<_> = (1..=n)
+        .map(|j| {
+            let (src, dst) = (a[j - 1], a[j]);
+            b.thread(&format!("w{j}"), |t| {
+                let v = t.read(src);
+                t.write(dst, v.add(1));
+            })
+        })
+        .collect();
+    b.main(|t| {
+        t.spawn(searcher);
+        for &w in &workers {
+            t.spawn(w);
+        }
+    });
+    b.build()
+}
+
+/// POPL'05 Figure 7, the file-system example (Frangipani idiom), with `NUMBLOCKS = 26`
+/// and `NUMINODE = 32` as in the paper: thread `tid` takes inode `i = tid % 32` under
+/// `locki[i]` and, if it has no block, searches blocks from `(i*2) % 26` under
+/// `lockb[b]` for a free one. Inode and busy-bit accesses are invisible (they are
+/// protected by the locks). Threads `13..` collide with threads `0..`; JACM'17 Table 3:
+/// 2, 8, 32, 64 traces for 14, 16, 18, 19 threads.
+pub fn filesystem(nthreads: usize) -> Model {
+    const NUMBLOCKS: usize = 26;
+    const NUMINODE: usize = 32;
+    let mut b = ModelBuilder::new();
+    let locki: Vec<Mutex> = (0..NUMINODE).map(|_| b.mutex()).collect();
+    let lockb: Vec<Mutex> = (0..NUMBLOCKS).map(|_| b.mutex()).collect();
+    let inode: Vec<Var> = (0..NUMINODE).map(|_| b.var(0)).collect();
+    let busy: Vec<Var> = (0..NUMBLOCKS).map(|_| b.var(0)).collect();
+    let codes: Vec<_> = (0..nthreads)
+        .map(|tid| {
+            let i = tid % NUMINODE;
+            let (locki, lockb, inode, busy) = (&locki, &lockb, &inode, &busy);
+            b.thread(&format!("fs{tid}"), move |t| {
+                t.lock(locki[i]);
+                let has = t.load(inode[i]);
+                let done = t.label();
+                t.jump_if(has.ne(0), done);
+                let start = (i * 2) % NUMBLOCKS;
+                for k in 0..NUMBLOCKS {
+                    let blk = (start + k) % NUMBLOCKS;
+                    t.lock(lockb[blk]);
+                    let used = t.load(busy[blk]);
+                    let next = t.label();
+                    t.jump_if(used.ne(0), next);
+                    t.store(busy[blk], 1);
+                    t.store(inode[i], (blk + 1) as i64);
+                    t.unlock(lockb[blk]);
+                    t.jump(done);
+                    t.place(next);
+                    t.unlock(lockb[blk]);
+                }
+                t.place(done);
+                t.unlock(locki[i]);
+            })
+        })
+        .collect();
+    b.main(|t| {
+        for &c in &codes {
+            t.spawn(c);
+        }
+    });
+    b.build()
+}
+
+/// Dining philosophers, a lock-heavy family with deadlocks: philosopher `i` locks fork
+/// `i` then fork `(i+1) % n`, eats (an invisible write), and unlocks both. Main joins them all, so a cycle of
+/// philosophers each holding one fork is an [`End::Deadlock`](crate::End::Deadlock).
+pub fn philosophers(n: usize) -> Model {
+    let mut b = ModelBuilder::new();
+    let forks: Vec<Mutex> = (0..n).map(|_| b.mutex()).collect();
+    let meals = b.var(0);
+    let ps: Vec<_> = (0..n)
+        .map(|i| {
+            let (l, r) = (forks[i], forks[(i + 1) % n]);
+            b.thread(&format!("phil{i}"), |t| {
+                t.lock(l);
+                t.lock(r);
+                let v = t.load(meals);
+                t.store(meals, v.add(1));
+                t.unlock(r);
+                t.unlock(l);
+            })
+        })
+        .collect();
+    b.main(|t| {
+        let hs: Vec<_> = ps.iter().map(|&p| t.spawn(p)).collect();
+        for h in hs {
+            t.join(h);
+        }
+    });
+    b.build()
+}
+
+/// `n` threads each doing `k` critical sections on one mutex (a counter increment):
+/// `(n·k)! / (k!)^n` traces. A lock-only stress family.
+pub fn lock_chain(n: usize, k: usize) -> Model {
+    let mut b = ModelBuilder::new();
+    let m = b.mutex();
+    let c = b.var(0);
+    let ts: Vec<_> = (0..n)
+        .map(|i| {
+            b.thread(&format!("inc{i}"), |t| {
+                for _ in 0..k {
+                    t.lock(m);
+                    let v = t.load(c);
+                    t.store(c, v.add(1));
+                    t.unlock(m);
+                }
+            })
+        })
+        .collect();
+    b.main(|t| {
+        let hs: Vec<_> = ts.iter().map(|&c| t.spawn(c)).collect();
+        for h in hs {
+            t.join(h);
+        }
+        let v = t.reg();
+        t.lock(m);
+        let got = t.load(c);
+        t.set(v, got);
+        t.unlock(m);
+        t.assert(v.eq((n * k) as i64), "lost update");
+    });
+    b.build()
+}

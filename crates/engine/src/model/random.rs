@@ -1,0 +1,305 @@
+//! Seeded random programs for property tests: small programs whose every schedule can be
+//! enumerated by brute force.
+//!
+//! Shape: 2–4 threads in all (main, its children, possibly a grandchild), 1–3 mutexes,
+//! 0–2 visible variables, and one invisible variable per mutex that is only accessed
+//! while that mutex is held (so the programs are data-race free in the QPOR §2 sense and
+//! data-deterministic per trace). Statements: critical sections, nested in random
+//! orders (so deadlocks occur), trylock with a branch on its result, visible reads,
+//! writes and read-modify-writes, branches and asserts on values read (data-dependent
+//! control flow), rare assumes, spawn and join. The same seed always gives the same
+//! program.
+
+use super::{CodeId, Expr, Model, ModelBuilder, Mutex, Reg, ThreadBuilder, Var};
+
+/// SplitMix64: a tiny deterministic generator (no dependency needed).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x5851_f42d_4c95_7f2d)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// True with probability `p` percent.
+    pub fn chance(&mut self, p: u32) -> bool {
+        (self.next_u64() % 100) < p as u64
+    }
+}
+
+/// Size knobs of the generator.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// Most threads in all, main included (at least 2).
+    pub max_threads: usize,
+    /// Most top-level statements per thread.
+    pub max_statements: usize,
+    /// Most visible steps a thread's code may contain (a soft budget).
+    pub max_visible: usize,
+    /// No mutexes and no joins: only visible memory accesses, branches and asserts
+    /// (programs in which no thread can block another).
+    pub lock_free: bool,
+}
+
+impl Default for Shape {
+    fn default() -> Self {
+        Shape {
+            max_threads: 4,
+            max_statements: 3,
+            max_visible: 8,
+            lock_free: false,
+        }
+    }
+}
+
+struct Ctx {
+    lock_free: bool,
+    mutexes: Vec<Mutex>,
+    guarded: Vec<Var>,
+    visible: Vec<Var>,
+}
+
+struct Gen<'a> {
+    rng: &'a mut Rng,
+    ctx: &'a Ctx,
+    held: Vec<usize>,
+    data: Vec<Reg>,
+    budget: usize,
+}
+
+impl Gen<'_> {
+    fn cond(&mut self) -> Expr {
+        if self.data.is_empty() {
+            return Expr::Const(self.rng.below(2) as i64);
+        }
+        let r = self.data[self.rng.below(self.data.len())];
+        let k = self.rng.below(3) as i64;
+        match self.rng.below(3) {
+            0 => r.eq(k),
+            1 => r.ne(k),
+            _ => r.lt(k),
+        }
+    }
+
+    fn statement(&mut self, t: &mut ThreadBuilder, depth: usize) {
+        if self.budget == 0 {
+            return;
+        }
+        let mut choice = self.rng.below(if depth > 1 { 5 } else { 8 });
+        if self.ctx.lock_free && choice >= 5 {
+            choice = 1;
+        }
+        match choice {
+            // Invisible access to a guarded variable of a held mutex.
+            0 if !self.held.is_empty() => {
+                let m = self.held[self.rng.below(self.held.len())];
+                let v = self.ctx.guarded[m];
+                if self.rng.chance(50) {
+                    let r = t.load(v);
+                    self.data.push(r);
+                } else {
+                    let e = match self.data.last() {
+                        Some(&r) if self.rng.chance(50) => r.add(1),
+                        _ => Expr::Const(1 + self.rng.below(2) as i64),
+                    };
+                    t.store(v, e);
+                }
+            }
+            // Visible memory access.
+            0..=2 if !self.ctx.visible.is_empty() => {
+                self.budget -= 1;
+                let v = self.ctx.visible[self.rng.below(self.ctx.visible.len())];
+                match self.rng.below(3) {
+                    0 => {
+                        let r = t.read(v);
+                        self.data.push(r);
+                    }
+                    1 => t.write(v, 1 + self.rng.below(2) as i64),
+                    _ => {
+                        let r = t.fetch_add(v, 1);
+                        self.data.push(r);
+                    }
+                }
+            }
+            // Branch on data.
+            3 => {
+                let c = self.cond();
+                let n_then = 1 + self.rng.below(2);
+                let with_else = self.rng.chance(50);
+                let saved = self.data.len();
+                let budget = self.budget;
+                if with_else {
+                    let other = t.label();
+                    let end = t.label();
+                    t.jump_if_zero(c, other);
+                    for _ in 0..n_then {
+                        self.statement(t, depth + 1);
+                    }
+                    let b1 = self.budget;
+                    t.jump(end);
+                    t.place(other);
+                    self.data.truncate(saved);
+                    self.budget = budget;
+                    self.statement(t, depth + 1);
+                    t.place(end);
+                    self.budget = self.budget.min(b1);
+                } else {
+                    t.if_(c, |t| {
+                        for _ in 0..n_then {
+                            self.statement(t, depth + 1);
+                        }
+                    });
+                }
+                self.data.truncate(saved);
+            }
+            // Assert on data (rarely assume).
+            4 => {
+                let c = self.cond();
+                if self.rng.chance(15) {
+                    t.assume(c.not().not());
+                } else {
+                    t.assert(c.not(), "random assertion");
+                }
+            }
+            // Trylock with a branch on its result.
+            5 => {
+                let free: Vec<usize> = (0..self.ctx.mutexes.len())
+                    .filter(|m| !self.held.contains(m))
+                    .collect();
+                if free.is_empty() || self.budget < 2 {
+                    return;
+                }
+                self.budget -= 2;
+                let m = free[self.rng.below(free.len())];
+                let r = t.trylock(self.ctx.mutexes[m]);
+                let saved = self.data.len();
+                t.if_(r.e(), |t| {
+                    self.held.push(m);
+                    let n = self.rng.below(3);
+                    for _ in 0..n {
+                        self.statement(t, depth + 1);
+                    }
+                    self.held.pop();
+                    t.unlock(self.ctx.mutexes[m]);
+                });
+                self.data.truncate(saved);
+            }
+            // Critical section, possibly nested.
+            _ => {
+                let free: Vec<usize> = (0..self.ctx.mutexes.len())
+                    .filter(|m| !self.held.contains(m))
+                    .collect();
+                if free.is_empty() || self.budget < 2 {
+                    return;
+                }
+                self.budget -= 2;
+                let m = free[self.rng.below(free.len())];
+                t.lock(self.ctx.mutexes[m]);
+                self.held.push(m);
+                let n = 1 + self.rng.below(2);
+                for _ in 0..n {
+                    self.statement(t, depth + 1);
+                }
+                self.held.pop();
+                t.unlock(self.ctx.mutexes[m]);
+            }
+        }
+    }
+}
+
+/// A random program with the default [`Shape`].
+pub fn program(seed: u64) -> Model {
+    program_with(seed, Shape::default())
+}
+
+/// A random program of the given shape.
+pub fn program_with(seed: u64, shape: Shape) -> Model {
+    let mut rng = Rng::new(seed);
+    let mut b = ModelBuilder::new();
+    let nm = 1 + rng.below(3);
+    let mutexes: Vec<Mutex> = (0..nm).map(|_| b.mutex()).collect();
+    let guarded: Vec<Var> = (0..nm).map(|_| b.var(0)).collect();
+    let nv = if shape.lock_free {
+        1 + rng.below(2)
+    } else {
+        rng.below(3)
+    };
+    let visible: Vec<Var> = (0..nv).map(|_| b.var(0)).collect();
+    let ctx = Ctx {
+        lock_free: shape.lock_free,
+        mutexes,
+        guarded,
+        visible,
+    };
+
+    // Thread tree: main has 1..=3 children; a child may have one child of its own.
+    let total = 2 + rng.below(shape.max_threads.max(2) - 1);
+    let mut others = total - 1;
+    let mut top: Vec<CodeId> = Vec::new();
+    let body = |rng: &mut Rng, t: &mut ThreadBuilder| {
+        let mut g = Gen {
+            rng,
+            ctx: &ctx,
+            held: Vec::new(),
+            data: Vec::new(),
+            budget: shape.max_visible,
+        };
+        let n = 1 + g.rng.below(shape.max_statements);
+        for _ in 0..n {
+            g.statement(t, 0);
+        }
+    };
+    while others > 0 {
+        let grandchild = if others >= 2 && rng.chance(35) {
+            others -= 1;
+            Some(b.thread("grandchild", |t| body(&mut rng, t)))
+        } else {
+            None
+        };
+        others -= 1;
+        let join_gc = rng.chance(50);
+        let child = b.thread("child", |t| {
+            let h = grandchild.map(|gc| t.spawn(gc));
+            body(&mut rng, t);
+            if let (Some(h), true, false) = (h, join_gc, shape.lock_free) {
+                t.join(h);
+            }
+        });
+        top.push(child);
+    }
+    let joins: Vec<bool> = top
+        .iter()
+        .map(|_| rng.chance(70) && !shape.lock_free)
+        .collect();
+    let main_first = rng.chance(50);
+    b.main(|t| {
+        if main_first {
+            body(&mut rng, t);
+        }
+        let hs: Vec<Reg> = top.iter().map(|&c| t.spawn(c)).collect();
+        if !main_first {
+            body(&mut rng, t);
+        }
+        for (h, j) in hs.into_iter().zip(joins) {
+            if j {
+                t.join(h);
+            }
+        }
+    });
+    b.build()
+}

@@ -1,0 +1,134 @@
+//! Brute force, written independently of the engine's explorers and of `trace_key`:
+//! enumerate every schedule of a program through `Program::run` and `SchedState` only,
+//! and compute each maximal execution's canonical Mazurkiewicz form by hand.
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+use unfold_engine::action::ObjKind;
+use unfold_engine::{
+    Action, End, Execution, Independence, ObjId, Program, RunRequest, SchedState, Step, ThreadId,
+};
+
+/// One position in an object's history: a single access, or (read-read mode) a set of
+/// consecutive reads.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Slot {
+    /// (thread, index of the step in that thread's sequence)
+    One(ThreadId, usize),
+    /// Reads between two writes, order forgotten.
+    Reads(BTreeSet<(ThreadId, usize)>),
+}
+
+/// Canonical form of a trace: per-thread action sequences, per-object histories.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Canon {
+    pub threads: Vec<(ThreadId, Vec<(u8, u64)>)>,
+    pub objects: Vec<(ObjId, Vec<Slot>)>,
+}
+
+/// An orderable encoding of an action.
+pub fn akey(a: Action) -> (u8, u64) {
+    match a {
+        Action::Create(t) => (0, t.0 as u64),
+        Action::Join(t) => (1, t.0 as u64),
+        Action::Exit => (2, 0),
+        Action::ExitProcess => (3, 0),
+        Action::Lock(o) => (4, o.0),
+        Action::Unlock(o) => (5, o.0),
+        Action::TryLock(o, false) => (6, o.0),
+        Action::TryLock(o, true) => (7, o.0),
+        Action::Read(o) => (8, o.0),
+        Action::Write(o) => (9, o.0),
+        Action::Rmw(o) => (10, o.0),
+    }
+}
+
+pub fn canon(steps: &[Step], mode: Independence) -> Canon {
+    let mut threads: std::collections::BTreeMap<ThreadId, Vec<(u8, u64)>> = Default::default();
+    let mut objects: std::collections::BTreeMap<ObjId, Vec<Slot>> = Default::default();
+    for s in steps {
+        let seq = threads.entry(s.thread).or_default();
+        let idx = seq.len();
+        seq.push(akey(s.action));
+        let Some(o) = s.action.object() else { continue };
+        let hist = objects.entry(o).or_default();
+        let is_read =
+            s.action.obj_kind() == Some(ObjKind::Memory) && matches!(s.action, Action::Read(_));
+        if is_read && mode == Independence::ReadReadIndependent {
+            if let Some(Slot::Reads(set)) = hist.last_mut() {
+                set.insert((s.thread, idx));
+                continue;
+            }
+            hist.push(Slot::Reads([(s.thread, idx)].into_iter().collect()));
+        } else {
+            hist.push(Slot::One(s.thread, idx));
+        }
+    }
+    Canon {
+        threads: threads.into_iter().collect(),
+        objects: objects.into_iter().collect(),
+    }
+}
+
+/// The result of brute force.
+#[derive(Debug, Default)]
+pub struct Brute {
+    /// Canonical forms of all maximal executions.
+    pub traces: BTreeSet<Canon>,
+    /// Number of maximal schedules.
+    pub schedules: u64,
+    /// Traces with a defect.
+    pub defective: BTreeSet<Canon>,
+    /// Traces ending in a deadlock.
+    pub deadlocks: BTreeSet<Canon>,
+}
+
+/// Every schedule, or `None` if there are more than `cap`.
+pub fn brute_force(p: &mut dyn Program, mode: Independence, cap: u64) -> Option<Brute> {
+    let mut res = Brute::default();
+    let mut out = Execution::default();
+    let mut stack: Vec<Vec<ThreadId>> = vec![Vec::new()];
+    while let Some(prefix) = stack.pop() {
+        let req = RunRequest {
+            replay: &prefix,
+            sleep: &[],
+            independence: mode,
+            max_steps: 10_000,
+        };
+        p.run(&req, &mut out).expect("brute force run");
+        assert!(
+            matches!(out.end, End::Finished | End::Deadlock { .. }),
+            "brute force: {:?}",
+            out.end
+        );
+        res.schedules += 1;
+        if res.schedules > cap {
+            return None;
+        }
+        let c = canon(&out.steps, mode);
+        if !out.defects.is_empty() {
+            res.defective.insert(c.clone());
+        }
+        if matches!(out.end, End::Deadlock { .. }) {
+            res.deadlocks.insert(c.clone());
+        }
+        res.traces.insert(c);
+        // Branch at every state after the prefix.
+        let mut st = SchedState::new(out.first);
+        for (k, s) in out.steps.iter().enumerate() {
+            if k >= prefix.len() {
+                for t in st.threads().collect::<Vec<_>>() {
+                    if t != s.thread && st.enabled(t) {
+                        let mut np: Vec<ThreadId> =
+                            out.steps[..k].iter().map(|s| s.thread).collect();
+                        np.push(t);
+                        stack.push(np);
+                    }
+                }
+            }
+            st.apply(k, s)
+                .expect("brute force: step rejected by SchedState");
+        }
+    }
+    Some(res)
+}
