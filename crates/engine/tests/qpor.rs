@@ -9,8 +9,13 @@ use unfold_engine::{explore, Algorithm, Control, End, Execution, ExploreConfig, 
 const MODE: Independence = Independence::AllDependent;
 
 fn run(m: &Model, k: Option<usize>) -> (Stats, BTreeSet<Canon>) {
+    run_pruning(m, k, 4096)
+}
+
+/// Explore with QPOR, pruning `U` whenever it has grown by `slack` events.
+fn run_pruning(m: &Model, k: Option<usize>, slack: usize) -> (Stats, BTreeSet<Canon>) {
     let mut m = m.clone();
-    let config = ExploreConfig { algorithm: Algorithm::Qpor { k }, ..ExploreConfig::default() };
+    let config = ExploreConfig { algorithm: Algorithm::Qpor { k }, prune_slack: slack, ..ExploreConfig::default() };
     let mut traces = BTreeSet::new();
     let mut obs = |e: &Execution, _new: bool, _s: &Stats| {
         if matches!(e.end, End::Finished | End::Deadlock { .. }) {
@@ -26,13 +31,15 @@ fn run(m: &Model, k: Option<usize>) -> (Stats, BTreeSet<Canon>) {
 fn random_programs_match_brute_force() {
     let (mut checked, mut traces_total) = (0, 0);
     let mut ssb_k1 = 0;
+    let mut pruned = 0;
     for seed in 0..250u64 {
         let m = random::program(seed);
         let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
         checked += 1;
         traces_total += brute.traces.len();
         for k in [None, Some(1), Some(2), Some(3)] {
-            let (stats, traces) = run(&m, k);
+            // Prune after every execution, so that pruning is exercised on small programs.
+            let (stats, traces) = run_pruning(&m, k, 0);
             assert!(
                 traces == brute.traces,
                 "seed {seed} k={k:?}: qpor found {} traces, brute force {} (missing {:?})\n{m:?}",
@@ -51,9 +58,11 @@ fn random_programs_match_brute_force() {
             if k == Some(1) {
                 ssb_k1 += stats.ssb;
             }
+            pruned += stats.events_added - stats.events_peak;
         }
     }
-    println!("{checked} random programs, {traces_total} traces; SSB with k=1: {ssb_k1}");
+    println!("{checked} random programs, {traces_total} traces; SSB with k=1: {ssb_k1}; events pruned: {pruned}");
+    assert!(pruned > 1000, "pruning must be exercised: {pruned} events pruned");
     assert!(checked >= 150, "only {checked} random programs were small enough for brute force");
 }
 
@@ -63,7 +72,7 @@ fn figure1_has_2n_configurations_and_no_ssb_for_k2_and_optimal() {
     for n in 2..=10 {
         let m = programs::qpor_fig1(n);
         for k in [None, Some(2), Some(3)] {
-            let (stats, traces) = run(&m, k);
+            let (stats, traces) = run_pruning(&m, k, 0);
             assert_eq!(traces.len(), 2 * n, "n={n} k={k:?}");
             assert_eq!(stats.maximal_configurations as usize, 2 * n);
             assert_eq!((stats.ssb, stats.redundant), (0, 0), "n={n} k={k:?}: {stats:?}");

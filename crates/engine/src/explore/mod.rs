@@ -85,6 +85,10 @@ pub struct ExploreConfig {
     pub max_executions: Option<u64>,
     /// Skip step of the skip-list ancestor search in thread/lock trees (QPOR §5.2).
     pub skip_step: usize,
+    /// QPOR: prune `U` once it holds this many events more than twice what it held
+    /// after the last pruning (0: after every execution, which tests use to exercise
+    /// pruning on small programs).
+    pub prune_slack: usize,
 }
 
 impl Default for ExploreConfig {
@@ -95,6 +99,7 @@ impl Default for ExploreConfig {
             max_steps: 1_000_000,
             max_executions: None,
             skip_step: 4,
+            prune_slack: 4096,
         }
     }
 }

@@ -499,46 +499,64 @@ impl Qpor {
 
     // ----- pruning ------------------------------------------------------------------
 
-    /// `U := U ∩ Q(C, D)` (plus causal closure), `C` the branch and `D` every sleep set
-    /// of the branch's nodes.
+    /// Prune `U` to the events a future `Alt` can use, plus their causes.
+    ///
+    /// Kept: the branch `C`, every sleep set (`D`), and every event `x` that hangs in
+    /// its object's tree under a node `c` of `C` (or under the root) and is compatible
+    /// with `C_j`, the prefix that ends with `c`. Such an `x` is a spike candidate at a
+    /// node `j` of the branch or below it; any other event either extends a node that
+    /// is not in `C` (it comes back through `cexp` when that node is re-explored) or is
+    /// incompatible with every prefix that could use it. This is tighter than the
+    /// paper's `Q(C, D) = C ∪ D ∪ #(C ∪ D)`, which keeps almost every event of a
+    /// lock-heavy program (they all conflict with `C`), so that memory stays bounded by
+    /// the branch.
     fn prune(&mut self) {
-        let n = self.seq.len();
-        let mut keep = vec![false; self.in_branch.len().max(1)];
-        let mark = |keep: &mut Vec<bool>, e: EventId| {
-            if keep.len() <= e.index() {
-                keep.resize(e.index() + 1, false);
-            }
-            keep[e.index()] = true;
-        };
+        let mut keep = vec![false; self.u.slots()];
         for &e in &self.seq {
-            mark(&mut keep, e);
+            keep[e.index()] = true;
         }
-        // D grouped by object.
-        let mut d_by_obj: Vec<Vec<EventId>> = Vec::new();
-        for node in &self.nodes[..=n] {
+        for node in &self.nodes[..=self.seq.len()] {
             for &d in &node.sleep {
-                mark(&mut keep, d);
-                let o = self.u.event(d).obj;
-                if o != u32::MAX {
-                    if d_by_obj.len() <= o as usize {
-                        d_by_obj.resize(o as usize + 1, Vec::new());
-                    }
-                    d_by_obj[o as usize].push(d);
-                }
+                keep[d.index()] = true;
             }
         }
-        // #(C ∪ D).
+        // Positions in C of the operations on each object, in order.
+        let mut chains: Vec<Vec<u32>> = vec![Vec::new(); self.u.objects()];
+        for (i, &e) in self.seq.iter().enumerate() {
+            let o = self.u.event(e).obj;
+            if o != u32::MAX {
+                chains[o as usize].push(i as u32);
+            }
+        }
+        // The last operation on `o` in C_j.
+        let last_in_prefix = |o: ObjIdx, j: u32| -> EventId {
+            let chain = &chains[o as usize];
+            let n = chain.partition_point(|&p| p < j);
+            if n == 0 {
+                BOTTOM
+            } else {
+                self.seq[chain[n - 1] as usize]
+            }
+        };
         for i in 0..self.u.slots() {
             let x = EventId(i as u32);
-            if !self.u.is_live(x) || keep.get(i).copied().unwrap_or(false) {
+            if keep[i] || !self.u.is_live(x) {
                 continue;
             }
-            let in_conflict = self.u.lmax_all(x).iter().any(|&(o, l)| {
-                !self.u.obj_comparable(l, self.obj_last_of(o))
-                    || d_by_obj.get(o as usize).is_some_and(|ds| ds.iter().any(|&d| !self.u.obj_comparable(l, d)))
-            });
-            if in_conflict {
-                mark(&mut keep, x);
+            let ev = self.u.event(x);
+            if ev.obj == u32::MAX {
+                continue;
+            }
+            let j = if ev.opred == BOTTOM {
+                0
+            } else {
+                match self.in_branch.get(ev.opred.index()) {
+                    Some(&p) if p != NOT_IN_BRANCH => p + 1,
+                    _ => continue,
+                }
+            };
+            if self.u.lmax_all(x).iter().all(|&(o, y)| self.u.obj_comparable(y, last_in_prefix(o, j))) {
+                keep[i] = true;
             }
         }
         self.u.retain(&mut keep);
@@ -557,7 +575,7 @@ impl Explorer for Qpor {
             s.run(&replay, &sleep_req, &mut exec)?;
             self.absorb(s, &exec, from, &expect)?;
             s.stats.events = self.u.len() as u64;
-            if self.u.len() > 2 * self.pruned_at + 4096 {
+            if self.u.len() > 2 * self.pruned_at + s.config.prune_slack {
                 self.prune();
             }
             s.stats.events_peak = s.stats.events_peak.max(self.u.peak() as u64);
