@@ -309,3 +309,85 @@ fn classic_regression_random_16() {
     let (_, traces, _) = run(&m, Algorithm::ClassicDpor, Independence::AllDependent);
     assert_eq!(traces, brute.traces);
 }
+
+/// A long execution (tens of thousands of steps): the explorers use explicit stacks and
+/// per-execution work that stays near-linear in the execution's length.
+const DEEP: i64 = 25_000;
+
+#[test]
+fn deep_executions_do_not_overflow_and_stay_fast() {
+    use unfold_engine::model::ModelBuilder;
+    let mut b = ModelBuilder::new();
+    let m = b.mutex();
+    let x = b.var(0);
+    let long = b.thread("long", |t| {
+        let i = t.let_(0);
+        t.while_(
+            |_| i.lt(DEEP),
+            |t| {
+                t.lock(m);
+                t.set(i, i.add(1));
+                t.unlock(m);
+            },
+        );
+    });
+    let short = b.thread("short", |t| t.write(x, 1));
+    b.main(|t| {
+        t.spawn(long);
+        t.spawn(short);
+        t.read(x);
+    });
+    let model = b.build();
+    for alg in [
+        Algorithm::OptimalDpor,
+        Algorithm::SourceDpor,
+        Algorithm::ClassicDpor,
+    ] {
+        let t0 = std::time::Instant::now();
+        let (s, traces, _) = run(&model, alg, Independence::AllDependent);
+        println!(
+            "deep {:13} {} executions {} steps in {:?}",
+            alg.name(),
+            s.executions,
+            s.steps,
+            t0.elapsed()
+        );
+        // main's read of x before or after short's write.
+        assert_eq!(traces.len(), 2, "{}", alg.name());
+        assert!(s.steps >= 4 * DEEP as u64);
+    }
+}
+
+/// The explorers stop as soon as the session asks them to.
+#[test]
+fn explorers_stop_at_the_execution_limit() {
+    for alg in ALGS {
+        let mut m = programs::readers(6);
+        let config = ExploreConfig {
+            algorithm: alg,
+            independence: Independence::ReadReadIndependent,
+            max_executions: Some(5),
+            ..ExploreConfig::default()
+        };
+        let mut obs = |_: &Execution, _: bool, _: &Stats| Control::Continue;
+        let s = explore(&mut m, &config, &mut obs).unwrap();
+        assert_eq!(s.executions, 5, "{}", alg.name());
+        assert!(s.stopped_early);
+        // And through the observer.
+        let mut seen = 0;
+        let mut obs = |_: &Execution, _: bool, _: &Stats| {
+            seen += 1;
+            if seen == 3 {
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        };
+        let config = ExploreConfig {
+            max_executions: None,
+            ..config
+        };
+        let s = explore(&mut m, &config, &mut obs).unwrap();
+        assert_eq!(s.executions, 3, "{}", alg.name());
+    }
+}

@@ -89,14 +89,13 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
         let mut found: Vec<usize> = Vec::new();
         for &x in list[..upto].iter().rev() {
             let ev = d.an.evs[x as usize];
-            if ev.thread == p
-                || !ALL.dependent(ev.thread, ev.action, p, a)
-                || !co_enabled(ev.action, a)
-            {
-                continue;
+            // With every access dependent, the operations on one object are totally
+            // ordered by happens-before: once one happens before p, all earlier do.
+            if ev.thread == p || clock[ev.thread.index()] > ev.local {
+                break;
             }
-            if clock[ev.thread.index()] > ev.local {
-                continue; // i → p
+            if !ALL.dependent(ev.thread, ev.action, p, a) || !co_enabled(ev.action, a) {
+                continue;
             }
             found.push(x as usize);
             break;

@@ -58,7 +58,8 @@ fn consider(d: &mut Driver, e: usize, stats: &mut Stats) {
     {
         return;
     }
-    let added = d.stack[e].wut.insert(mode, &d.v);
+    let root = d.stack[e].wut;
+    let added = d.forest.insert(root, mode, &d.v);
     d.wakeup_added += added as u64;
     let _ = stats;
 }
@@ -90,7 +91,9 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
             // p's next action after E'.w: its first event happening after e, or its
             // pending action at the end.
             let evs: &[u32] = d.an.by_thread.get(pi).map(|v| v.as_slice()).unwrap_or(&[]);
-            let next_pos = evs.iter().position(|&x| d.an.hb(e, x as usize));
+            // Happening after e is upward closed in program order: binary search.
+            let first_after = evs.partition_point(|&x| !d.an.hb(e, x as usize));
+            let next_pos = (first_after < evs.len()).then_some(first_after);
             let (k, a) = match next_pos {
                 Some(i) => (evs[i] as usize, d.an.evs[evs[i] as usize].action),
                 None => match d.final_pending.get(pi).copied().flatten() {
