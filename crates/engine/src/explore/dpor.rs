@@ -838,3 +838,117 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::Step;
+
+    const P: ThreadId = ThreadId(1);
+    const Q: ThreadId = ThreadId(2);
+    const R: ThreadId = ThreadId(3);
+    const X: ObjId = ObjId(10);
+    const Y: ObjId = ObjId(11);
+    const Z: ObjId = ObjId(12);
+
+    fn exec(steps: &[(ThreadId, Action)]) -> Execution {
+        Execution {
+            steps: steps
+                .iter()
+                .map(|&(thread, action)| Step {
+                    thread,
+                    action,
+                    site: 0,
+                    next: None,
+                    child_next: None,
+                })
+                .collect(),
+            ..Execution::default()
+        }
+    }
+
+    /// JACM'17 Figure 1 (p: x := 1; q: read y, read x; r: read z, read x), read-read
+    /// independent, executed as q.q.r.r.p.
+    fn figure1() -> Analysis {
+        let e = exec(&[
+            (Q, Action::Read(Y)),
+            (Q, Action::Read(X)),
+            (R, Action::Read(Z)),
+            (R, Action::Read(X)),
+            (P, Action::Write(X)),
+        ]);
+        let mut a = Analysis::default();
+        a.build(&e, Independence::ReadReadIndependent);
+        a
+    }
+
+    fn v_of(a: &Analysis, idx: &[usize]) -> VSeq {
+        let mut v = VSeq::default();
+        v.clear(a.nt);
+        for &i in idx {
+            let ev = a.evs[i];
+            v.push(ev.thread, ev.action, a.clock(i), ev.local);
+        }
+        v.finish();
+        v
+    }
+
+    #[test]
+    fn races_are_direct_and_reads_commute() {
+        let a = figure1();
+        // p's write races with both reads of x (they are unordered), not with each other.
+        assert_eq!(a.races, vec![(1, 4), (3, 4)]);
+        assert!(a.hb(0, 1) && !a.hb(1, 3) && a.hb(3, 4) && a.hb(1, 4));
+        let mut b = Analysis::default();
+        b.build(&figure1_exec_all(), Independence::AllDependent);
+        // All-dependent: q's read of x happens before r's, so only r's races with p.
+        assert_eq!(b.races, vec![(1, 3), (3, 4)]);
+    }
+
+    fn figure1_exec_all() -> Execution {
+        exec(&[
+            (Q, Action::Read(Y)),
+            (Q, Action::Read(X)),
+            (R, Action::Read(Z)),
+            (R, Action::Read(X)),
+            (P, Action::Write(X)),
+        ])
+    }
+
+    #[test]
+    fn initials_and_weak_initials() {
+        let a = figure1();
+        let mode = Independence::ReadReadIndependent;
+        let v = v_of(&a, &[2, 3, 4]); // r.r.p
+        let mut init = Vec::new();
+        v.initials(&mut init);
+        assert_eq!(init, vec![R]); // p's write follows r's read of x
+        assert!(v.is_initial(R) && !v.is_initial(P));
+        // q (next: read y) is independent of all of v: a weak initial, not an initial.
+        assert!(v.is_weak_initial(mode, Q, Action::Read(Y)) && !v.is_initial(Q));
+        // a thread about to write x is not.
+        assert!(!v.is_weak_initial(mode, ThreadId(4), Action::Write(X)));
+    }
+
+    #[test]
+    fn wakeup_insert_follows_the_paper_example() {
+        // JACM'17 §6.2: a tree with the single leaf p; insert q.q adds a leaf after p;
+        // inserting r.r then changes nothing, since q.q ~ r.r.
+        let a = figure1();
+        let mode = Independence::ReadReadIndependent;
+        let mut f = WakeupForest::default();
+        let root = f.new_root();
+        f.add_child(root, P, Action::Write(X));
+        assert_eq!(f.insert(root, mode, &v_of(&a, &[0, 1])), 2);
+        assert_eq!(f.live(), 4);
+        assert_eq!(f.insert(root, mode, &v_of(&a, &[2, 3])), 0);
+        assert_eq!(f.live(), 4);
+        // Inserting p.q... with p first: p is an initial, consumed; p is a leaf: no-op.
+        assert_eq!(f.insert(root, mode, &v_of(&a, &[4])), 0);
+        // Removing the first branch frees it; the q.q branch becomes first.
+        f.remove_first_child(root);
+        assert_eq!(f.live(), 3);
+        let c = f.first_child(root).unwrap();
+        assert_eq!(f.step(c).0, Q);
+    }
+}

@@ -2,7 +2,7 @@
 //! extension of Algorithm 3 (§8.1.1).
 //!
 //! The recursive `Explore(E, Sleep)` becomes the explicit stack of
-//! [`dpor`](super::dpor). Race detection (Alg. 1 lines 5–9) is done once per execution
+//! `dpor` module. Race detection (Alg. 1 lines 5–9) is done once per execution
 //! over the events that are new in it (the events of the replayed prefix were analysed
 //! with the same prefix when they were first executed, which gives the same `v`): for
 //! each reversible race `e ⋖ e'`, `v = notdep(e, E).e'` with `E` the prefix up to `e'`,
