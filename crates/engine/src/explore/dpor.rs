@@ -766,7 +766,7 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
             match kind {
                 Kind::Classic => super::classic::analyse(&mut d, &exec, fresh, &mut session.stats),
                 Kind::Source => super::source::analyse(&mut d, &exec, fresh, &mut session.stats),
-                Kind::Optimal => super::optimal::analyse(&mut d, &exec, fresh, &mut session.stats),
+                Kind::Optimal => super::optimal::analyse(&mut d, &exec, &mut session.stats),
                 Kind::Dfs => {}
             }
         }
