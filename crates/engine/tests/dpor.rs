@@ -428,3 +428,70 @@ fn optimal_regression_prefix_races() {
     assert_eq!(opt.executions, 27_190);
     assert_eq!((opt.redundant, opt.ssb), (0, 0));
 }
+
+/// Larger random programs (up to 5 threads), too big for brute force: the three DPORs
+/// must find the same traces, optimal-DPOR with no redundant and no SSB execution.
+/// (This comparison found the bug behind `optimal_regression_prefix_races`; 1 537
+/// such programs agreed when it was fixed.)
+#[test]
+fn larger_random_programs_agree_across_algorithms() {
+    let shape = random::Shape {
+        max_threads: 5,
+        max_statements: 4,
+        max_visible: 10,
+        lock_free: false,
+    };
+    let mut compared = 0;
+    for seed in 800..900 {
+        let m = random::program_with(seed, shape);
+        for mode in [
+            Independence::AllDependent,
+            Independence::ReadReadIndependent,
+        ] {
+            let mut sets = Vec::new();
+            for alg in [
+                Algorithm::OptimalDpor,
+                Algorithm::SourceDpor,
+                Algorithm::ClassicDpor,
+            ] {
+                let mut mm = m.clone();
+                let config = ExploreConfig {
+                    algorithm: alg,
+                    independence: mode,
+                    max_executions: Some(20_000),
+                    ..ExploreConfig::default()
+                };
+                let mut traces = BTreeSet::new();
+                let mut obs = |e: &Execution, _: bool, _: &Stats| {
+                    if matches!(e.end, End::Finished | End::Deadlock { .. }) {
+                        traces.insert(canon(&e.steps, mode));
+                    }
+                    Control::Continue
+                };
+                let s = explore(&mut mm, &config, &mut obs).unwrap();
+                if s.stopped_early {
+                    sets.clear();
+                    break;
+                }
+                if alg == Algorithm::OptimalDpor {
+                    assert_eq!((s.redundant, s.ssb), (0, 0), "seed {seed} {mode:?}");
+                }
+                sets.push((alg, traces));
+            }
+            if sets.len() == 3 {
+                compared += 1;
+                for (a, t) in &sets[1..] {
+                    assert!(
+                        t == &sets[0].1,
+                        "seed {seed} {mode:?}: {} found {} traces, optimal {}",
+                        a.name(),
+                        t.len(),
+                        sets[0].1.len()
+                    );
+                }
+            }
+        }
+    }
+    println!("larger random programs: {compared} compared");
+    assert!(compared >= 150, "{compared}");
+}
