@@ -495,3 +495,28 @@ fn larger_random_programs_agree_across_algorithms() {
     println!("larger random programs: {compared} compared");
     assert!(compared >= 150, "{compared}");
 }
+
+/// Every case of the shared corpus: optimal-DPOR explores exactly its traces with no
+/// SSB; source- and classic-DPOR find the same number of traces.
+#[test]
+fn catalogue_counts() {
+    for case in programs::catalogue() {
+        for alg in [
+            Algorithm::OptimalDpor,
+            Algorithm::SourceDpor,
+            Algorithm::ClassicDpor,
+        ] {
+            let (s, traces, _) = run(&case.model, alg, case.independence);
+            assert_eq!(
+                traces.len() as u64,
+                case.traces,
+                "{} {}",
+                case.name,
+                alg.name()
+            );
+            if alg == Algorithm::OptimalDpor {
+                assert_eq!((s.executions, s.ssb), (case.traces, 0), "{}", case.name);
+            }
+        }
+    }
+}
