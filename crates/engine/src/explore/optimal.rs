@@ -9,8 +9,9 @@
 //! in `E`, or still blocked at the end), `v = w.p` is treated the same way.
 //!
 //! Exploration (lines 15–21) follows the `≺`-least branch of `wut(E)`: the whole
-//! leftmost path of the tree is replayed at once, each node of the path getting its
-//! subtree as its own wakeup tree; after the path the runtime continues with the shared
+//! leftmost path of the tree is replayed at once; the stack node reached by each step
+//! of the path has that step's subtree as its wakeup tree (one forest for the whole
+//! stack, see `dpor::WakeupForest`); after the path the runtime continues with the shared
 //! default policy and the sleep set at the end of the path.
 //!
 //! Departures: races are analysed at sleep-set-blocked ends too (Alg. 2 never reaches
