@@ -270,6 +270,11 @@ fn lastzero_5_has_64_traces() {
         if a == Algorithm::OptimalDpor {
             assert_eq!(s.executions, 64);
         }
+        if a == Algorithm::SourceDpor {
+            // JACM'17 Table 4 reports 79 for source-DPOR; the count depends on which
+            // initial is added to a backtrack set, and our choice (source.rs) gives 79.
+            assert_eq!(s.executions, 79);
+        }
     }
 }
 
