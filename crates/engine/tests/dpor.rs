@@ -270,9 +270,25 @@ fn lastzero_5_has_64_traces() {
         if a == Algorithm::OptimalDpor {
             assert_eq!(s.executions, 64);
         }
+        if a == Algorithm::SourceDpor {
+            // JACM'17 Table 4 reports 79 for source-DPOR; the count depends on which
+            // initial is added to a backtrack set, and our choice (source.rs) gives 79.
+            assert_eq!(s.executions, 79);
+        }
     }
 }
 
+/// JACM'17 Table 3: filesystem(14, 16, 18, 19) has 2, 8, 32, 64 traces, and source-
+/// and optimal-DPOR explore exactly those; we match both columns exactly.
+///
+/// Classic-DPOR does not match the table's 4, 64, 1024, 4096 (we explore 14, 173,
+/// 1828, 5904 executions, mostly sleep-set blocked). The table's column is
+/// Concuerror's classic DPOR on an Erlang translation where each lock is a separate
+/// process and acquire/release are messages, so its races and backtrack points are not
+/// the ones POPL'05 computes on `lock`/`unlock` transitions; ours follows POPL'05 Fig. 3
+/// on the lock operations themselves, plus the sleep-set fallback described in
+/// classic.rs (which adds all enabled threads when the racing one sleeps, hence more
+/// SSB executions). Only the trace count is asserted for classic.
 #[test]
 fn filesystem_matches_jacm_table_3() {
     for (n, traces) in [(14, 2), (16, 8), (18, 32), (19, 64)] {
@@ -308,4 +324,204 @@ fn classic_regression_random_16() {
     assert_eq!(brute.traces.len(), 15);
     let (_, traces, _) = run(&m, Algorithm::ClassicDpor, Independence::AllDependent);
     assert_eq!(traces, brute.traces);
+}
+
+/// A long execution (tens of thousands of steps): the explorers use explicit stacks and
+/// per-execution work that stays near-linear in the execution's length.
+const DEEP: i64 = 25_000;
+
+#[test]
+fn deep_executions_do_not_overflow_and_stay_fast() {
+    use unfold_engine::model::ModelBuilder;
+    let mut b = ModelBuilder::new();
+    let m = b.mutex();
+    let x = b.var(0);
+    let long = b.thread("long", |t| {
+        let i = t.let_(0);
+        t.while_(
+            |_| i.lt(DEEP),
+            |t| {
+                t.lock(m);
+                t.set(i, i.add(1));
+                t.unlock(m);
+            },
+        );
+    });
+    let short = b.thread("short", |t| t.write(x, 1));
+    b.main(|t| {
+        t.spawn(long);
+        t.spawn(short);
+        t.read(x);
+    });
+    let model = b.build();
+    for alg in [
+        Algorithm::OptimalDpor,
+        Algorithm::SourceDpor,
+        Algorithm::ClassicDpor,
+    ] {
+        let t0 = std::time::Instant::now();
+        let (s, traces, _) = run(&model, alg, Independence::AllDependent);
+        println!(
+            "deep {:13} {} executions {} steps in {:?}",
+            alg.name(),
+            s.executions,
+            s.steps,
+            t0.elapsed()
+        );
+        // main's read of x before or after short's write.
+        assert_eq!(traces.len(), 2, "{}", alg.name());
+        assert!(s.steps >= 4 * DEEP as u64);
+    }
+}
+
+/// The explorers stop as soon as the session asks them to.
+#[test]
+fn explorers_stop_at_the_execution_limit() {
+    for alg in ALGS {
+        let mut m = programs::readers(6);
+        let config = ExploreConfig {
+            algorithm: alg,
+            independence: Independence::ReadReadIndependent,
+            max_executions: Some(5),
+            ..ExploreConfig::default()
+        };
+        let mut obs = |_: &Execution, _: bool, _: &Stats| Control::Continue;
+        let s = explore(&mut m, &config, &mut obs).unwrap();
+        assert_eq!(s.executions, 5, "{}", alg.name());
+        assert!(s.stopped_early);
+        // And through the observer.
+        let mut seen = 0;
+        let mut obs = |_: &Execution, _: bool, _: &Stats| {
+            seen += 1;
+            if seen == 3 {
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        };
+        let config = ExploreConfig {
+            max_executions: None,
+            ..config
+        };
+        let s = explore(&mut m, &config, &mut obs).unwrap();
+        assert_eq!(s.executions, 3, "{}", alg.name());
+    }
+}
+
+/// A larger random program (5 threads) on which optimal-DPOR lost 65 of its 27 190
+/// traces when races inside the replayed prefix were not re-analysed (see optimal.rs).
+/// Too big for brute force: source-DPOR and classic-DPOR, which reach the same set,
+/// are the reference.
+#[test]
+fn optimal_regression_prefix_races() {
+    let shape = random::Shape {
+        max_threads: 5,
+        max_statements: 4,
+        max_visible: 10,
+        lock_free: false,
+    };
+    let m = random::program_with(228, shape);
+    let mode = Independence::AllDependent;
+    let (opt, opt_traces, _) = run(&m, Algorithm::OptimalDpor, mode);
+    let (_, src_traces, _) = run(&m, Algorithm::SourceDpor, mode);
+    assert_eq!(src_traces.len(), 27_190);
+    assert!(
+        opt_traces == src_traces,
+        "optimal found {} traces",
+        opt_traces.len()
+    );
+    assert_eq!(opt.executions, 27_190);
+    assert_eq!((opt.redundant, opt.ssb), (0, 0));
+}
+
+/// Larger random programs (up to 5 threads), too big for brute force: the three DPORs
+/// must find the same traces, optimal-DPOR with no redundant and no SSB execution.
+/// (This comparison found the bug behind `optimal_regression_prefix_races`; 1 537
+/// such programs agreed when it was fixed.)
+#[test]
+fn larger_random_programs_agree_across_algorithms() {
+    let shape = random::Shape {
+        max_threads: 5,
+        max_statements: 4,
+        max_visible: 10,
+        lock_free: false,
+    };
+    let mut compared = 0;
+    for seed in 800..900 {
+        let m = random::program_with(seed, shape);
+        for mode in [
+            Independence::AllDependent,
+            Independence::ReadReadIndependent,
+        ] {
+            let mut sets = Vec::new();
+            for alg in [
+                Algorithm::OptimalDpor,
+                Algorithm::SourceDpor,
+                Algorithm::ClassicDpor,
+            ] {
+                let mut mm = m.clone();
+                let config = ExploreConfig {
+                    algorithm: alg,
+                    independence: mode,
+                    max_executions: Some(20_000),
+                    ..ExploreConfig::default()
+                };
+                let mut traces = BTreeSet::new();
+                let mut obs = |e: &Execution, _: bool, _: &Stats| {
+                    if matches!(e.end, End::Finished | End::Deadlock { .. }) {
+                        traces.insert(canon(&e.steps, mode));
+                    }
+                    Control::Continue
+                };
+                let s = explore(&mut mm, &config, &mut obs).unwrap();
+                if s.stopped_early {
+                    sets.clear();
+                    break;
+                }
+                if alg == Algorithm::OptimalDpor {
+                    assert_eq!((s.redundant, s.ssb), (0, 0), "seed {seed} {mode:?}");
+                }
+                sets.push((alg, traces));
+            }
+            if sets.len() == 3 {
+                compared += 1;
+                for (a, t) in &sets[1..] {
+                    assert!(
+                        t == &sets[0].1,
+                        "seed {seed} {mode:?}: {} found {} traces, optimal {}",
+                        a.name(),
+                        t.len(),
+                        sets[0].1.len()
+                    );
+                }
+            }
+        }
+    }
+    println!("larger random programs: {compared} compared");
+    assert!(compared >= 150, "{compared}");
+}
+
+/// Every case of the shared corpus: optimal-DPOR explores exactly its traces with no
+/// SSB; source- and classic-DPOR find the same number of traces.
+#[test]
+fn catalogue_counts() {
+    for case in programs::catalogue() {
+        for alg in [
+            Algorithm::OptimalDpor,
+            Algorithm::SourceDpor,
+            Algorithm::ClassicDpor,
+        ] {
+            let (s, traces, _) = run(&case.model, alg, case.independence);
+            assert_eq!(
+                traces.len() as u64,
+                case.traces,
+                "{} {}",
+                case.name,
+                alg.name()
+            );
+            if alg == Algorithm::OptimalDpor {
+                assert_eq!((s.executions, s.ssb), (case.traces, 0), "{}", case.name);
+            }
+        }
+    }
 }

@@ -11,7 +11,7 @@
 //! added instead of `p`. POPL'05 adds `p`, which is then skipped; with trylock and
 //! dynamically created threads that loses traces: in random program 16 the reversal
 //! needs a thread created after `pre(S, i)`'s parent branch to run first, and nothing
-//! else ever adds it (the minimised case is kept as the regression test
+//! else ever adds it (the case is kept as the regression test
 //! `classic_regression_random_16`). Adding all enabled threads keeps the backtrack set
 //! a persistent set in the subtree where `p` sleeps.
 //!
@@ -25,16 +25,17 @@
 //! explores more than the others in that mode, as in JACM'17 Table 4.
 //!
 //! The test at a state only changes when `p`'s pending action changes or an event on
-//! its object happens, so it is evaluated only then. The replayed prefix was analysed
-//! when it was first executed.
+//! its object happens, so it is evaluated only then. States of the replayed prefix are
+//! skipped: the test at a state depends only on the prefix up to it, which was
+//! analysed when it was first executed.
 
 use super::dpor::{self, Driver, Kind};
 use super::{ExploreConfig, ExploreError, Explorer, Session, Stats};
 use crate::action::{Action, Independence};
+use crate::program::Execution;
 
 /// The relation classic-DPOR computes backtracking points with (see the module doc).
 const ALL: Independence = Independence::AllDependent;
-use crate::program::Execution;
 
 /// Classic DPOR with sleep sets (POPL'05).
 #[derive(Debug, Default)]
@@ -89,14 +90,13 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
         let mut found: Vec<usize> = Vec::new();
         for &x in list[..upto].iter().rev() {
             let ev = d.an.evs[x as usize];
-            if ev.thread == p
-                || !ALL.dependent(ev.thread, ev.action, p, a)
-                || !co_enabled(ev.action, a)
-            {
-                continue;
+            // With every access dependent, the operations on one object are totally
+            // ordered by happens-before: once one happens before p, all earlier do.
+            if ev.thread == p || clock[ev.thread.index()] > ev.local {
+                break;
             }
-            if clock[ev.thread.index()] > ev.local {
-                continue; // i → p
+            if !ALL.dependent(ev.thread, ev.action, p, a) || !co_enabled(ev.action, a) {
+                continue;
             }
             found.push(x as usize);
             break;

@@ -265,6 +265,8 @@ pub(crate) struct VSeq {
     clock: Vec<u32>,
     /// Per thread: position among the thread's events of v, for each event.
     tpos: Vec<u32>,
+    /// Per thread: the indices of its events in v.
+    of_thread: Vec<Vec<u32>>,
     // scratch while building
     first_local: Vec<u32>,
     count: Vec<u32>,
@@ -283,6 +285,8 @@ impl VSeq {
         self.count.clear();
         self.count.resize(nt, 0);
         self.raw.clear();
+        self.of_thread.iter_mut().for_each(Vec::clear);
+        self.of_thread.resize_with(nt, Vec::new);
     }
 
     /// Append an event with its clock in the analysed execution and its local index.
@@ -293,6 +297,7 @@ impl VSeq {
         }
         self.tpos.push(self.count[ti]);
         self.count[ti] += 1;
+        self.of_thread[ti].push(self.evs.len() as u32);
         self.evs.push((t, a.pending_form()));
         self.raw.extend_from_slice(&eclock[..self.nt]);
     }
@@ -324,13 +329,13 @@ impl VSeq {
         (0..self.nt).all(|u| u == t || self.clock[x * self.nt + u] <= removed[u])
     }
 
-    /// The first event of thread `p` in `v`, if any.
+    /// The first event of thread `p` in `v` after `removed[p]` removed ones, if any.
     fn first_of(&self, p: ThreadId, removed: &[u32]) -> Option<usize> {
-        let r = removed.get(p.index()).copied().unwrap_or(0);
-        self.evs
-            .iter()
-            .enumerate()
-            .position(|(x, &(t, _))| t == p && self.tpos[x] == r)
+        let r = removed.get(p.index()).copied().unwrap_or(0) as usize;
+        self.of_thread
+            .get(p.index())
+            .and_then(|v| v.get(r))
+            .map(|&x| x as usize)
     }
 
     /// `p ∈ I[E'](v)` (JACM'17 Def. 4.1 / Lemma 4.2(1)).
@@ -361,16 +366,21 @@ impl VSeq {
     }
 }
 
-/// Wakeup tree, JACM'17 Def. 6.1: an ordered tree of thread sequences after a prefix
-/// `E`; children are ordered by insertion (`≺`), and the explored branch is always the
-/// first child of the root. Stored as an arena with first-child/next-sibling links.
-#[derive(Clone, Debug)]
-pub(crate) struct WakeupTree {
+/// Wakeup trees, JACM'17 Def. 6.1, for every node of the stack at once.
+///
+/// The wakeup tree of stack node `k` is the subtree rooted at tree node `root(k)`;
+/// `root(k+1)` is the first child of `root(k)` (the branch being explored), so the
+/// trees of the whole stack are one tree whose leftmost path is the current execution
+/// and taking `subtree(wut(E), p)` (Alg. 2 line 18) costs nothing. Children are ordered
+/// by insertion (`≺`). Nodes are typed indices into one arena with first-child /
+/// next-sibling links; removed subtrees go to a free list.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WakeupForest {
     nodes: Vec<WNode>,
-    live: usize,
+    free: Vec<u32>,
 }
 
-const NIL: u32 = u32::MAX;
+pub(crate) const NIL: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
 struct WNode {
@@ -381,156 +391,98 @@ struct WNode {
     next: u32,
 }
 
-impl Default for WakeupTree {
-    fn default() -> Self {
-        WakeupTree {
-            nodes: vec![WNode {
-                thread: ThreadId(0),
-                action: Action::Exit,
-                first: NIL,
-                last: NIL,
-                next: NIL,
-            }],
-            live: 0,
-        }
-    }
-}
-
-impl WakeupTree {
-    /// Live nodes (excluding the root).
-    pub fn len(&self) -> usize {
-        self.live
+impl WakeupForest {
+    /// Live nodes.
+    pub fn live(&self) -> usize {
+        self.nodes.len() - self.free.len()
     }
 
-    fn add_child(&mut self, parent: u32, thread: ThreadId, action: Action) -> u32 {
-        let id = self.nodes.len() as u32;
-        self.nodes.push(WNode {
+    fn alloc(&mut self, thread: ThreadId, action: Action) -> u32 {
+        let n = WNode {
             thread,
             action,
             first: NIL,
             last: NIL,
             next: NIL,
-        });
-        let p = &mut self.nodes[parent as usize];
-        if p.first == NIL {
-            p.first = id;
+        };
+        if let Some(id) = self.free.pop() {
+            self.nodes[id as usize] = n;
+            id
         } else {
-            let last = p.last;
-            self.nodes[last as usize].next = id;
+            self.nodes.push(n);
+            self.nodes.len() as u32 - 1
+        }
+    }
+
+    /// A fresh root (the empty sequence after the initial state).
+    pub fn new_root(&mut self) -> u32 {
+        self.nodes.clear();
+        self.free.clear();
+        self.alloc(ThreadId::MAIN, Action::ExitProcess)
+    }
+
+    /// Append a child after all existing children of `parent`.
+    pub fn add_child(&mut self, parent: u32, thread: ThreadId, action: Action) -> u32 {
+        let id = self.alloc(thread, action.pending_form());
+        let p = self.nodes[parent as usize];
+        if p.first == NIL {
+            self.nodes[parent as usize].first = id;
+        } else {
+            self.nodes[p.last as usize].next = id;
         }
         self.nodes[parent as usize].last = id;
-        self.live += 1;
         id
     }
 
-    /// A tree with the single leaf `p`.
-    pub fn singleton(thread: ThreadId, action: Action) -> WakeupTree {
-        let mut w = WakeupTree::default();
-        w.add_child(0, thread, action.pending_form());
-        w
+    /// The first (`≺`-least) child of `n`.
+    pub fn first_child(&self, n: u32) -> Option<u32> {
+        let f = self.nodes[n as usize].first;
+        (f != NIL).then_some(f)
     }
 
-    /// The first (`≺`-least) branch of the root.
-    pub fn first_branch(&self) -> Option<(ThreadId, Action)> {
-        let f = self.nodes[0].first;
-        (f != NIL).then(|| (self.nodes[f as usize].thread, self.nodes[f as usize].action))
+    /// The step a node stands for.
+    pub fn step(&self, n: u32) -> (ThreadId, Action) {
+        (self.nodes[n as usize].thread, self.nodes[n as usize].action)
     }
 
-    fn size(&self, n: u32) -> usize {
-        let mut count = 0;
-        let mut stack = vec![n];
+    /// Remove the first child of `n` with its subtree (Alg. 2 line 20).
+    pub fn remove_first_child(&mut self, n: u32) {
+        let f = self.nodes[n as usize].first;
+        if f == NIL {
+            return;
+        }
+        let next = self.nodes[f as usize].next;
+        self.nodes[n as usize].first = next;
+        if next == NIL {
+            self.nodes[n as usize].last = NIL;
+        }
+        let mut stack = vec![f];
         while let Some(x) = stack.pop() {
-            count += 1;
             let mut c = self.nodes[x as usize].first;
             while c != NIL {
                 stack.push(c);
                 c = self.nodes[c as usize].next;
             }
-        }
-        count
-    }
-
-    /// Remove the first branch of the root with its subtree (Alg. 2 line 20).
-    pub fn remove_first_branch(&mut self) {
-        let f = self.nodes[0].first;
-        if f == NIL {
-            return;
-        }
-        self.live -= self.size(f);
-        let next = self.nodes[f as usize].next;
-        self.nodes[0].first = next;
-        if next == NIL {
-            self.nodes[0].last = NIL;
-        }
-        if self.live == 0 {
-            self.nodes.truncate(1);
+            self.free.push(x);
         }
     }
 
-    /// Detach the subtrees along the leftmost path from the first branch (the wakeup
-    /// sequence to follow): returns the sequence and, for each of its nodes, the subtree
-    /// below it (`subtree(wut(E), p)` of Alg. 2 line 18, then recursively). The first
-    /// branch is left as a leaf.
-    pub fn take_leftmost_path(
-        &mut self,
-        path: &mut Vec<(ThreadId, Action)>,
-        subtrees: &mut Vec<WakeupTree>,
-    ) {
-        path.clear();
-        subtrees.clear();
-        let mut cur = self.nodes[0].first;
-        if cur == NIL {
-            return;
-        }
-        let top = cur;
-        loop {
-            let n = self.nodes[cur as usize];
-            path.push((n.thread, n.action));
-            // Copy the subtree below `cur` into a fresh tree.
-            let mut t = WakeupTree::default();
-            let mut stack = vec![(cur, 0u32)];
-            while let Some((src, dst)) = stack.pop() {
-                let mut kids = Vec::new();
-                let mut c = self.nodes[src as usize].first;
-                while c != NIL {
-                    kids.push(c);
-                    c = self.nodes[c as usize].next;
-                }
-                for c in kids {
-                    let cn = self.nodes[c as usize];
-                    let id = t.add_child(dst, cn.thread, cn.action);
-                    stack.push((c, id));
-                }
-            }
-            subtrees.push(t);
-            if n.first == NIL {
-                break;
-            }
-            cur = n.first;
-        }
-        let removed = self.size(top) - 1;
-        self.live -= removed;
-        self.nodes[top as usize].first = NIL;
-        self.nodes[top as usize].last = NIL;
-    }
-
-    /// `insert[E](v, wut)`, JACM'17 §6.2: descend along the `≺`-least branch compatible
-    /// with `v` (a child `p` is compatible if `p ∈ I[E.u](v')` — consume its first event
-    /// — or `p ∈ WI[E.u](v')`); stop if that reaches a leaf or exhausts `v`, otherwise
-    /// add the rest of `v` as a new leaf after all existing children. Returns the number
-    /// of nodes added.
-    pub fn insert(&mut self, mode: Independence, v: &VSeq) -> usize {
-        let nt = v.nt;
-        let mut removed = vec![0u32; nt];
+    /// `insert[E](v, wut)`, JACM'17 §6.2, into the tree rooted at `root`: descend along
+    /// the `≺`-least child compatible with `v` (a child `p` is compatible if
+    /// `p ∈ I[E.u](v')` — its first event is then consumed — or `p ∈ WI[E.u](v')`); stop
+    /// if that reaches a leaf or exhausts `v`, otherwise add the rest of `v` as a new
+    /// leaf after all existing children. Returns the number of nodes added.
+    pub fn insert(&mut self, root: u32, mode: Independence, v: &VSeq) -> usize {
+        let mut removed = vec![0u32; v.nt];
         let mut consumed = vec![false; v.evs.len()];
         let mut left = v.evs.len();
-        let mut node = 0u32;
+        let mut node = root;
         loop {
             if left == 0 {
                 return 0;
             }
             let mut c = self.nodes[node as usize].first;
-            if c == NIL && node != 0 {
+            if c == NIL && node != root {
                 return 0; // reached a leaf compatible with v
             }
             let mut chosen = NIL;
@@ -584,8 +536,9 @@ pub(crate) struct Node {
     pub done: Vec<ThreadId>,
     /// `backtrack(E)` (classic, source, dfs): includes `cur` and `done`.
     pub backtrack: Vec<ThreadId>,
-    /// `wut(E)` (optimal).
-    pub wut: WakeupTree,
+    /// `wut(E)` (optimal): the root of this node's wakeup tree in the forest, whose
+    /// first child is `cur` (`NIL` for the other algorithms).
+    pub wut: u32,
 }
 
 /// Sleep set after performing `(t, a)`: keep the entries independent of it (the rule
@@ -648,6 +601,8 @@ pub(crate) struct Driver {
     pub initials: Vec<ThreadId>,
     pub clock: Vec<u32>,
     pub wakeup_added: u64,
+    /// The wakeup trees of all stack nodes (optimal).
+    pub forest: WakeupForest,
 }
 
 impl Driver {
@@ -662,18 +617,13 @@ impl Driver {
             initials: Vec::new(),
             clock: Vec::new(),
             wakeup_added: 0,
+            forest: WakeupForest::default(),
         }
     }
 
     /// Create the nodes `base..n` from the execution that came back (and refresh the
     /// branching node's `cur` with the action actually performed).
-    fn extend(
-        &mut self,
-        exec: &Execution,
-        base: usize,
-        incoming: &mut [WakeupTree],
-        stats: &mut crate::explore::Stats,
-    ) {
+    fn extend(&mut self, exec: &Execution, base: usize, stats: &mut crate::explore::Stats) {
         let n = exec.steps.len();
         self.stack.truncate(base);
         if base > 0 {
@@ -689,6 +639,7 @@ impl Driver {
         let (kind, mode) = (self.kind, self.mode);
         let stack = &mut self.stack;
         let final_pending = &mut self.final_pending;
+        let forest = &mut self.forest;
         walk_states(exec, base, |k, st| {
             if k == n {
                 final_pending.clear();
@@ -724,12 +675,27 @@ impl Driver {
             stats.backtrack_total += backtrack.len() as u64;
             stats.backtrack_max = stats.backtrack_max.max(backtrack.len() as u64);
             let wut = if kind == Kind::Optimal {
-                match incoming.get_mut(k - base) {
-                    Some(w) if w.len() > 0 => std::mem::take(w),
-                    _ => WakeupTree::singleton(cur.0, cur.1),
+                // root(k) is the first child of root(k-1); its first child is cur.
+                let root = if k == 0 {
+                    forest.new_root()
+                } else {
+                    forest
+                        .first_child(stack[k - 1].wut)
+                        .expect("checker bug: parent's branch missing")
+                };
+                match forest.first_child(root) {
+                    Some(c) => debug_assert_eq!(
+                        forest.step(c).0,
+                        cur.0,
+                        "checker bug: wakeup path not followed"
+                    ),
+                    None => {
+                        forest.add_child(root, cur.0, cur.1);
+                    }
                 }
+                root
             } else {
-                WakeupTree::default()
+                NIL
             };
             stack.push(Node {
                 cur,
@@ -778,7 +744,6 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
     let mut d = Driver::new(kind, mode);
     let mut replay: Vec<ThreadId> = Vec::new();
     let mut sleep_end: Vec<(ThreadId, Action)> = Vec::new();
-    let mut incoming: Vec<WakeupTree> = Vec::new();
     let mut path: Vec<(ThreadId, Action)> = Vec::new();
     let mut scratch: Vec<(ThreadId, Action)> = Vec::new();
     let mut exec = Execution::default();
@@ -786,8 +751,7 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
     loop {
         session.run(&replay, &sleep_end, &mut exec)?;
         let t0 = Instant::now();
-        d.extend(&exec, base, &mut incoming, &mut session.stats);
-        incoming.clear();
+        d.extend(&exec, base, &mut session.stats);
         let fresh = base.saturating_sub(1);
         if kind != Kind::Dfs && analysable(&exec.end) {
             // Classic-DPOR computes its backtracking points with every access dependent.
@@ -802,12 +766,12 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
             match kind {
                 Kind::Classic => super::classic::analyse(&mut d, &exec, fresh, &mut session.stats),
                 Kind::Source => super::source::analyse(&mut d, &exec, fresh, &mut session.stats),
-                Kind::Optimal => super::optimal::analyse(&mut d, &exec, fresh, &mut session.stats),
+                Kind::Optimal => super::optimal::analyse(&mut d, &exec, &mut session.stats),
                 Kind::Dfs => {}
             }
         }
         if kind == Kind::Optimal {
-            let live: u64 = d.stack.iter().map(|n| n.wut.len() as u64).sum();
+            let live = d.forest.live() as u64;
             session.stats.wakeup_nodes = live;
             session.stats.wakeup_peak = session.stats.wakeup_peak.max(live);
         }
@@ -827,13 +791,15 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
                 node.sleep.push(cur);
             }
             let next: Option<(ThreadId, Action)> = if kind == Kind::Optimal {
-                node.wut.remove_first_branch();
-                if node.wut.first_branch().is_some() {
-                    node.wut.take_leftmost_path(&mut path, &mut incoming);
-                    Some(path[0])
-                } else {
-                    None
+                let root = node.wut;
+                d.forest.remove_first_child(root);
+                path.clear();
+                let mut at = root;
+                while let Some(c) = d.forest.first_child(at) {
+                    path.push(d.forest.step(c));
+                    at = c;
                 }
+                path.first().copied()
             } else {
                 let mut found = None;
                 for &p in &node.backtrack {
@@ -859,7 +825,6 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
                         scratch.extend_from_slice(&sleep_end);
                         filter_sleep(mode, &scratch, t, b, &mut sleep_end);
                     }
-                    // incoming[m] is the tree of node k+1+m.
                 } else {
                     path.clear();
                 }
@@ -869,8 +834,121 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
             d.stack.pop();
         }
         if kind == Kind::Optimal {
-            session.stats.wakeup_nodes = d.stack.iter().map(|n| n.wut.len() as u64).sum::<u64>()
-                + incoming.iter().map(|w| w.len() as u64).sum::<u64>();
+            session.stats.wakeup_nodes = d.forest.live() as u64;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::Step;
+
+    const P: ThreadId = ThreadId(1);
+    const Q: ThreadId = ThreadId(2);
+    const R: ThreadId = ThreadId(3);
+    const X: ObjId = ObjId(10);
+    const Y: ObjId = ObjId(11);
+    const Z: ObjId = ObjId(12);
+
+    fn exec(steps: &[(ThreadId, Action)]) -> Execution {
+        Execution {
+            steps: steps
+                .iter()
+                .map(|&(thread, action)| Step {
+                    thread,
+                    action,
+                    site: 0,
+                    next: None,
+                    child_next: None,
+                })
+                .collect(),
+            ..Execution::default()
+        }
+    }
+
+    /// JACM'17 Figure 1 (p: x := 1; q: read y, read x; r: read z, read x), read-read
+    /// independent, executed as q.q.r.r.p.
+    fn figure1() -> Analysis {
+        let e = exec(&[
+            (Q, Action::Read(Y)),
+            (Q, Action::Read(X)),
+            (R, Action::Read(Z)),
+            (R, Action::Read(X)),
+            (P, Action::Write(X)),
+        ]);
+        let mut a = Analysis::default();
+        a.build(&e, Independence::ReadReadIndependent);
+        a
+    }
+
+    fn v_of(a: &Analysis, idx: &[usize]) -> VSeq {
+        let mut v = VSeq::default();
+        v.clear(a.nt);
+        for &i in idx {
+            let ev = a.evs[i];
+            v.push(ev.thread, ev.action, a.clock(i), ev.local);
+        }
+        v.finish();
+        v
+    }
+
+    #[test]
+    fn races_are_direct_and_reads_commute() {
+        let a = figure1();
+        // p's write races with both reads of x (they are unordered), not with each other.
+        assert_eq!(a.races, vec![(1, 4), (3, 4)]);
+        assert!(a.hb(0, 1) && !a.hb(1, 3) && a.hb(3, 4) && a.hb(1, 4));
+        let mut b = Analysis::default();
+        b.build(&figure1_exec_all(), Independence::AllDependent);
+        // All-dependent: q's read of x happens before r's, so only r's races with p.
+        assert_eq!(b.races, vec![(1, 3), (3, 4)]);
+    }
+
+    fn figure1_exec_all() -> Execution {
+        exec(&[
+            (Q, Action::Read(Y)),
+            (Q, Action::Read(X)),
+            (R, Action::Read(Z)),
+            (R, Action::Read(X)),
+            (P, Action::Write(X)),
+        ])
+    }
+
+    #[test]
+    fn initials_and_weak_initials() {
+        let a = figure1();
+        let mode = Independence::ReadReadIndependent;
+        let v = v_of(&a, &[2, 3, 4]); // r.r.p
+        let mut init = Vec::new();
+        v.initials(&mut init);
+        assert_eq!(init, vec![R]); // p's write follows r's read of x
+        assert!(v.is_initial(R) && !v.is_initial(P));
+        // q (next: read y) is independent of all of v: a weak initial, not an initial.
+        assert!(v.is_weak_initial(mode, Q, Action::Read(Y)) && !v.is_initial(Q));
+        // a thread about to write x is not.
+        assert!(!v.is_weak_initial(mode, ThreadId(4), Action::Write(X)));
+    }
+
+    #[test]
+    fn wakeup_insert_follows_the_paper_example() {
+        // JACM'17 §6.2: a tree with the single leaf p; insert q.q adds a leaf after p;
+        // inserting r.r then changes nothing, since q.q ~ r.r.
+        let a = figure1();
+        let mode = Independence::ReadReadIndependent;
+        let mut f = WakeupForest::default();
+        let root = f.new_root();
+        f.add_child(root, P, Action::Write(X));
+        assert_eq!(f.insert(root, mode, &v_of(&a, &[0, 1])), 2);
+        assert_eq!(f.live(), 4);
+        assert_eq!(f.insert(root, mode, &v_of(&a, &[2, 3])), 0);
+        assert_eq!(f.live(), 4);
+        // Inserting p.q... with p first: p is an initial, consumed; p is a leaf: no-op.
+        assert_eq!(f.insert(root, mode, &v_of(&a, &[4])), 0);
+        // Removing the first branch frees it; the q.q branch becomes first.
+        f.remove_first_child(root);
+        assert_eq!(f.live(), 3);
+        let c = f.first_child(root).unwrap();
+        assert_eq!(f.step(c).0, Q);
     }
 }

@@ -338,3 +338,83 @@ pub fn lock_chain(n: usize, k: usize) -> Model {
     });
     b.build()
 }
+
+/// A program of the shared corpus with its exact number of Mazurkiewicz traces.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// Name, e.g. `filesystem(16)`.
+    pub name: String,
+    /// The program.
+    pub model: Model,
+    /// The independence relation the count is for.
+    pub independence: crate::Independence,
+    /// Exact number of traces (maximal configurations).
+    pub traces: u64,
+}
+
+/// The paper programs with their exact trace counts, for any explorer to check against
+/// (an optimal one must explore exactly `traces` executions with no SSB). The counts
+/// come from the papers (QPOR Fig. 1: 2n, Fig. 2: 3; JACM'17 Tables 1, 3, 4) or, for
+/// the synthetic families, from the formula in their doc; all are also reached by
+/// optimal-, source- and classic-DPOR in `tests/dpor.rs`.
+pub fn catalogue() -> Vec<Case> {
+    use crate::Independence::{AllDependent, ReadReadIndependent};
+    let mut v = Vec::new();
+    let mut add = |name: String, model: Model, independence, traces: u64| {
+        v.push(Case {
+            name,
+            model,
+            independence,
+            traces,
+        });
+    };
+    for n in 2..=6 {
+        add(
+            format!("qpor_fig1({n})"),
+            qpor_fig1(n),
+            AllDependent,
+            2 * n as u64,
+        );
+    }
+    add("qpor_fig2".into(), qpor_fig2(), AllDependent, 3);
+    for n in 1..=5 {
+        add(
+            format!("jacm_fig10({n})"),
+            jacm_fig10(n),
+            ReadReadIndependent,
+            4 * n as u64 + 1,
+        );
+    }
+    for n in [2, 4, 8] {
+        add(
+            format!("readers({n})"),
+            readers(n),
+            ReadReadIndependent,
+            1 << n,
+        );
+    }
+    add("lastzero(5)".into(), lastzero(5), ReadReadIndependent, 64);
+    add(
+        "lastzero(10)".into(),
+        lastzero(10),
+        ReadReadIndependent,
+        3328,
+    );
+    for (n, t) in [(14, 2), (16, 8), (18, 32), (19, 64)] {
+        add(format!("filesystem({n})"), filesystem(n), AllDependent, t);
+    }
+    add(
+        "lock_chain(3,3)".into(),
+        lock_chain(3, 3),
+        AllDependent,
+        1680,
+    );
+    add(
+        "lock_chain(4,2)".into(),
+        lock_chain(4, 2),
+        AllDependent,
+        2520,
+    );
+    add("philosophers(3)".into(), philosophers(3), AllDependent, 7);
+    v
+}
