@@ -24,54 +24,14 @@ fn main() {
         ("readers(13)".into(), programs::readers(13), rr, false),
         ("lastzero(5)".into(), programs::lastzero(5), rr, false),
         ("lastzero(10)".into(), programs::lastzero(10), rr, false),
-        (
-            "filesystem(14)".into(),
-            programs::filesystem(14),
-            all,
-            false,
-        ),
-        (
-            "filesystem(16)".into(),
-            programs::filesystem(16),
-            all,
-            false,
-        ),
-        (
-            "filesystem(18)".into(),
-            programs::filesystem(18),
-            all,
-            false,
-        ),
-        (
-            "filesystem(19)".into(),
-            programs::filesystem(19),
-            all,
-            false,
-        ),
-        (
-            "philosophers(3)".into(),
-            programs::philosophers(3),
-            all,
-            true,
-        ),
-        (
-            "philosophers(5)".into(),
-            programs::philosophers(5),
-            all,
-            false,
-        ),
-        (
-            "lock_chain(3,3)".into(),
-            programs::lock_chain(3, 3),
-            all,
-            false,
-        ),
-        (
-            "lock_chain(4,2)".into(),
-            programs::lock_chain(4, 2),
-            all,
-            false,
-        ),
+        ("filesystem(14)".into(), programs::filesystem(14), all, false),
+        ("filesystem(16)".into(), programs::filesystem(16), all, false),
+        ("filesystem(18)".into(), programs::filesystem(18), all, false),
+        ("filesystem(19)".into(), programs::filesystem(19), all, false),
+        ("philosophers(3)".into(), programs::philosophers(3), all, true),
+        ("philosophers(5)".into(), programs::philosophers(5), all, false),
+        ("lock_chain(3,3)".into(), programs::lock_chain(3, 3), all, false),
+        ("lock_chain(4,2)".into(), programs::lock_chain(4, 2), all, false),
     ];
     println!(
         "{:13} {:16} {:>10} {:>8} {:>8} {:>10} {:>12} {:>10}  note",
@@ -81,11 +41,7 @@ fn main() {
         if filter.as_deref().is_some_and(|f| !name.contains(f)) {
             continue;
         }
-        let mut algs = vec![
-            Algorithm::OptimalDpor,
-            Algorithm::SourceDpor,
-            Algorithm::ClassicDpor,
-        ];
+        let mut algs = vec![Algorithm::OptimalDpor, Algorithm::SourceDpor, Algorithm::ClassicDpor];
         if dfs {
             algs.push(Algorithm::Dfs);
         }
@@ -111,10 +67,7 @@ fn main() {
             } else {
                 note.push_str(&format!("backtrack max {} ", s.backtrack_max));
             }
-            note.push_str(&format!(
-                "analysis {:.0}%",
-                100.0 * s.time.comb_build.as_secs_f64() / secs
-            ));
+            note.push_str(&format!("analysis {:.0}%", 100.0 * s.time.comb_build.as_secs_f64() / secs));
             println!(
                 "{:13} {:16} {:>10} {:>8} {:>8} {:>9.3}s {:>12.0} {:>10.0}  {}",
                 alg.name(),

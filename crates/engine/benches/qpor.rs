@@ -80,11 +80,16 @@ fn main() {
     let mut chain = Vec::new();
     let mut last = None;
     for _ in 0..100_000 {
-        let (e, _) = u.find_or_add(ThreadId(0), Action::Write(ObjId(1)), &Preds { tpred: last, opred: last, extra: vec![] });
+        let (e, _) =
+            u.find_or_add(ThreadId(0), Action::Write(ObjId(1)), &Preds { tpred: last, opred: last, extra: vec![] });
         last = Some(e);
         chain.push(e);
     }
-    for (label, lo, hi) in [("depth 10, distance 9", 1, 10), ("depth 10^5, distance 9", 99_990, 99_999), ("depth 10^5, distance 10^5", 0, 99_999)] {
+    for (label, lo, hi) in [
+        ("depth 10, distance 9", 1, 10),
+        ("depth 10^5, distance 9", 99_990, 99_999),
+        ("depth 10^5, distance 10^5", 0, 99_999),
+    ] {
         let n = 2_000_000u32;
         let mut samples = Vec::new();
         for _ in 0..5 {

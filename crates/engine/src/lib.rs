@@ -26,11 +26,6 @@ pub mod trace;
 pub mod unfolding;
 
 pub use action::{Action, Independence};
-pub use explore::{
-    explore, Algorithm, Control, ExploreConfig, ExploreError, Explorer, Observer, Session, Stats,
-};
+pub use explore::{explore, Algorithm, Control, ExploreConfig, ExploreError, Explorer, Observer, Session, Stats};
 pub use ids::{EventId, ObjId, ThreadId, ThreadNames};
-pub use program::{
-    Defect, DefectKind, End, Execution, Program, ProgramError, RunRequest, SchedState, Scheduler,
-    Step,
-};
+pub use program::{Defect, DefectKind, End, Execution, Program, ProgramError, RunRequest, SchedState, Scheduler, Step};

@@ -251,11 +251,7 @@ impl SchedState {
 
     /// Threads that exist in this run, in id order.
     pub fn threads(&self) -> impl Iterator<Item = ThreadId> + '_ {
-        self.threads
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.is_some())
-            .map(|(i, _)| ThreadId(i as u16))
+        self.threads.iter().enumerate().filter(|(_, s)| s.is_some()).map(|(i, _)| ThreadId(i as u16))
     }
 
     /// Whether thread `t`'s pending action `a` is enabled, ignoring process exit.
@@ -295,17 +291,11 @@ impl SchedState {
         let t = step.thread;
         let diverge = |detail: String| ProgramError::Divergence { step: index, detail };
         if !self.enabled(t) {
-            return Err(diverge(format!(
-                "{t} took a step but is not enabled (pending {:?})",
-                self.pending(t)
-            )));
+            return Err(diverge(format!("{t} took a step but is not enabled (pending {:?})", self.pending(t))));
         }
         let expected = self.resolve(t);
         if expected != Some(step.action) {
-            return Err(diverge(format!(
-                "{t} performed {:?} but its pending action was {:?}",
-                step.action, expected
-            )));
+            return Err(diverge(format!("{t} performed {:?} but its pending action was {:?}", step.action, expected)));
         }
         match step.action {
             Action::Lock(m) | Action::TryLock(m, true) => {
@@ -345,9 +335,7 @@ impl SchedState {
         if self.exited_process {
             return Vec::new();
         }
-        self.threads()
-            .filter_map(|t| self.pending(t).filter(|_| !self.enabled(t)).map(|a| (t, a)))
-            .collect()
+        self.threads().filter_map(|t| self.pending(t).filter(|_| !self.enabled(t)).map(|a| (t, a))).collect()
     }
 }
 

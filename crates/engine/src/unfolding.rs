@@ -378,11 +378,8 @@ impl Unfolding {
     /// Children of `parent` (or of object `o`'s virtual root if `parent` is
     /// [`BOTTOM`]) in the tree of object `o`.
     pub fn obj_children(&self, o: ObjIdx, parent: EventId) -> ObjChildren<'_> {
-        let head = if parent == BOTTOM {
-            self.obj_root_child[o as usize]
-        } else {
-            self.events[parent.index()].first_ochild
-        };
+        let head =
+            if parent == BOTTOM { self.obj_root_child[o as usize] } else { self.events[parent.index()].first_ochild };
         ObjChildren { u: self, next: head }
     }
 
@@ -490,7 +487,7 @@ impl Unfolding {
         let mut skips = Vec::new();
         let mut d = depth;
         let mut dist = self.skip;
-        while d % self.skip == 0 {
+        while d.is_multiple_of(self.skip) {
             // Ancestor at depth - dist.
             let target = depth - dist;
             skips.push(if target == 0 { BOTTOM } else { self.ancestor_at(parent, target, object_tree) });
@@ -549,10 +546,8 @@ impl Unfolding {
     pub fn retain(&mut self, keep: &mut Vec<bool>) -> usize {
         keep.resize(self.events.len(), false);
         // Causal closure (explicit stack).
-        let mut stack: Vec<EventId> = (0..self.events.len())
-            .filter(|&i| keep[i] && self.events[i].live)
-            .map(|i| EventId(i as u32))
-            .collect();
+        let mut stack: Vec<EventId> =
+            (0..self.events.len()).filter(|&i| keep[i] && self.events[i].live).map(|i| EventId(i as u32)).collect();
         while let Some(e) = stack.pop() {
             let ev = &self.events[e.index()];
             for &p in [ev.tpred, ev.opred].iter().chain(ev.extra.iter()) {
@@ -563,8 +558,8 @@ impl Unfolding {
             }
         }
         let mut freed = 0;
-        for i in 0..self.events.len() {
-            if self.events[i].live && !keep[i] {
+        for (i, &kept) in keep.iter().enumerate() {
+            if self.events[i].live && !kept {
                 let ev = &self.events[i];
                 let key = Key {
                     thread: ev.thread,
@@ -755,7 +750,8 @@ mod tests {
         let mut last = None;
         let mut all = vec![];
         for _ in 0..100_000 {
-            let (e, _) = u.find_or_add(ThreadId(0), Action::Write(ObjId(9)), &Preds { tpred: last, opred: last, extra: vec![] });
+            let (e, _) =
+                u.find_or_add(ThreadId(0), Action::Write(ObjId(9)), &Preds { tpred: last, opred: last, extra: vec![] });
             // tpred and opred both the previous event of the same thread.
             last = Some(e);
             all.push(e);
@@ -776,8 +772,10 @@ mod tests {
         let (a1b, new) = u.find_or_add(ThreadId(1), Action::Lock(m), &Preds::default());
         assert_eq!((a1b, new), (a1, false));
         assert!(u.conflict(a1, b1));
-        let (r1, _) = u.find_or_add(ThreadId(1), Action::Unlock(m), &Preds { tpred: Some(a1), opred: Some(a1), extra: vec![] });
-        let (b2, _) = u.find_or_add(ThreadId(2), Action::Lock(m), &Preds { tpred: None, opred: Some(r1), extra: vec![] });
+        let (r1, _) =
+            u.find_or_add(ThreadId(1), Action::Unlock(m), &Preds { tpred: Some(a1), opred: Some(a1), extra: vec![] });
+        let (b2, _) =
+            u.find_or_add(ThreadId(2), Action::Lock(m), &Preds { tpred: None, opred: Some(r1), extra: vec![] });
         assert!(u.le(a1, b2));
         assert!(u.le(r1, b2));
         assert!(!u.conflict(a1, b2));

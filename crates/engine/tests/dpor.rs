@@ -3,25 +3,14 @@ mod common;
 use common::{brute_force, canon, Canon};
 use std::collections::BTreeSet;
 use unfold_engine::model::{programs, random, Model};
-use unfold_engine::{
-    explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Stats,
-};
+use unfold_engine::{explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Stats};
 
-const ALGS: [Algorithm; 4] = [
-    Algorithm::Dfs,
-    Algorithm::ClassicDpor,
-    Algorithm::SourceDpor,
-    Algorithm::OptimalDpor,
-];
+const ALGS: [Algorithm; 4] = [Algorithm::Dfs, Algorithm::ClassicDpor, Algorithm::SourceDpor, Algorithm::OptimalDpor];
 
 /// Explore and collect the canonical forms of the maximal executions.
 fn run(m: &Model, alg: Algorithm, mode: Independence) -> (Stats, BTreeSet<Canon>, u64) {
     let mut m = m.clone();
-    let config = ExploreConfig {
-        algorithm: alg,
-        independence: mode,
-        ..ExploreConfig::default()
-    };
+    let config = ExploreConfig { algorithm: alg, independence: mode, ..ExploreConfig::default() };
     let mut traces = BTreeSet::new();
     let mut maximal = 0u64;
     let mut obs = |e: &Execution, _new: bool, _s: &Stats| {
@@ -39,11 +28,7 @@ fn has_blocking(m: &Model, mode: Independence) -> bool {
     // Locks or joins make threads block; detect from one dfs-free run of each schedule
     // prefix is overkill: look at the actions of a brute force instead.
     let (_, traces, _) = run(m, Algorithm::SourceDpor, mode);
-    traces.iter().any(|c| {
-        c.threads
-            .iter()
-            .any(|(_, acts)| acts.iter().any(|&(k, _)| k == 1 || k == 4))
-    })
+    traces.iter().any(|c| c.threads.iter().any(|(_, acts)| acts.iter().any(|&(k, _)| k == 1 || k == 4)))
 }
 
 /// Check every algorithm against brute force on `m`; returns the optimal SSB count.
@@ -74,11 +59,7 @@ fn check(name: &str, m: &Model, mode: Independence) -> Option<u64> {
                 report.push_str("    optimal explored a trace twice\n");
             }
         }
-        assert_eq!(
-            stats.maximal_configurations as usize,
-            traces.len(),
-            "{name}: session and canon disagree"
-        );
+        assert_eq!(stats.maximal_configurations as usize, traces.len(), "{name}: session and canon disagree");
     }
     assert!(
         ok,
@@ -98,18 +79,12 @@ fn random_suite(seeds: std::ops::Range<u64>, mode: Independence) {
             if ssb > 0 {
                 ssb_total += ssb;
                 ssb_progs += 1;
-                assert!(
-                    has_blocking(&m, mode),
-                    "seed {seed}: optimal SSB on a program without blocking"
-                );
+                assert!(has_blocking(&m, mode), "seed {seed}: optimal SSB on a program without blocking");
             }
         }
     }
     println!("{mode:?}: {checked} random programs checked; optimal-DPOR SSB: {ssb_total} executions on {ssb_progs} programs (all with locks/joins)");
-    assert!(
-        checked >= 100,
-        "only {checked} random programs were small enough"
-    );
+    assert!(checked >= 100, "only {checked} random programs were small enough");
 }
 
 #[test]
@@ -127,17 +102,8 @@ fn random_programs_without_locks_have_no_optimal_ssb() {
     // Visible memory only, no locks and no joins: optimal-DPOR must never be blocked.
     let mut checked = 0;
     for seed in 5000..5120 {
-        let m = random::program_with(
-            seed,
-            random::Shape {
-                lock_free: true,
-                ..random::Shape::default()
-            },
-        );
-        for mode in [
-            Independence::AllDependent,
-            Independence::ReadReadIndependent,
-        ] {
+        let m = random::program_with(seed, random::Shape { lock_free: true, ..random::Shape::default() });
+        for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
             let (stats, _, _) = run(&m, Algorithm::OptimalDpor, mode);
             assert_eq!(stats.ssb, 0, "seed {seed} {mode:?}\n{m:?}");
             assert_eq!(stats.redundant, 0, "seed {seed} {mode:?}");
@@ -203,13 +169,8 @@ fn qpor_fig2_has_3_traces() {
 fn jacm_fig10_optimal_explores_4n_plus_1_without_ssb() {
     for n in 1..=4 {
         let m = programs::jacm_fig10(n);
-        let (s, traces, _) = run(
-            &m,
-            Algorithm::OptimalDpor,
-            Independence::ReadReadIndependent,
-        );
-        let (src, src_traces, _) =
-            run(&m, Algorithm::SourceDpor, Independence::ReadReadIndependent);
+        let (s, traces, _) = run(&m, Algorithm::OptimalDpor, Independence::ReadReadIndependent);
+        let (src, src_traces, _) = run(&m, Algorithm::SourceDpor, Independence::ReadReadIndependent);
         println!(
             "jacm_fig10({n}): optimal {} executions; source {} executions ({} ssb)",
             s.executions, src.executions, src.ssb
@@ -225,26 +186,12 @@ fn jacm_fig10_optimal_explores_4n_plus_1_without_ssb() {
 fn readers_have_2_to_the_n_traces() {
     for n in [2, 4, 8] {
         let m = programs::readers(n);
-        for a in [
-            Algorithm::SourceDpor,
-            Algorithm::OptimalDpor,
-            Algorithm::ClassicDpor,
-        ] {
+        for a in [Algorithm::SourceDpor, Algorithm::OptimalDpor, Algorithm::ClassicDpor] {
             let (s, traces, _) = run(&m, a, Independence::ReadReadIndependent);
-            println!(
-                "readers({n}) {:13} executions {:5} ssb {:5}",
-                a.name(),
-                s.executions,
-                s.ssb
-            );
+            println!("readers({n}) {:13} executions {:5} ssb {:5}", a.name(), s.executions, s.ssb);
             assert_eq!(traces.len(), 1 << n);
             if a != Algorithm::ClassicDpor {
-                assert_eq!(
-                    s.executions,
-                    1 << n,
-                    "{} explores exactly 2^N (JACM Table 4)",
-                    a.name()
-                );
+                assert_eq!(s.executions, 1 << n, "{} explores exactly 2^N (JACM Table 4)", a.name());
             }
         }
     }
@@ -253,19 +200,9 @@ fn readers_have_2_to_the_n_traces() {
 #[test]
 fn lastzero_5_has_64_traces() {
     let m = programs::lastzero(5);
-    for a in [
-        Algorithm::OptimalDpor,
-        Algorithm::SourceDpor,
-        Algorithm::ClassicDpor,
-    ] {
+    for a in [Algorithm::OptimalDpor, Algorithm::SourceDpor, Algorithm::ClassicDpor] {
         let (s, traces, _) = run(&m, a, Independence::ReadReadIndependent);
-        println!(
-            "lastzero(5) {:13} executions {:5} traces {:3} ssb {:4}",
-            a.name(),
-            s.executions,
-            traces.len(),
-            s.ssb
-        );
+        println!("lastzero(5) {:13} executions {:5} traces {:3} ssb {:4}", a.name(), s.executions, traces.len(), s.ssb);
         assert_eq!(traces.len(), 64, "{}", a.name());
         if a == Algorithm::OptimalDpor {
             assert_eq!(s.executions, 64);
@@ -293,11 +230,7 @@ fn lastzero_5_has_64_traces() {
 fn filesystem_matches_jacm_table_3() {
     for (n, traces) in [(14, 2), (16, 8), (18, 32), (19, 64)] {
         let m = programs::filesystem(n);
-        for a in [
-            Algorithm::ClassicDpor,
-            Algorithm::SourceDpor,
-            Algorithm::OptimalDpor,
-        ] {
+        for a in [Algorithm::ClassicDpor, Algorithm::SourceDpor, Algorithm::OptimalDpor] {
             let (s, t, _) = run(&m, a, Independence::AllDependent);
             println!(
                 "filesystem({n}) {:13} executions {:5} traces {:3} ssb {:4}",
@@ -354,20 +287,10 @@ fn deep_executions_do_not_overflow_and_stay_fast() {
         t.read(x);
     });
     let model = b.build();
-    for alg in [
-        Algorithm::OptimalDpor,
-        Algorithm::SourceDpor,
-        Algorithm::ClassicDpor,
-    ] {
+    for alg in [Algorithm::OptimalDpor, Algorithm::SourceDpor, Algorithm::ClassicDpor] {
         let t0 = std::time::Instant::now();
         let (s, traces, _) = run(&model, alg, Independence::AllDependent);
-        println!(
-            "deep {:13} {} executions {} steps in {:?}",
-            alg.name(),
-            s.executions,
-            s.steps,
-            t0.elapsed()
-        );
+        println!("deep {:13} {} executions {} steps in {:?}", alg.name(), s.executions, s.steps, t0.elapsed());
         // main's read of x before or after short's write.
         assert_eq!(traces.len(), 2, "{}", alg.name());
         assert!(s.steps >= 4 * DEEP as u64);
@@ -399,10 +322,7 @@ fn explorers_stop_at_the_execution_limit() {
                 Control::Continue
             }
         };
-        let config = ExploreConfig {
-            max_executions: None,
-            ..config
-        };
+        let config = ExploreConfig { max_executions: None, ..config };
         let s = explore(&mut m, &config, &mut obs).unwrap();
         assert_eq!(s.executions, 3, "{}", alg.name());
     }
@@ -414,22 +334,13 @@ fn explorers_stop_at_the_execution_limit() {
 /// are the reference.
 #[test]
 fn optimal_regression_prefix_races() {
-    let shape = random::Shape {
-        max_threads: 5,
-        max_statements: 4,
-        max_visible: 10,
-        lock_free: false,
-    };
+    let shape = random::Shape { max_threads: 5, max_statements: 4, max_visible: 10, lock_free: false };
     let m = random::program_with(228, shape);
     let mode = Independence::AllDependent;
     let (opt, opt_traces, _) = run(&m, Algorithm::OptimalDpor, mode);
     let (_, src_traces, _) = run(&m, Algorithm::SourceDpor, mode);
     assert_eq!(src_traces.len(), 27_190);
-    assert!(
-        opt_traces == src_traces,
-        "optimal found {} traces",
-        opt_traces.len()
-    );
+    assert!(opt_traces == src_traces, "optimal found {} traces", opt_traces.len());
     assert_eq!(opt.executions, 27_190);
     assert_eq!((opt.redundant, opt.ssb), (0, 0));
 }
@@ -440,25 +351,13 @@ fn optimal_regression_prefix_races() {
 /// such programs agreed when it was fixed.)
 #[test]
 fn larger_random_programs_agree_across_algorithms() {
-    let shape = random::Shape {
-        max_threads: 5,
-        max_statements: 4,
-        max_visible: 10,
-        lock_free: false,
-    };
+    let shape = random::Shape { max_threads: 5, max_statements: 4, max_visible: 10, lock_free: false };
     let mut compared = 0;
     for seed in 800..900 {
         let m = random::program_with(seed, shape);
-        for mode in [
-            Independence::AllDependent,
-            Independence::ReadReadIndependent,
-        ] {
+        for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
             let mut sets = Vec::new();
-            for alg in [
-                Algorithm::OptimalDpor,
-                Algorithm::SourceDpor,
-                Algorithm::ClassicDpor,
-            ] {
+            for alg in [Algorithm::OptimalDpor, Algorithm::SourceDpor, Algorithm::ClassicDpor] {
                 let mut mm = m.clone();
                 let config = ExploreConfig {
                     algorithm: alg,
@@ -506,19 +405,9 @@ fn larger_random_programs_agree_across_algorithms() {
 #[test]
 fn catalogue_counts() {
     for case in programs::catalogue() {
-        for alg in [
-            Algorithm::OptimalDpor,
-            Algorithm::SourceDpor,
-            Algorithm::ClassicDpor,
-        ] {
+        for alg in [Algorithm::OptimalDpor, Algorithm::SourceDpor, Algorithm::ClassicDpor] {
             let (s, traces, _) = run(&case.model, alg, case.independence);
-            assert_eq!(
-                traces.len() as u64,
-                case.traces,
-                "{} {}",
-                case.name,
-                alg.name()
-            );
+            assert_eq!(traces.len() as u64, case.traces, "{} {}", case.name, alg.name());
             if alg == Algorithm::OptimalDpor {
                 assert_eq!((s.executions, s.ssb), (case.traces, 0), "{}", case.name);
             }

@@ -44,11 +44,7 @@ fn lastzero_small_counts() {
     // Brute force is only feasible for small N; lastzero(5) = 64 is checked against
     // the explorers in dpor.rs.
     let b = brute_force(&mut programs::lastzero(2), ReadReadIndependent, 5_000_000).unwrap();
-    println!(
-        "lastzero(2): {} traces, {} schedules",
-        b.traces.len(),
-        b.schedules
-    );
+    println!("lastzero(2): {} traces, {} schedules", b.traces.len(), b.schedules);
     assert!(b.traces.len() >= 4);
 }
 
@@ -56,11 +52,7 @@ fn lastzero_small_counts() {
 fn philosophers_deadlock() {
     let b = brute_force(&mut programs::philosophers(3), AllDependent, 5_000_000).unwrap();
     assert!(!b.deadlocks.is_empty());
-    println!(
-        "philosophers(3): {} traces, {} deadlocks",
-        b.traces.len(),
-        b.deadlocks.len()
-    );
+    println!("philosophers(3): {} traces, {} deadlocks", b.traces.len(), b.deadlocks.len());
 }
 
 #[test]

@@ -115,11 +115,7 @@ impl Analysis {
         for (j, s) in steps.iter().enumerate() {
             let t = s.thread;
             let local = self.by_thread[t.index()].len() as u32;
-            self.evs.push(Ev {
-                thread: t,
-                action: s.action,
-                local,
-            });
+            self.evs.push(Ev { thread: t, action: s.action, local });
             // Direct predecessors other than the object ones.
             let prev = self.by_thread[t.index()].last().copied();
             let mut preds: [Option<u32>; 2] = [prev, None];
@@ -127,10 +123,7 @@ impl Analysis {
                 preds[1] = self.creator[t.index()];
             }
             if let Action::Join(u) = s.action {
-                preds[1] = self
-                    .by_thread
-                    .get(u.index())
-                    .and_then(|v| v.last().copied());
+                preds[1] = self.by_thread.get(u.index()).and_then(|v| v.last().copied());
             }
             for p in preds.into_iter().flatten() {
                 self.join_clock(j, p as usize);
@@ -151,8 +144,7 @@ impl Analysis {
             if let Some(o) = s.action.object() {
                 self.by_object.entry(o).or_default().push(j as u32);
                 let st = objs.entry(o).or_default();
-                let rr = mode == Independence::ReadReadIndependent
-                    && s.action.obj_kind() == Some(ObjKind::Memory);
+                let rr = mode == Independence::ReadReadIndependent && s.action.obj_kind() == Some(ObjKind::Memory);
                 if rr {
                     if matches!(s.action, Action::Read(_)) {
                         cands.extend(st.last_write);
@@ -182,14 +174,8 @@ impl Analysis {
                     if ce.thread == t {
                         continue;
                     }
-                    let hidden = preds
-                        .iter()
-                        .flatten()
-                        .any(|&p| self.hb(c as usize, p as usize))
-                        || cands
-                            .iter()
-                            .enumerate()
-                            .any(|(di, &d)| di != ci && self.hb(c as usize, d as usize));
+                    let hidden = preds.iter().flatten().any(|&p| self.hb(c as usize, p as usize))
+                        || cands.iter().enumerate().any(|(di, &d)| di != ci && self.hb(c as usize, d as usize));
                     if hidden {
                         continue;
                     }
@@ -236,17 +222,9 @@ impl Analysis {
     pub fn pending_clock(&self, p: ThreadId, k: usize, out: &mut Vec<u32>) -> u32 {
         out.clear();
         out.resize(self.nt, 0);
-        let evs = self
-            .by_thread
-            .get(p.index())
-            .map(|v| v.as_slice())
-            .unwrap_or(&[]);
+        let evs = self.by_thread.get(p.index()).map(|v| v.as_slice()).unwrap_or(&[]);
         let before = evs.partition_point(|&e| (e as usize) < k);
-        let src = if before > 0 {
-            Some(evs[before - 1])
-        } else {
-            self.creator.get(p.index()).copied().flatten()
-        };
+        let src = if before > 0 { Some(evs[before - 1]) } else { self.creator.get(p.index()).copied().flatten() };
         if let Some(s) = src {
             out.copy_from_slice(self.clock(s as usize));
         }
@@ -332,17 +310,13 @@ impl VSeq {
     /// The first event of thread `p` in `v` after `removed[p]` removed ones, if any.
     fn first_of(&self, p: ThreadId, removed: &[u32]) -> Option<usize> {
         let r = removed.get(p.index()).copied().unwrap_or(0) as usize;
-        self.of_thread
-            .get(p.index())
-            .and_then(|v| v.get(r))
-            .map(|&x| x as usize)
+        self.of_thread.get(p.index()).and_then(|v| v.get(r)).map(|&x| x as usize)
     }
 
     /// `p ∈ I[E'](v)` (JACM'17 Def. 4.1 / Lemma 4.2(1)).
     pub fn is_initial(&self, p: ThreadId) -> bool {
         let zero = vec![0; self.nt];
-        self.first_of(p, &zero)
-            .is_some_and(|x| self.initial_after(x, &zero))
+        self.first_of(p, &zero).is_some_and(|x| self.initial_after(x, &zero))
     }
 
     /// The initials of `v`, in order of first occurrence.
@@ -398,13 +372,7 @@ impl WakeupForest {
     }
 
     fn alloc(&mut self, thread: ThreadId, action: Action) -> u32 {
-        let n = WNode {
-            thread,
-            action,
-            first: NIL,
-            last: NIL,
-            next: NIL,
-        };
+        let n = WNode { thread, action, first: NIL, last: NIL, next: NIL };
         if let Some(id) = self.free.pop() {
             self.nodes[id as usize] = n;
             id
@@ -551,12 +519,7 @@ pub(crate) fn filter_sleep(
     out: &mut Vec<(ThreadId, Action)>,
 ) {
     out.clear();
-    out.extend(
-        sleep
-            .iter()
-            .copied()
-            .filter(|&(u, b)| !mode.dependent(t, a, u, b)),
-    );
+    out.extend(sleep.iter().copied().filter(|&(u, b)| !mode.dependent(t, a, u, b)));
 }
 
 /// Walk the states `base..=n` of `exec`, calling `f` with each state's index and
@@ -567,8 +530,7 @@ pub(crate) fn walk_states(exec: &Execution, base: usize, mut f: impl FnMut(usize
         if k >= base {
             f(k, &st);
         }
-        st.apply(k, s)
-            .expect("checker bug: the session accepted an execution SchedState rejects");
+        st.apply(k, s).expect("checker bug: the session accepted an execution SchedState rejects");
     }
     f(exec.steps.len(), &st);
 }
@@ -628,11 +590,7 @@ impl Driver {
         self.stack.truncate(base);
         if base > 0 {
             if let Some(s) = exec.steps.get(base - 1) {
-                debug_assert_eq!(
-                    self.stack[base - 1].cur.0,
-                    s.thread,
-                    "checker bug: replay not followed"
-                );
+                debug_assert_eq!(self.stack[base - 1].cur.0, s.thread, "checker bug: replay not followed");
                 self.stack[base - 1].cur = (s.thread, s.action);
             }
         }
@@ -679,16 +637,10 @@ impl Driver {
                 let root = if k == 0 {
                     forest.new_root()
                 } else {
-                    forest
-                        .first_child(stack[k - 1].wut)
-                        .expect("checker bug: parent's branch missing")
+                    forest.first_child(stack[k - 1].wut).expect("checker bug: parent's branch missing")
                 };
                 match forest.first_child(root) {
-                    Some(c) => debug_assert_eq!(
-                        forest.step(c).0,
-                        cur.0,
-                        "checker bug: wakeup path not followed"
-                    ),
+                    Some(c) => debug_assert_eq!(forest.step(c).0, cur.0, "checker bug: wakeup path not followed"),
                     None => {
                         forest.add_child(root, cur.0, cur.1);
                     }
@@ -697,14 +649,7 @@ impl Driver {
             } else {
                 NIL
             };
-            stack.push(Node {
-                cur,
-                enabled,
-                sleep,
-                done: Vec::new(),
-                backtrack,
-                wut,
-            });
+            stack.push(Node { cur, enabled, sleep, done: Vec::new(), backtrack, wut });
         });
     }
 
@@ -726,14 +671,12 @@ impl Driver {
         for x in e + 1..end {
             if !self.an.hb(e, x) {
                 let ev = self.an.evs[x];
-                self.v
-                    .push(ev.thread, ev.action, self.an.clock(x), ev.local);
+                self.v.push(ev.thread, ev.action, self.an.clock(x), ev.local);
             }
         }
         if let Some(j) = tail {
             let ev = self.an.evs[j];
-            self.v
-                .push(ev.thread, ev.action, self.an.clock(j), ev.local);
+            self.v.push(ev.thread, ev.action, self.an.clock(j), ev.local);
         }
     }
 }
@@ -755,14 +698,7 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
         let fresh = base.saturating_sub(1);
         if kind != Kind::Dfs && analysable(&exec.end) {
             // Classic-DPOR computes its backtracking points with every access dependent.
-            d.an.build(
-                &exec,
-                if kind == Kind::Classic {
-                    Independence::AllDependent
-                } else {
-                    mode
-                },
-            );
+            d.an.build(&exec, if kind == Kind::Classic { Independence::AllDependent } else { mode });
             match kind {
                 Kind::Classic => super::classic::analyse(&mut d, &exec, fresh, &mut session.stats),
                 Kind::Source => super::source::analyse(&mut d, &exec, fresh, &mut session.stats),
@@ -855,13 +791,7 @@ mod tests {
         Execution {
             steps: steps
                 .iter()
-                .map(|&(thread, action)| Step {
-                    thread,
-                    action,
-                    site: 0,
-                    next: None,
-                    child_next: None,
-                })
+                .map(|&(thread, action)| Step { thread, action, site: 0, next: None, child_next: None })
                 .collect(),
             ..Execution::default()
         }

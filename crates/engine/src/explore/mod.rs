@@ -258,12 +258,8 @@ impl<'p> Session<'p> {
         sleep: &[(ThreadId, Action)],
         out: &mut Execution,
     ) -> Result<(), ExploreError> {
-        let req = RunRequest {
-            replay,
-            sleep,
-            independence: self.config.independence,
-            max_steps: self.config.max_steps,
-        };
+        let req =
+            RunRequest { replay, sleep, independence: self.config.independence, max_steps: self.config.max_steps };
         let t0 = Instant::now();
         self.program.run(&req, out)?;
         self.stats.time.run += t0.elapsed();

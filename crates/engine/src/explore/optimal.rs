@@ -52,11 +52,7 @@ fn consider(d: &mut Driver, e: usize, stats: &mut Stats) {
     d.v.finish();
     let mode = d.mode;
     let node = &d.stack[e];
-    if node
-        .sleep
-        .iter()
-        .any(|&(q, a)| d.v.is_weak_initial(mode, q, a))
-    {
+    if node.sleep.iter().any(|&(q, a)| d.v.is_weak_initial(mode, q, a)) {
         return;
     }
     let root = d.stack[e].wut;

@@ -189,11 +189,8 @@ impl Qpor {
     fn preds_for(&mut self, thread: ThreadId, action: Action, step: usize) -> Result<Preds, ProgramError> {
         let mut preds = Preds::default();
         let lt = self.last_of(thread);
-        preds.tpred = if lt != BOTTOM {
-            Some(lt)
-        } else {
-            self.creator.get(thread.index()).copied().filter(|&e| e != BOTTOM)
-        };
+        preds.tpred =
+            if lt != BOTTOM { Some(lt) } else { self.creator.get(thread.index()).copied().filter(|&e| e != BOTTOM) };
         if preds.tpred.is_none() && thread != ThreadId::MAIN {
             return Err(ProgramError::Divergence {
                 step,
@@ -204,7 +201,10 @@ impl Qpor {
             Action::Join(u) => {
                 let x = self.last_of(u);
                 if x == BOTTOM || self.u.event(x).action != Action::Exit {
-                    return Err(ProgramError::Divergence { step, detail: format!("{thread} joined {u}, which has not exited") });
+                    return Err(ProgramError::Divergence {
+                        step,
+                        detail: format!("{thread} joined {u}, which has not exited"),
+                    });
                 }
                 preds.opred = Some(x);
             }
@@ -229,14 +229,25 @@ impl Qpor {
 
     /// Turn the steps of `exec` from position `from` on into events of the branch.
     /// The branch holds `C_from`; `expect` are the events of the clue being followed.
-    fn absorb(&mut self, s: &mut Session<'_>, exec: &Execution, from: usize, expect: &[EventId]) -> Result<(), ExploreError> {
+    fn absorb(
+        &mut self,
+        s: &mut Session<'_>,
+        exec: &Execution,
+        from: usize,
+        expect: &[EventId],
+    ) -> Result<(), ExploreError> {
         let t0 = Instant::now();
         debug_assert_eq!(self.seq.len(), from);
         for (i, (step, &t)) in exec.steps.iter().zip(self.sched.iter()).enumerate().take(from) {
             if step.thread != t || step.action != self.u.event(self.seq[i]).action {
                 return Err(ProgramError::Divergence {
                     step: i,
-                    detail: format!("replayed {} {:?}, the branch has {:?}", step.thread, step.action, self.u.event(self.seq[i])),
+                    detail: format!(
+                        "replayed {} {:?}, the branch has {:?}",
+                        step.thread,
+                        step.action,
+                        self.u.event(self.seq[i])
+                    ),
                 }
                 .into());
             }
@@ -538,9 +549,9 @@ impl Qpor {
                 self.seq[chain[n - 1] as usize]
             }
         };
-        for i in 0..self.u.slots() {
+        for (i, kept) in keep.iter_mut().enumerate() {
             let x = EventId(i as u32);
-            if keep[i] || !self.u.is_live(x) {
+            if *kept || !self.u.is_live(x) {
                 continue;
             }
             let ev = self.u.event(x);
@@ -556,7 +567,7 @@ impl Qpor {
                 }
             };
             if self.u.lmax_all(x).iter().all(|&(o, y)| self.u.obj_comparable(y, last_in_prefix(o, j))) {
-                keep[i] = true;
+                *kept = true;
             }
         }
         self.u.retain(&mut keep);
@@ -641,16 +652,17 @@ mod tests {
             let mut pc: Vec<usize> = vec![0];
             let mut code_of: Vec<usize> = vec![0];
             let mut spawned: Vec<u32> = vec![0];
-            let pending = |code_of: &Vec<usize>, pc: &Vec<usize>, t: usize, names: &mut ThreadNames, spawned: &Vec<u32>| {
-                let c = &self.code[code_of[t]];
-                match c.get(pc[t]) {
-                    Some(Action::Create(_)) => Some(Action::Create(names.child(ThreadId(t as u16), spawned[t]))),
-                    Some(a) => Some(*a),
-                    None if t == 0 => Some(Action::ExitProcess),
-                    None if pc[t] == c.len() => Some(Action::Exit),
-                    None => None,
-                }
-            };
+            let pending =
+                |code_of: &Vec<usize>, pc: &Vec<usize>, t: usize, names: &mut ThreadNames, spawned: &Vec<u32>| {
+                    let c = &self.code[code_of[t]];
+                    match c.get(pc[t]) {
+                        Some(Action::Create(_)) => Some(Action::Create(names.child(ThreadId(t as u16), spawned[t]))),
+                        Some(a) => Some(*a),
+                        None if t == 0 => Some(Action::ExitProcess),
+                        None if pc[t] == c.len() => Some(Action::Exit),
+                        None => None,
+                    }
+                };
             out.first = pending(&code_of, &pc, 0, &mut names, &spawned);
             let mut state = SchedState::new(out.first);
             let mut sched = Scheduler::new(*req);
@@ -783,8 +795,10 @@ mod tests {
 
     #[test]
     fn lock_order_inversion_deadlocks_are_found() {
-        let a = vec![Action::Lock(ObjId(1)), Action::Lock(ObjId(2)), Action::Unlock(ObjId(2)), Action::Unlock(ObjId(1))];
-        let b = vec![Action::Lock(ObjId(2)), Action::Lock(ObjId(1)), Action::Unlock(ObjId(1)), Action::Unlock(ObjId(2))];
+        let a =
+            vec![Action::Lock(ObjId(1)), Action::Lock(ObjId(2)), Action::Unlock(ObjId(2)), Action::Unlock(ObjId(1))];
+        let b =
+            vec![Action::Lock(ObjId(2)), Action::Lock(ObjId(1)), Action::Unlock(ObjId(1)), Action::Unlock(ObjId(2))];
         for k in [None, Some(1)] {
             let (traces, redundant, _) = check(vec![spawn_all(2), a.clone(), b.clone()], k);
             assert_eq!(traces, 3, "a-first, b-first and the deadlock");
@@ -795,7 +809,8 @@ mod tests {
     #[test]
     fn trylock_and_memory_accesses() {
         let x = ObjId(9);
-        let a = vec![Action::TryLock(ObjId(1), false), Action::Write(x), Action::Lock(ObjId(1)), Action::Unlock(ObjId(1))];
+        let a =
+            vec![Action::TryLock(ObjId(1), false), Action::Write(x), Action::Lock(ObjId(1)), Action::Unlock(ObjId(1))];
         let b = vec![Action::Lock(ObjId(1)), Action::Read(x), Action::Unlock(ObjId(1))];
         let c = vec![Action::Rmw(x)];
         for k in [None, Some(1), Some(2)] {
@@ -825,7 +840,10 @@ mod tests {
             for _ in 0..1 + next(3) {
                 match next(6) {
                     0 => t.push(Action::TryLock(ObjId(1 + next(mutexes)), false)),
-                    1 => t.push([Action::Read(ObjId(100)), Action::Write(ObjId(100)), Action::Rmw(ObjId(101))][next(3) as usize]),
+                    1 => t.push(
+                        [Action::Read(ObjId(100)), Action::Write(ObjId(100)), Action::Rmw(ObjId(101))]
+                            [next(3) as usize],
+                    ),
                     _ => {
                         let a = 1 + next(mutexes);
                         let b = 1 + next(mutexes);

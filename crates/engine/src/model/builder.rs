@@ -150,11 +150,7 @@ pub struct ModelBuilder {
 impl ModelBuilder {
     /// An empty builder (main must be given with [`ModelBuilder::main`]).
     pub fn new() -> Self {
-        ModelBuilder {
-            codes: vec![None],
-            var_init: Vec::new(),
-            nmutex: 0,
-        }
+        ModelBuilder { codes: vec![None], var_init: Vec::new(), nmutex: 0 }
     }
 
     /// A new mutex, initially free.
@@ -186,11 +182,7 @@ impl ModelBuilder {
     /// # Panics
     /// If main was not given.
     pub fn build(self) -> Model {
-        let codes = self
-            .codes
-            .into_iter()
-            .map(|c| c.expect("ModelBuilder: main was not given"))
-            .collect();
+        let codes = self.codes.into_iter().map(|c| c.expect("ModelBuilder: main was not given")).collect();
         Model::new(codes, self.var_init, self.nmutex as usize)
     }
 }
@@ -206,11 +198,7 @@ pub struct ThreadBuilder {
 
 impl ThreadBuilder {
     fn build(name: &str, f: impl FnOnce(&mut ThreadBuilder)) -> Code {
-        let mut t = ThreadBuilder {
-            instrs: Vec::new(),
-            nregs: 0,
-            labels: Vec::new(),
-        };
+        let mut t = ThreadBuilder { instrs: Vec::new(), nregs: 0, labels: Vec::new() };
         f(&mut t);
         t.instrs.push(Instr::End);
         // Resolve labels: jumps were emitted with label numbers.
@@ -225,11 +213,7 @@ impl ThreadBuilder {
                 _ => {}
             }
         }
-        Code {
-            name: name.to_string(),
-            instrs: t.instrs,
-            nregs: t.nregs as usize,
-        }
+        Code { name: name.to_string(), instrs: t.instrs, nregs: t.nregs as usize }
     }
 
     /// A fresh register, initially 0.
@@ -307,8 +291,7 @@ impl ThreadBuilder {
 
     /// `assert(cond)`: failure is a [`crate::DefectKind::Assertion`] defect.
     pub fn assert(&mut self, cond: impl Into<Expr>, msg: &str) {
-        self.instrs
-            .push(Instr::Assert(cond.into(), msg.to_string()));
+        self.instrs.push(Instr::Assert(cond.into(), msg.to_string()));
     }
 
     /// `assume(cond)`: if false the thread stops silently.
@@ -382,11 +365,7 @@ impl ThreadBuilder {
 
     /// `while { cond_code; cond } { body }`: `cond` computes the condition (it may emit
     /// instructions, e.g. a read) and is re-run before each iteration.
-    pub fn while_(
-        &mut self,
-        cond: impl FnOnce(&mut ThreadBuilder) -> Expr,
-        body: impl FnOnce(&mut ThreadBuilder),
-    ) {
+    pub fn while_(&mut self, cond: impl FnOnce(&mut ThreadBuilder) -> Expr, body: impl FnOnce(&mut ThreadBuilder)) {
         let head = self.label();
         let end = self.label();
         self.place(head);

@@ -43,8 +43,8 @@ pub use builder::{CodeId, Expr, Label, ModelBuilder, Mutex, Reg, ThreadBuilder, 
 use crate::action::Action;
 use crate::ids::{ObjId, ThreadId, ThreadNames};
 use crate::program::{
-    Decision, Defect, DefectKind, End, Execution, Program, ProgramError, RunRequest, SchedState,
-    Scheduler, Step, StopReason,
+    Decision, Defect, DefectKind, End, Execution, Program, ProgramError, RunRequest, SchedState, Scheduler, Step,
+    StopReason,
 };
 use std::fmt;
 
@@ -154,11 +154,7 @@ pub struct Model {
 
 impl fmt::Debug for Model {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "model: {} mutexes, vars {:?}",
-            self.nmutex, self.var_init
-        )?;
+        writeln!(f, "model: {} mutexes, vars {:?}", self.nmutex, self.var_init)?;
         for (i, c) in self.codes.iter().enumerate() {
             writeln!(f, "code {i} ({}), {} regs:", c.name, c.nregs)?;
             for (pc, ins) in c.instrs.iter().enumerate() {
@@ -200,11 +196,7 @@ impl Model {
 
     /// Total number of visible instructions over all codes (a size measure).
     pub fn visible_instructions(&self) -> usize {
-        self.codes
-            .iter()
-            .flat_map(|c| c.instrs.iter())
-            .filter(|i| i.is_visible())
-            .count()
+        self.codes.iter().flat_map(|c| c.instrs.iter()).filter(|i| i.is_visible()).count()
     }
 
     /// The final value of variable `v` after the last run.
@@ -266,18 +258,14 @@ impl Model {
             };
             if fuel == 0 {
                 // A local infinite loop: report it rather than hang the checker.
-                out.defects.push(defect(
-                    DefectKind::Abort,
-                    "local code does not reach a visible action".into(),
-                ));
+                out.defects.push(defect(DefectKind::Abort, "local code does not reach a visible action".into()));
                 t.pending = None;
                 return;
             }
             let pending = match instr {
                 Instr::Lock(m) => {
                     if self.owner[*m as usize] == Some(tid) {
-                        out.defects
-                            .push(defect(DefectKind::MutexMisuse, format!("relock of m{m}")));
+                        out.defects.push(defect(DefectKind::MutexMisuse, format!("relock of m{m}")));
                         t.pending = None;
                         return;
                     }
@@ -285,10 +273,7 @@ impl Model {
                 }
                 Instr::Unlock(m) => {
                     if self.owner[*m as usize] != Some(tid) {
-                        out.defects.push(defect(
-                            DefectKind::MutexMisuse,
-                            format!("unlock of m{m}, not held"),
-                        ));
+                        out.defects.push(defect(DefectKind::MutexMisuse, format!("unlock of m{m}, not held")));
                         t.pending = None;
                         return;
                     }
@@ -296,10 +281,7 @@ impl Model {
                 }
                 Instr::TryLock(m, _) => {
                     if self.owner[*m as usize] == Some(tid) {
-                        out.defects.push(defect(
-                            DefectKind::MutexMisuse,
-                            format!("trylock of held m{m}"),
-                        ));
+                        out.defects.push(defect(DefectKind::MutexMisuse, format!("trylock of held m{m}")));
                         t.pending = None;
                         return;
                     }
@@ -333,11 +315,7 @@ impl Model {
                     continue;
                 }
                 Instr::JumpIfZero(e, target) => {
-                    t.pc = if e.eval(&t.regs) == 0 {
-                        *target
-                    } else {
-                        t.pc + 1
-                    };
+                    t.pc = if e.eval(&t.regs) == 0 { *target } else { t.pc + 1 };
                     continue;
                 }
                 Instr::Jump(target) => {
@@ -448,13 +426,7 @@ impl Model {
             self.advance(tid, out, out.steps.len() + 1);
             self.threads[ti].pending
         };
-        Step {
-            thread: tid,
-            action,
-            site,
-            next,
-            child_next,
-        }
+        Step { thread: tid, action, site, next, child_next }
     }
 }
 
@@ -484,11 +456,7 @@ impl Program for Model {
                 }
                 Decision::Stop(StopReason::NoneEnabled) => {
                     let blocked = state.blocked();
-                    out.end = if blocked.is_empty() {
-                        End::Finished
-                    } else {
-                        End::Deadlock { blocked }
-                    };
+                    out.end = if blocked.is_empty() { End::Finished } else { End::Deadlock { blocked } };
                     break Ok(());
                 }
                 Decision::Stop(StopReason::SleepBlocked) => {

@@ -142,12 +142,7 @@ pub fn jacm_fig10(n: usize) -> Model {
     }
     let p = b.thread("p", |t| {
         // Nested: read x_i; if 1 { spawn group i+1; read x_{i+1}; ... }
-        fn level(
-            t: &mut super::ThreadBuilder,
-            i: usize,
-            xs: &[Var],
-            groups: &[[super::CodeId; 3]],
-        ) {
+        fn level(t: &mut super::ThreadBuilder, i: usize, xs: &[Var], groups: &[[super::CodeId; 3]]) {
             let v = t.read(xs[i]);
             if i + 1 < xs.len() {
                 t.if_(v.eq(1), |t| {
@@ -361,60 +356,25 @@ pub fn catalogue() -> Vec<Case> {
     use crate::Independence::{AllDependent, ReadReadIndependent};
     let mut v = Vec::new();
     let mut add = |name: String, model: Model, independence, traces: u64| {
-        v.push(Case {
-            name,
-            model,
-            independence,
-            traces,
-        });
+        v.push(Case { name, model, independence, traces });
     };
     for n in 2..=6 {
-        add(
-            format!("qpor_fig1({n})"),
-            qpor_fig1(n),
-            AllDependent,
-            2 * n as u64,
-        );
+        add(format!("qpor_fig1({n})"), qpor_fig1(n), AllDependent, 2 * n as u64);
     }
     add("qpor_fig2".into(), qpor_fig2(), AllDependent, 3);
     for n in 1..=5 {
-        add(
-            format!("jacm_fig10({n})"),
-            jacm_fig10(n),
-            ReadReadIndependent,
-            4 * n as u64 + 1,
-        );
+        add(format!("jacm_fig10({n})"), jacm_fig10(n), ReadReadIndependent, 4 * n as u64 + 1);
     }
     for n in [2, 4, 8] {
-        add(
-            format!("readers({n})"),
-            readers(n),
-            ReadReadIndependent,
-            1 << n,
-        );
+        add(format!("readers({n})"), readers(n), ReadReadIndependent, 1 << n);
     }
     add("lastzero(5)".into(), lastzero(5), ReadReadIndependent, 64);
-    add(
-        "lastzero(10)".into(),
-        lastzero(10),
-        ReadReadIndependent,
-        3328,
-    );
+    add("lastzero(10)".into(), lastzero(10), ReadReadIndependent, 3328);
     for (n, t) in [(14, 2), (16, 8), (18, 32), (19, 64)] {
         add(format!("filesystem({n})"), filesystem(n), AllDependent, t);
     }
-    add(
-        "lock_chain(3,3)".into(),
-        lock_chain(3, 3),
-        AllDependent,
-        1680,
-    );
-    add(
-        "lock_chain(4,2)".into(),
-        lock_chain(4, 2),
-        AllDependent,
-        2520,
-    );
+    add("lock_chain(3,3)".into(), lock_chain(3, 3), AllDependent, 1680);
+    add("lock_chain(4,2)".into(), lock_chain(4, 2), AllDependent, 2520);
     add("philosophers(3)".into(), philosophers(3), AllDependent, 7);
     v
 }

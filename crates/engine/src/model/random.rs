@@ -58,12 +58,7 @@ pub struct Shape {
 
 impl Default for Shape {
     fn default() -> Self {
-        Shape {
-            max_threads: 4,
-            max_statements: 3,
-            max_visible: 8,
-            lock_free: false,
-        }
+        Shape { max_threads: 4, max_statements: 3, max_visible: 8, lock_free: false }
     }
 }
 
@@ -178,9 +173,7 @@ impl Gen<'_> {
             }
             // Trylock with a branch on its result.
             5 => {
-                let free: Vec<usize> = (0..self.ctx.mutexes.len())
-                    .filter(|m| !self.held.contains(m))
-                    .collect();
+                let free: Vec<usize> = (0..self.ctx.mutexes.len()).filter(|m| !self.held.contains(m)).collect();
                 if free.is_empty() || self.budget < 2 {
                     return;
                 }
@@ -201,9 +194,7 @@ impl Gen<'_> {
             }
             // Critical section, possibly nested.
             _ => {
-                let free: Vec<usize> = (0..self.ctx.mutexes.len())
-                    .filter(|m| !self.held.contains(m))
-                    .collect();
+                let free: Vec<usize> = (0..self.ctx.mutexes.len()).filter(|m| !self.held.contains(m)).collect();
                 if free.is_empty() || self.budget < 2 {
                     return;
                 }
@@ -234,31 +225,16 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let nm = 1 + rng.below(3);
     let mutexes: Vec<Mutex> = (0..nm).map(|_| b.mutex()).collect();
     let guarded: Vec<Var> = (0..nm).map(|_| b.var(0)).collect();
-    let nv = if shape.lock_free {
-        1 + rng.below(2)
-    } else {
-        rng.below(3)
-    };
+    let nv = if shape.lock_free { 1 + rng.below(2) } else { rng.below(3) };
     let visible: Vec<Var> = (0..nv).map(|_| b.var(0)).collect();
-    let ctx = Ctx {
-        lock_free: shape.lock_free,
-        mutexes,
-        guarded,
-        visible,
-    };
+    let ctx = Ctx { lock_free: shape.lock_free, mutexes, guarded, visible };
 
     // Thread tree: main has 1..=3 children; a child may have one child of its own.
     let total = 2 + rng.below(shape.max_threads.max(2) - 1);
     let mut others = total - 1;
     let mut top: Vec<CodeId> = Vec::new();
     let body = |rng: &mut Rng, t: &mut ThreadBuilder| {
-        let mut g = Gen {
-            rng,
-            ctx: &ctx,
-            held: Vec::new(),
-            data: Vec::new(),
-            budget: shape.max_visible,
-        };
+        let mut g = Gen { rng, ctx: &ctx, held: Vec::new(), data: Vec::new(), budget: shape.max_visible };
         let n = 1 + g.rng.below(shape.max_statements);
         for _ in 0..n {
             g.statement(t, 0);
@@ -282,10 +258,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         });
         top.push(child);
     }
-    let joins: Vec<bool> = top
-        .iter()
-        .map(|_| rng.chance(70) && !shape.lock_free)
-        .collect();
+    let joins: Vec<bool> = top.iter().map(|_| rng.chance(70) && !shape.lock_free).collect();
     let main_first = rng.chance(50);
     b.main(|t| {
         if main_first {

@@ -3,12 +3,7 @@ use crate::action::Independence;
 use crate::program::{DefectKind, End, Execution, Program, RunRequest};
 
 fn req<'a>(replay: &'a [ThreadId], sleep: &'a [(ThreadId, Action)]) -> RunRequest<'a> {
-    RunRequest {
-        replay,
-        sleep,
-        independence: Independence::AllDependent,
-        max_steps: 10_000,
-    }
+    RunRequest { replay, sleep, independence: Independence::AllDependent, max_steps: 10_000 }
 }
 
 fn run(m: &mut Model, replay: &[ThreadId]) -> Execution {
@@ -76,16 +71,10 @@ fn replay_is_followed_and_a_blocked_replay_is_a_divergence() {
     let mut m = two_lockers();
     let e = run(&mut m, &[T0, T0, T2]);
     assert_eq!(e.steps[2].thread, T2);
-    assert_eq!(
-        e.steps[3].thread, T2,
-        "last thread goes on after the replay"
-    );
+    assert_eq!(e.steps[3].thread, T2, "last thread goes on after the replay");
     let mut out = Execution::default();
     let err = m.run(&req(&[T0, T0, T1, T2], &[]), &mut out).unwrap_err();
-    assert!(
-        matches!(err, ProgramError::Divergence { step: 3, .. }),
-        "{err:?}"
-    );
+    assert!(matches!(err, ProgramError::Divergence { step: 3, .. }), "{err:?}");
 }
 
 #[test]
@@ -184,11 +173,7 @@ fn deadlock_lists_blocked_threads() {
         End::Deadlock { blocked } => {
             assert_eq!(
                 blocked,
-                &vec![
-                    (T0, Action::Join(T1)),
-                    (T1, Action::Lock(mutex_obj(1))),
-                    (T2, Action::Lock(mutex_obj(0)))
-                ]
+                &vec![(T0, Action::Join(T1)), (T1, Action::Lock(mutex_obj(1))), (T2, Action::Lock(mutex_obj(0)))]
             );
         }
         other => panic!("expected a deadlock, got {other:?}"),
@@ -260,11 +245,7 @@ fn paper_programs_run_to_completion() {
         programs::lock_chain(2, 2),
     ] {
         let e = run(&mut m, &[]);
-        assert!(
-            matches!(e.end, End::Finished | End::Deadlock { .. }),
-            "{:?}",
-            e.end
-        );
+        assert!(matches!(e.end, End::Finished | End::Deadlock { .. }), "{:?}", e.end);
         assert!(e.defects.is_empty(), "{:?}", e.defects);
     }
 }
@@ -282,13 +263,7 @@ fn a_run_is_cheap() {
     }
     let per_run = t0.elapsed() / n;
     let per_step = t0.elapsed() / (n * out.steps.len() as u32);
-    println!(
-        "qpor_fig1(3): {} steps, {per_run:?}/run, {per_step:?}/step",
-        out.steps.len()
-    );
+    println!("qpor_fig1(3): {} steps, {per_run:?}/run, {per_step:?}/step", out.steps.len());
     // Generous bound (debug assertions on, shared machine): a few µs is the target.
-    assert!(
-        per_run < std::time::Duration::from_micros(200),
-        "{per_run:?} per run"
-    );
+    assert!(per_run < std::time::Duration::from_micros(200), "{per_run:?} per run");
 }

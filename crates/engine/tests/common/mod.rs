@@ -5,9 +5,7 @@
 
 use std::collections::BTreeSet;
 use unfold_engine::action::ObjKind;
-use unfold_engine::{
-    Action, End, Execution, Independence, ObjId, Program, RunRequest, SchedState, Step, ThreadId,
-};
+use unfold_engine::{Action, End, Execution, Independence, ObjId, Program, RunRequest, SchedState, Step, ThreadId};
 
 /// One position in an object's history: a single access, or (read-read mode) a set of
 /// consecutive reads.
@@ -52,8 +50,7 @@ pub fn canon(steps: &[Step], mode: Independence) -> Canon {
         seq.push(akey(s.action));
         let Some(o) = s.action.object() else { continue };
         let hist = objects.entry(o).or_default();
-        let is_read =
-            s.action.obj_kind() == Some(ObjKind::Memory) && matches!(s.action, Action::Read(_));
+        let is_read = s.action.obj_kind() == Some(ObjKind::Memory) && matches!(s.action, Action::Read(_));
         if is_read && mode == Independence::ReadReadIndependent {
             if let Some(Slot::Reads(set)) = hist.last_mut() {
                 set.insert((s.thread, idx));
@@ -64,10 +61,7 @@ pub fn canon(steps: &[Step], mode: Independence) -> Canon {
             hist.push(Slot::One(s.thread, idx));
         }
     }
-    Canon {
-        threads: threads.into_iter().collect(),
-        objects: objects.into_iter().collect(),
-    }
+    Canon { threads: threads.into_iter().collect(), objects: objects.into_iter().collect() }
 }
 
 /// The result of brute force.
@@ -89,18 +83,9 @@ pub fn brute_force(p: &mut dyn Program, mode: Independence, cap: u64) -> Option<
     let mut out = Execution::default();
     let mut stack: Vec<Vec<ThreadId>> = vec![Vec::new()];
     while let Some(prefix) = stack.pop() {
-        let req = RunRequest {
-            replay: &prefix,
-            sleep: &[],
-            independence: mode,
-            max_steps: 10_000,
-        };
+        let req = RunRequest { replay: &prefix, sleep: &[], independence: mode, max_steps: 10_000 };
         p.run(&req, &mut out).expect("brute force run");
-        assert!(
-            matches!(out.end, End::Finished | End::Deadlock { .. }),
-            "brute force: {:?}",
-            out.end
-        );
+        assert!(matches!(out.end, End::Finished | End::Deadlock { .. }), "brute force: {:?}", out.end);
         res.schedules += 1;
         if res.schedules > cap {
             return None;
@@ -119,15 +104,13 @@ pub fn brute_force(p: &mut dyn Program, mode: Independence, cap: u64) -> Option<
             if k >= prefix.len() {
                 for t in st.threads().collect::<Vec<_>>() {
                     if t != s.thread && st.enabled(t) {
-                        let mut np: Vec<ThreadId> =
-                            out.steps[..k].iter().map(|s| s.thread).collect();
+                        let mut np: Vec<ThreadId> = out.steps[..k].iter().map(|s| s.thread).collect();
                         np.push(t);
                         stack.push(np);
                     }
                 }
             }
-            st.apply(k, s)
-                .expect("brute force: step rejected by SchedState");
+            st.apply(k, s).expect("brute force: step rejected by SchedState");
         }
     }
     Some(res)
