@@ -177,7 +177,13 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     }
     let so = dir.join("program.so");
     let mut cmd = Command::new(cc());
-    cmd.args(["-g", "-fPIC", "-shared", "-fno-omit-frame-pointer"]);
+    cmd.args([
+        "-g",
+        "-fPIC",
+        "-shared",
+        "-fno-omit-frame-pointer",
+        "-Wl,-Bsymbolic",
+    ]);
     cmd.arg(format!("-O{}", flags.opt.as_deref().unwrap_or("0")));
     cmd.arg("-include").arg(&header);
     for d in &flags.defines {

@@ -289,6 +289,9 @@ fn report_for(
     l.prog
         .run(&req, &mut exec)
         .map_err(|e| anyhow!("replaying the execution failed: {e}"))?;
+    if std::env::var_os("UNFOLD_DEBUG").is_some() {
+        eprintln!("{exec:?}");
+    }
     let mut fs = report::findings(&exec, max_steps);
     if let Some(k) = key {
         if let Some(i) = fs.iter().position(|f| &finding_key(f) == k) {
@@ -303,7 +306,7 @@ fn report_for(
             let message = if f.kind == Kind::Deadlock {
                 report::describe_deadlock(&l.sym, &l.prog, &exec)
             } else {
-                f.message.clone()
+                l.sym.name_addresses(&l.prog, &f.message)
             };
             let location = match (f.kind, f.site) {
                 (Kind::Deadlock, _) => blocked_location(l, &exec, f.thread),

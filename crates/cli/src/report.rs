@@ -61,11 +61,31 @@ impl Symbols {
                     .find_location(pc.checked_sub(self.base)?)
                     .ok()??;
                 Some(Location {
-                    file: loc.file?.to_string(),
+                    file: relative(loc.file?),
                     line: loc.line?,
                 })
             }
         }
+    }
+
+    /// Replace every `0x…` address in a runtime message by the object's name.
+    pub fn name_addresses(&self, prog: &CProgram, msg: &str) -> String {
+        let mut out = String::new();
+        let mut rest = msg;
+        while let Some(i) = rest.find("0x") {
+            out.push_str(&rest[..i]);
+            let hex: String = rest[i + 2..]
+                .chars()
+                .take_while(|c| c.is_ascii_hexdigit())
+                .collect();
+            match u64::from_str_radix(&hex, 16) {
+                Ok(a) => out.push_str(&self.object(prog, ObjId(a))),
+                Err(_) => out.push_str("0x"),
+            }
+            rest = &rest[i + 2 + hex.len()..];
+        }
+        out.push_str(rest);
+        out
     }
 
     /// A readable name for a mutex or memory object.
@@ -107,6 +127,16 @@ impl Symbols {
             Action::Write(m) => format!("write({})", o(m)),
             Action::Rmw(m) => format!("rmw({})", o(m)),
         }
+    }
+}
+
+/// `path` relative to the current directory when it lies below it.
+fn relative(path: &str) -> String {
+    match std::env::current_dir() {
+        Ok(cwd) => Path::new(path)
+            .strip_prefix(&cwd)
+            .map_or(path.to_string(), |p| p.display().to_string()),
+        Err(_) => path.to_string(),
     }
 }
 
@@ -163,7 +193,12 @@ pub fn findings(exec: &Execution, max_steps: usize) -> Vec<RawFinding> {
         .collect();
     match &exec.end {
         End::Deadlock { blocked } if exec.assumed.is_empty() => {
-            let t = blocked.first().map_or(ThreadId::MAIN, |b| b.0);
+            // Name a thread waiting for a mutex if there is one (a join only waits for it).
+            let t = blocked
+                .iter()
+                .find(|b| matches!(b.1, Action::Lock(_)))
+                .or(blocked.first())
+                .map_or(ThreadId::MAIN, |b| b.0);
             v.push(RawFinding {
                 kind: Kind::Deadlock,
                 message: String::new(),

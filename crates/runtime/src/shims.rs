@@ -478,24 +478,23 @@ pub extern "C" fn __unfold_free(p: *mut c_void) {
 
 /// Replaces `exit`: the process exit becomes the thread's pending action.
 #[no_mangle]
-pub extern "C" fn __unfold_exit(code: c_int, file: *const c_char, line: c_int) -> ! {
+pub extern "C" fn __unfold_exit_at(code: c_int, ra: *mut c_void) -> ! {
     guard(|| {
         with_rt(|rt| rt.exit_code = code);
-        visible(Action::ExitProcess, file, line);
+        suspend(Yield::Pending(Action::ExitProcess, code_site(ra)));
         stop()
     })
 }
 
+/// The site of a call whose return address is `ra` (inside the call instruction).
+fn code_site(ra: *mut c_void) -> u64 {
+    (ra as u64).saturating_sub(1)
+}
+
 /// Replaces `abort`.
 #[no_mangle]
-pub extern "C" fn __unfold_abort(file: *const c_char, line: c_int) -> ! {
-    guard(|| {
-        fail(
-            DefectKind::Abort,
-            "abort() called".into(),
-            site_file_line(file, line),
-        )
-    })
+pub extern "C" fn __unfold_abort_at(ra: *mut c_void) -> ! {
+    guard(|| fail(DefectKind::Abort, "abort() called".into(), code_site(ra)))
 }
 
 /// Replaces glibc's `__assert_fail` (what `assert` expands to).
@@ -549,7 +548,7 @@ pub extern "C" fn __unfold_VERIFIER_assume(cond: c_int) {
     })
 }
 
-fn atomic_begin(file: *const c_char, line: c_int) {
+fn atomic_begin(site: u64) {
     let me = current();
     let depth = with_rt(|rt| {
         let d = rt.thread(me).atomic_depth;
@@ -557,11 +556,11 @@ fn atomic_begin(file: *const c_char, line: c_int) {
         d
     });
     if depth == 0 {
-        visible(Action::Lock(ATOMIC_OBJ), file, line);
+        suspend(Yield::Pending(Action::Lock(ATOMIC_OBJ), site));
     }
 }
 
-fn atomic_end(file: *const c_char, line: c_int) {
+fn atomic_end(site: u64) {
     let me = current();
     let depth = with_rt(|rt| {
         let d = rt.thread(me).atomic_depth;
@@ -569,20 +568,21 @@ fn atomic_end(file: *const c_char, line: c_int) {
         d
     });
     if depth == 1 {
-        visible(Action::Unlock(ATOMIC_OBJ), file, line);
+        suspend(Yield::Pending(Action::Unlock(ATOMIC_OBJ), site));
     }
 }
 
-/// `__VERIFIER_atomic_begin`: enters an atomic section (holds the hidden atomic mutex).
+/// `__VERIFIER_atomic_begin` (through the header's trampoline, with its return
+/// address): enters an atomic section (takes the hidden atomic mutex).
 #[no_mangle]
-pub extern "C" fn __unfold_VERIFIER_atomic_begin(file: *const c_char, line: c_int) {
-    guard(|| atomic_begin(file, line))
+pub extern "C" fn __unfold_atomic_begin_at(ra: *mut c_void) {
+    guard(|| atomic_begin(code_site(ra)))
 }
 
 /// `__VERIFIER_atomic_end`: leaves an atomic section.
 #[no_mangle]
-pub extern "C" fn __unfold_VERIFIER_atomic_end(file: *const c_char, line: c_int) {
-    guard(|| atomic_end(file, line))
+pub extern "C" fn __unfold_atomic_end_at(ra: *mut c_void) {
+    guard(|| atomic_end(code_site(ra)))
 }
 
 fn is_atomic_fn(f: *mut c_void) -> bool {
@@ -594,7 +594,7 @@ fn is_atomic_fn(f: *mut c_void) -> bool {
 pub extern "C" fn __unfold_func_enter(f: *mut c_void) {
     guard(|| {
         if is_atomic_fn(f) {
-            atomic_begin(std::ptr::null(), 0);
+            atomic_begin(0);
         }
     })
 }
@@ -604,7 +604,7 @@ pub extern "C" fn __unfold_func_enter(f: *mut c_void) {
 pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
     guard(|| {
         if is_atomic_fn(f) {
-            atomic_end(std::ptr::null(), 0);
+            atomic_end(0);
         }
     })
 }
@@ -632,13 +632,13 @@ pub fn shim_table() -> [usize; 30] {
         __unfold_calloc as *const () as usize,
         __unfold_realloc as *const () as usize,
         __unfold_free as *const () as usize,
-        __unfold_exit as *const () as usize,
-        __unfold_abort as *const () as usize,
+        __unfold_exit_at as *const () as usize,
+        __unfold_abort_at as *const () as usize,
         __unfold_assert_fail as *const () as usize,
         __unfold_error_at as *const () as usize,
         __unfold_VERIFIER_assume as *const () as usize,
-        __unfold_VERIFIER_atomic_begin as *const () as usize,
-        __unfold_VERIFIER_atomic_end as *const () as usize,
+        __unfold_atomic_begin_at as *const () as usize,
+        __unfold_atomic_end_at as *const () as usize,
         __unfold_func_enter as *const () as usize,
         __unfold_func_exit as *const () as usize,
         __unfold_pthread_self as *const () as usize,

@@ -65,38 +65,55 @@ void __unfold_free(void *);
 #define free __unfold_free
 
 /* ---- process end and failures ----------------------------------------------------- */
-void __unfold_exit(int, const char *, int) __attribute__((noreturn));
-void __unfold_abort(const char *, int) __attribute__((noreturn));
+/* exit and abort are renamed (not function-like macros) so that programs which declare
+ * them again (`extern void abort(void);`, common in SV-COMP files) still compile; the
+ * call site is the trampoline's return address, resolved with the debug info. */
+void __unfold_exit_at(int, void *) __attribute__((noreturn));
+void __unfold_abort_at(void *) __attribute__((noreturn));
 void __unfold_assert_fail(const char *, const char *, unsigned int, const char *)
     __attribute__((noreturn));
 void __unfold_error_at(void *) __attribute__((noreturn));
-#define exit(c) __unfold_exit((c), __FILE__, __LINE__)
-#define abort() __unfold_abort(__FILE__, __LINE__)
+static void __attribute__((noinline, noreturn, unused, no_instrument_function)) __unfold_exit(int c) {
+    __unfold_exit_at(c, __builtin_return_address(0));
+}
+static void __attribute__((noinline, noreturn, unused, no_instrument_function)) __unfold_abort(void) {
+    __unfold_abort_at(__builtin_return_address(0));
+}
+#define exit __unfold_exit
+#define abort __unfold_abort
 #define __assert_fail __unfold_assert_fail
 
 /* ---- SV-COMP conventions ---------------------------------------------------------- */
 void __unfold_VERIFIER_assume(int);
-void __unfold_VERIFIER_atomic_begin(const char *, int);
-void __unfold_VERIFIER_atomic_end(const char *, int);
+void __unfold_atomic_begin_at(void *);
+void __unfold_atomic_end_at(void *);
 /* A call site is known only through the return address: resolved with the debug info. */
-static void __attribute__((noinline, noreturn, unused)) __unfold_VERIFIER_error(void) {
+static void __attribute__((noinline, noreturn, unused, no_instrument_function)) __unfold_VERIFIER_error(void) {
     __unfold_error_at(__builtin_return_address(0));
 }
 #define __VERIFIER_error __unfold_VERIFIER_error
 #define __VERIFIER_assume __unfold_VERIFIER_assume
-#define __VERIFIER_atomic_begin() __unfold_VERIFIER_atomic_begin(__FILE__, __LINE__)
-#define __VERIFIER_atomic_end() __unfold_VERIFIER_atomic_end(__FILE__, __LINE__)
+static void __attribute__((noinline, unused, no_instrument_function))
+__unfold_VERIFIER_atomic_begin(void) {
+    __unfold_atomic_begin_at(__builtin_return_address(0));
+}
+static void __attribute__((noinline, unused, no_instrument_function))
+__unfold_VERIFIER_atomic_end(void) {
+    __unfold_atomic_end_at(__builtin_return_address(0));
+}
+#define __VERIFIER_atomic_begin __unfold_VERIFIER_atomic_begin
+#define __VERIFIER_atomic_end __unfold_VERIFIER_atomic_end
 
 #ifdef __UNFOLD_INSTRUMENT
 /* Compiled with -finstrument-functions: functions named __VERIFIER_atomic_* run inside
  * an atomic section (the runtime knows their addresses). */
 void __unfold_func_enter(void *);
 void __unfold_func_exit(void *);
-void __attribute__((no_instrument_function)) __cyg_profile_func_enter(void *f, void *s) {
+void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_enter(void *f, void *s) {
     (void)s;
     __unfold_func_enter(f);
 }
-void __attribute__((no_instrument_function)) __cyg_profile_func_exit(void *f, void *s) {
+void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_exit(void *f, void *s) {
     (void)s;
     __unfold_func_exit(f);
 }

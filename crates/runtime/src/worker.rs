@@ -565,10 +565,10 @@ impl WorkerCtx {
         }
         let n = assumed.len().min(MAX_SLEEP);
         hdr.assumed[..n].copy_from_slice(&assumed[..n]);
+        hdr.nassumed = n;
         let n = self.exec.sites.len().min(MAX_SLEEP);
         hdr.sites[..n].copy_from_slice(&self.exec.sites[..n]);
         hdr.nsites = n;
-        hdr.nassumed = n;
         hdr.run_ns = t0.elapsed().as_nanos() as u64;
     }
 }
