@@ -204,7 +204,7 @@ fn load(file: &Path, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
         "persistent" => Mode::Persistent,
         other => bail!("unknown --isolation `{other}` (auto, persistent or fork)"),
     };
-    if !(b.exec_timeout > 0.0) {
+    if b.exec_timeout.is_nan() || b.exec_timeout <= 0.0 {
         bail!("--exec-timeout must be positive");
     }
     let image = Image::load(&c.so)?;
@@ -267,7 +267,10 @@ fn token(file: &Path, schedule: &[ThreadId]) -> String {
     format!("{}.{}", report::encode_token(schedule), source_tag(file))
 }
 
-fn finding_key(f: &RawFinding) -> (Kind, Option<u64>, String) {
+/// What makes two defects the same for `--keep-going`: kind, site and message.
+type FindingKey = (Kind, Option<u64>, String);
+
+fn finding_key(f: &RawFinding) -> FindingKey {
     (f.kind, f.site, f.message.clone())
 }
 
@@ -276,7 +279,7 @@ fn report_for(
     l: &mut Loaded,
     file: &Path,
     schedule: &[ThreadId],
-    key: Option<&(Kind, Option<u64>, String)>,
+    key: Option<&FindingKey>,
     max_steps: usize,
 ) -> Result<(Execution, Vec<DefectReport>)> {
     let mut exec = Execution::default();
@@ -362,7 +365,7 @@ fn check(a: CheckArgs) -> Result<u8> {
         .map(|s| started + Duration::from_secs_f64(s.max(0.0)));
     let keep_going = a.keep_going;
     let max_steps = a.build.max_steps;
-    let mut found: Vec<((Kind, Option<u64>, String), Vec<ThreadId>)> = Vec::new();
+    let mut found: Vec<(FindingKey, Vec<ThreadId>)> = Vec::new();
     let mut seen = HashSet::new();
     let mut timed_out = false;
     let progress = std::io::stderr().is_terminal() && !a.json;
@@ -378,7 +381,7 @@ fn check(a: CheckArgs) -> Result<u8> {
             }
         }
         if progress
-            && stats.executions % 64 == 0
+            && stats.executions & 63 == 0
             && started.elapsed() > Duration::from_secs(1)
             && last_progress.elapsed() > Duration::from_millis(250)
         {

@@ -44,6 +44,9 @@ pub(crate) enum Yield {
 
 type Co = Coroutine<u64, Yield, (), SlotStack>;
 
+/// The body of a program thread, run on its coroutine.
+type Body = Box<dyn FnOnce(&Yielder<u64, Yield>)>;
+
 /// Site of a call known by file and line: tag bit 63, line in bits 47..63, the address of
 /// the `__FILE__` string (in the loaded image) in the low 47 bits.
 pub fn site_file_line(file: *const c_char, line: c_int) -> Site {
@@ -230,11 +233,7 @@ impl Executor {
     }
 
     /// Start thread `t`: create its coroutine and run it to its first visible action.
-    fn start(
-        &mut self,
-        t: ThreadId,
-        body: Box<dyn FnOnce(&Yielder<u64, Yield>)>,
-    ) -> Result<Option<Action>, ProgramError> {
+    fn start(&mut self, t: ThreadId, body: Body) -> Result<Option<Action>, ProgramError> {
         let i = self.slot(t);
         let stack = self.stacks.get(t).ok_or_else(|| {
             ProgramError::Failed(format!(

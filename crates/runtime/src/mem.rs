@@ -120,14 +120,17 @@ impl Arena {
         if s >= SLOTS {
             return std::ptr::null_mut();
         }
-        let need = (size.max(1) + 15) / 16 * 16 + HDR;
+        let need = size.max(1).div_ceil(16) * 16 + HDR;
         let start = self.used[s];
         if start + need > ARENA_SLOT {
             return std::ptr::null_mut();
         }
         if start + need > self.committed[s] {
-            let new_end =
-                ((start + need).max(self.committed[s] * 2).max(64 << 10) + PAGE - 1) / PAGE * PAGE;
+            let new_end = (start + need)
+                .max(self.committed[s] * 2)
+                .max(64 << 10)
+                .div_ceil(PAGE)
+                * PAGE;
             let new_end = new_end.min(ARENA_SLOT);
             if !self.res.commit(
                 s * ARENA_SLOT + self.committed[s],

@@ -52,8 +52,12 @@ unsafe fn cstr(p: *const c_char) -> String {
 
 /// Replaces `pthread_create`. Attributes are ignored (the pthread_attr_* functions are
 /// refused before exploration, so only a null attribute can reach here).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_create(
+pub unsafe extern "C" fn __unfold_pthread_create(
     thread: *mut libc::pthread_t,
     _attr: *const libc::pthread_attr_t,
     f: Option<unsafe extern "C" fn(*mut c_void) -> *mut c_void>,
@@ -95,8 +99,12 @@ pub extern "C" fn __unfold_pthread_create(
 }
 
 /// Replaces `pthread_join`.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_join(
+pub unsafe extern "C" fn __unfold_pthread_join(
     th: libc::pthread_t,
     ret: *mut *mut c_void,
     file: *const c_char,
@@ -194,8 +202,12 @@ unsafe fn kind_of(m: *const libc::pthread_mutex_t) -> c_int {
 }
 
 /// Replaces `pthread_mutex_init`: records the type (from the attribute) in the mutex.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutex_init(
+pub unsafe extern "C" fn __unfold_pthread_mutex_init(
     m: *mut libc::pthread_mutex_t,
     attr: *const libc::pthread_mutexattr_t,
 ) -> c_int {
@@ -232,8 +244,12 @@ fn misuse(msg: String, file: *const c_char, line: c_int) -> ! {
 }
 
 /// Replaces `pthread_mutex_lock`.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutex_lock(
+pub unsafe extern "C" fn __unfold_pthread_mutex_lock(
     m: *mut libc::pthread_mutex_t,
     file: *const c_char,
     line: c_int,
@@ -263,8 +279,12 @@ pub extern "C" fn __unfold_pthread_mutex_lock(
 }
 
 /// Replaces `pthread_mutex_trylock`.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutex_trylock(
+pub unsafe extern "C" fn __unfold_pthread_mutex_trylock(
     m: *mut libc::pthread_mutex_t,
     file: *const c_char,
     line: c_int,
@@ -290,8 +310,12 @@ pub extern "C" fn __unfold_pthread_mutex_trylock(
 }
 
 /// Replaces `pthread_mutex_unlock`.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutex_unlock(
+pub unsafe extern "C" fn __unfold_pthread_mutex_unlock(
     m: *mut libc::pthread_mutex_t,
     file: *const c_char,
     line: c_int,
@@ -322,8 +346,12 @@ pub extern "C" fn __unfold_pthread_mutex_unlock(
 /// found locally; whether another thread holds it depends on the schedule, so the check
 /// is a visible `trylock` (dependent with every operation on the mutex), followed by an
 /// `unlock` when it succeeded.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutex_destroy(
+pub unsafe extern "C" fn __unfold_pthread_mutex_destroy(
     m: *mut libc::pthread_mutex_t,
     file: *const c_char,
     line: c_int,
@@ -352,8 +380,14 @@ pub extern "C" fn __unfold_pthread_mutex_destroy(
 }
 
 /// Replaces `pthread_mutexattr_init`: the attribute's first int holds the type.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutexattr_init(a: *mut libc::pthread_mutexattr_t) -> c_int {
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_init(
+    a: *mut libc::pthread_mutexattr_t,
+) -> c_int {
     if a.is_null() {
         return libc::EINVAL;
     }
@@ -369,8 +403,12 @@ pub extern "C" fn __unfold_pthread_mutexattr_destroy(_a: *mut libc::pthread_mute
 }
 
 /// Replaces `pthread_mutexattr_settype` (normal, recursive, errorcheck; default = normal).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutexattr_settype(
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_settype(
     a: *mut libc::pthread_mutexattr_t,
     kind: c_int,
 ) -> c_int {
@@ -384,8 +422,12 @@ pub extern "C" fn __unfold_pthread_mutexattr_settype(
 }
 
 /// Replaces `pthread_mutexattr_gettype`.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutexattr_gettype(
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_gettype(
     a: *const libc::pthread_mutexattr_t,
     kind: *mut c_int,
 ) -> c_int {
@@ -427,8 +469,12 @@ pub extern "C" fn __unfold_calloc(n: usize, size: usize) -> *mut c_void {
 
 /// Replaces `realloc`: a new block and a copy (the arena never reuses memory within an
 /// execution, which keeps addresses deterministic).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_realloc(p: *mut c_void, size: usize) -> *mut c_void {
+pub unsafe extern "C" fn __unfold_realloc(p: *mut c_void, size: usize) -> *mut c_void {
     guard(|| {
         if p.is_null() {
             return alloc(size) as *mut c_void;
@@ -456,8 +502,12 @@ pub extern "C" fn __unfold_realloc(p: *mut c_void, size: usize) -> *mut c_void {
 }
 
 /// Replaces `free`: a no-op for arena memory (reclaimed when the execution ends).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_free(p: *mut c_void) {
+pub unsafe extern "C" fn __unfold_free(p: *mut c_void) {
     guard(|| {
         if p.is_null() {
             return;
@@ -498,8 +548,12 @@ pub extern "C" fn __unfold_abort_at(ra: *mut c_void) -> ! {
 }
 
 /// Replaces glibc's `__assert_fail` (what `assert` expands to).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
 #[no_mangle]
-pub extern "C" fn __unfold_assert_fail(
+pub unsafe extern "C" fn __unfold_assert_fail(
     expr: *const c_char,
     file: *const c_char,
     line: c_uint,

@@ -25,7 +25,9 @@ use crate::RuntimeError;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU16, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
 use std::time::{Duration, Instant};
 use unfold_engine::{
     Action, Defect, DefectKind, End, Execution, Independence, Program, ProgramError, RunRequest,
@@ -69,9 +71,12 @@ pub struct Image {
     writable: Vec<(usize, usize)>,
 }
 
+/// (load base, program headers as (kind, vaddr, memsz)).
+type Segments = (u64, Vec<(u32, u64, u64)>);
+
 struct PhdrSearch {
     name: CString,
-    found: Option<(u64, Vec<(u32, u64, u64)>)>,
+    found: Option<Segments>,
 }
 
 extern "C" fn phdr_cb(info: *mut libc::dl_phdr_info, _size: usize, data: *mut c_void) -> c_int {
@@ -242,6 +247,11 @@ struct Header {
     nnames: AtomicUsize,
     names: [(ThreadId, u32); MAX_NAMES],
     run_ns: u64,
+    /// Hand-off: request and response sequence numbers, and who is blocked on its pipe.
+    req_seq: AtomicU64,
+    resp_seq: AtomicU64,
+    worker_waiting: AtomicU32,
+    parent_waiting: AtomicU32,
     reset_ns: u64,
     nsites: usize,
     sites: [u64; MAX_SLEEP],
@@ -331,6 +341,8 @@ pub struct CProgram {
     /// Phase times.
     pub timing: Timing,
     interrupted: bool,
+    /// Sequence number of the last request posted.
+    seq: u64,
 }
 
 impl std::fmt::Debug for CProgram {
@@ -573,6 +585,44 @@ impl WorkerCtx {
     }
 }
 
+/// How long the worker spins for the next request before blocking on its pipe.
+const WORKER_SPIN: Duration = Duration::from_micros(200);
+/// How long the parent spins for a result before blocking (with poll) on its pipe.
+const PARENT_SPIN: Duration = Duration::from_micros(500);
+
+/// Worker side of the hand-off: wait until `seq` differs from `last`. Spins first
+/// (a pipe wake-up costs tens of microseconds on a loaded 2-core machine), then blocks on
+/// `fd` after announcing it in `waiting`; the other side writes a byte only when it sees
+/// `waiting` set (both use SeqCst, so either it sees the flag or we see the new value).
+/// Stray bytes only cause a spurious wake-up. False when the pipe is closed.
+fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, spin: Duration) -> bool {
+    let start = Instant::now();
+    let mut i = 0u32;
+    while seq.load(Ordering::Acquire) == last {
+        std::hint::spin_loop();
+        i = i.wrapping_add(1);
+        if i % 128 == 0 && start.elapsed() > spin {
+            loop {
+                waiting.store(1, Ordering::SeqCst);
+                if seq.load(Ordering::SeqCst) != last {
+                    break;
+                }
+                if read_byte(fd).is_none() {
+                    waiting.store(0, Ordering::SeqCst);
+                    return false;
+                }
+                waiting.store(0, Ordering::SeqCst);
+                if seq.load(Ordering::SeqCst) != last {
+                    break;
+                }
+            }
+            waiting.store(0, Ordering::SeqCst);
+            return true;
+        }
+    }
+    true
+}
+
 fn read_byte(fd: c_int) -> Option<u8> {
     let mut b = 0u8;
     loop {
@@ -637,6 +687,7 @@ impl CProgram {
             worker: None,
             timing: Timing::default(),
             interrupted: false,
+            seq: 0,
             image,
             opts,
         })
@@ -765,7 +816,14 @@ impl CProgram {
         let persistent = self.opts.mode == Mode::Persistent;
         let snapshot = &self.snapshot;
         let mut dirty = false;
-        while read_byte(req).is_some() {
+        let mut seen = 0;
+        loop {
+            // SAFETY: our shared header, valid for the life of the process.
+            let h = unsafe { &*ctx.hdr };
+            if !wait_seq(&h.req_seq, seen, &h.worker_waiting, req, WORKER_SPIN) {
+                break;
+            }
+            seen = h.req_seq.load(Ordering::SeqCst);
             let t0 = Instant::now();
             if persistent {
                 if dirty {
@@ -805,7 +863,8 @@ impl CProgram {
                         (t0.elapsed().as_nanos() as u64).saturating_sub((*hdr).run_ns);
                 }
             }
-            if !write_byte(resp, 1) {
+            h.resp_seq.store(seen, Ordering::SeqCst);
+            if h.parent_waiting.load(Ordering::SeqCst) == 1 && !write_byte(resp, 1) {
                 break;
             }
         }
@@ -835,8 +894,28 @@ impl CProgram {
     /// (returns its wait status through `status`); Err: timeout or interrupt.
     fn wait(&mut self, deadline: Option<Instant>, status: &mut c_int) -> Result<bool, bool> {
         let w = self.worker.as_ref().expect("a worker is running");
+        // SAFETY: the header mapping outlives this call.
+        let h: &Header = unsafe { &*self.hdr.ptr };
+        let seq = self.seq;
+        let done = || h.resp_seq.load(Ordering::Acquire) == seq;
+        // Spin first: most executions of small programs take microseconds.
+        let start = Instant::now();
+        let mut i = 0u32;
+        while !done() {
+            std::hint::spin_loop();
+            i = i.wrapping_add(1);
+            if i % 128 == 0 && start.elapsed() > PARENT_SPIN {
+                break;
+            }
+        }
         loop {
+            h.parent_waiting.store(1, Ordering::SeqCst);
+            if h.resp_seq.load(Ordering::SeqCst) == seq {
+                h.parent_waiting.store(0, Ordering::SeqCst);
+                return Ok(true);
+            }
             if interrupted() {
+                h.parent_waiting.store(0, Ordering::SeqCst);
                 return Err(true);
             }
             let timeout_ms = match deadline {
@@ -844,6 +923,7 @@ impl CProgram {
                 Some(d) => {
                     let now = Instant::now();
                     if now >= d {
+                        h.parent_waiting.store(0, Ordering::SeqCst);
                         return Err(false);
                     }
                     ((d - now).as_millis() as c_int).clamp(1, 200)
@@ -856,10 +936,14 @@ impl CProgram {
             };
             // SAFETY: polling one descriptor we own.
             let r = unsafe { libc::poll(&mut pfd, 1, timeout_ms) };
-            if r > 0 {
-                if read_byte(w.resp).is_some() {
+            if r > 0 && read_byte(w.resp).is_none() {
+                if h.resp_seq.load(Ordering::SeqCst) == seq {
+                    // Answered, then died (e.g. killed): the answer stands; the next
+                    // request notices the dead worker.
+                    h.parent_waiting.store(0, Ordering::SeqCst);
                     return Ok(true);
                 }
+                h.parent_waiting.store(0, Ordering::SeqCst);
                 // SAFETY: reaping our own dead worker.
                 unsafe {
                     libc::waitpid(w.pid, status, 0);
@@ -927,7 +1011,11 @@ impl Program for CProgram {
         }
         let t0 = Instant::now();
         let w = self.worker.as_ref().expect("spawned above");
-        if !write_byte(w.req, 1) {
+        // SAFETY: the header mapping outlives this call.
+        let h: &Header = unsafe { &*self.hdr.ptr };
+        self.seq += 1;
+        h.req_seq.store(self.seq, Ordering::SeqCst);
+        if h.worker_waiting.load(Ordering::SeqCst) == 1 && !write_byte(w.req, 1) {
             self.kill_worker();
             return Err(ProgramError::Failed("the worker process is gone".into()));
         }
