@@ -599,9 +599,9 @@ fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, spin: Du
     let start = Instant::now();
     let mut i = 0u32;
     while seq.load(Ordering::Acquire) == last {
-        std::hint::spin_loop();
+        relax(i);
         i = i.wrapping_add(1);
-        if i % 128 == 0 && start.elapsed() > spin {
+        if i % 16 == 0 && start.elapsed() > spin {
             loop {
                 waiting.store(1, Ordering::SeqCst);
                 if seq.load(Ordering::SeqCst) != last {
@@ -621,6 +621,18 @@ fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, spin: Du
         }
     }
     true
+}
+
+/// One iteration of a spin-wait: a few pause instructions, then yield the CPU, so that
+/// when the other side is runnable on the same core (the machine is oversubscribed) it
+/// gets to run at once instead of after our time slice.
+fn relax(i: u32) {
+    if i < 64 {
+        std::hint::spin_loop();
+    } else {
+        // SAFETY: sched_yield has no preconditions.
+        unsafe { libc::sched_yield() };
+    }
 }
 
 fn read_byte(fd: c_int) -> Option<u8> {
@@ -902,9 +914,9 @@ impl CProgram {
         let start = Instant::now();
         let mut i = 0u32;
         while !done() {
-            std::hint::spin_loop();
+            relax(i);
             i = i.wrapping_add(1);
-            if i % 128 == 0 && start.elapsed() > PARENT_SPIN {
+            if i % 16 == 0 && start.elapsed() > PARENT_SPIN {
                 break;
             }
         }
