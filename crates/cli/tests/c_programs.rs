@@ -340,3 +340,74 @@ fn program_arguments_and_defines_reach_the_program() {
     );
     assert_eq!(bad.status.code(), Some(1));
 }
+
+#[test]
+fn ctrl_c_prints_statistics_and_leaves_nothing_behind() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/pi.c");
+    let child = Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .args([
+            "check",
+            bench.to_str().expect("utf-8 path"),
+            "-D",
+            "THREADS=7",
+            "--json",
+        ])
+        .env("TMPDIR", tmp.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("unfold starts");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pid = child.id().to_string();
+    let status = Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("unfold exits");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON after Ctrl-C");
+    assert_eq!(j["verdict"], "incomplete", "{j}");
+    assert!(j["executions"].as_u64().unwrap_or(0) > 0, "{j}");
+    // The worker is gone (it would keep the temp dir's files open) and the temp dir is
+    // removed.
+    let ps = Command::new("ps")
+        .args(["-o", "pid=", "--ppid", &pid])
+        .output()
+        .expect("ps runs");
+    assert!(
+        String::from_utf8_lossy(&ps.stdout).trim().is_empty(),
+        "children left: {}",
+        String::from_utf8_lossy(&ps.stdout)
+    );
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).expect("readable").collect();
+    assert!(left.is_empty(), "temporary files left behind: {left:?}");
+}
+
+#[test]
+fn bench_families_have_their_closed_form_counts() {
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../bench")
+        .canonicalize()
+        .expect("bench/");
+    for (file, define, expected) in [
+        ("pi.c", "THREADS=3", 6u64),
+        ("mpat.c", "K=1", 2),
+        ("small.c", "NOPS=1", 2),
+    ] {
+        let out = unfold(&bench, &["check", file, "-D", define, "--json"]);
+        let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(j["verdict"], "ok", "{file}: {j}");
+        assert_eq!(
+            j["maximal_configurations"].as_u64(),
+            Some(expected),
+            "{file} -D {define}: {j}"
+        );
+    }
+}
