@@ -448,7 +448,7 @@ fn check(a: CheckArgs) -> Result<u8> {
         "ok"
     };
     let (rss_self, rss_children) = unfold_runtime::peak_rss_bytes();
-    let peak = rss_self.max(rss_children);
+    let peak = rss_self.max(rss_children).max(l.prog.worker_peak_rss());
     let elapsed = started.elapsed().as_secs_f64();
     if let Some(n) = &note {
         if !a.json {

@@ -343,6 +343,8 @@ pub struct CProgram {
     interrupted: bool,
     /// Sequence number of the last request posted.
     seq: u64,
+    /// Highest peak RSS seen among the workers, in bytes.
+    worker_hwm: u64,
 }
 
 impl std::fmt::Debug for CProgram {
@@ -700,6 +702,7 @@ impl CProgram {
             timing: Timing::default(),
             interrupted: false,
             seq: 0,
+            worker_hwm: 0,
             image,
             opts,
         })
@@ -889,7 +892,24 @@ impl CProgram {
         unsafe { &*self.hdr.ptr }
     }
 
+    /// Peak resident set size of the worker processes so far, in bytes (a persistent
+    /// worker is not reaped until the end, so `getrusage(RUSAGE_CHILDREN)` misses it).
+    pub fn worker_peak_rss(&mut self) -> u64 {
+        if let Some(w) = &self.worker {
+            let status =
+                std::fs::read_to_string(format!("/proc/{}/status", w.pid)).unwrap_or_default();
+            let kb = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+                .unwrap_or(0);
+            self.worker_hwm = self.worker_hwm.max(kb * 1024);
+        }
+        self.worker_hwm
+    }
+
     fn kill_worker(&mut self) {
+        self.worker_peak_rss();
         if let Some(w) = self.worker.take() {
             // SAFETY: killing and reaping our own child, closing our own descriptors.
             unsafe {
