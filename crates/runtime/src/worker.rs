@@ -603,7 +603,7 @@ fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, spin: Du
     while seq.load(Ordering::Acquire) == last {
         relax(i);
         i = i.wrapping_add(1);
-        if i % 16 == 0 && start.elapsed() > spin {
+        if i & 15 == 0 && start.elapsed() > spin {
             loop {
                 waiting.store(1, Ordering::SeqCst);
                 if seq.load(Ordering::SeqCst) != last {
@@ -936,7 +936,7 @@ impl CProgram {
         while !done() {
             relax(i);
             i = i.wrapping_add(1);
-            if i % 16 == 0 && start.elapsed() > PARENT_SPIN {
+            if i & 15 == 0 && start.elapsed() > PARENT_SPIN {
                 break;
             }
         }
