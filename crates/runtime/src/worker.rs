@@ -513,6 +513,15 @@ impl WorkerCtx {
         // SAFETY: the header is our shared mapping; the parent does not touch it while a
         // request is being served.
         let hdr = unsafe { &mut *self.hdr };
+        // Threads interned by other processes (fork mode: earlier execution processes;
+        // persistent mode: nothing new) must keep their ids here: catch up first.
+        let shared = hdr.nnames.load(Ordering::Acquire).min(MAX_NAMES);
+        crate::exec::with_rt(|rt| {
+            let known = rt.names.len() - 1;
+            for &(parent, nth) in hdr.names.get(known..shared).unwrap_or(&[]) {
+                rt.names.child(parent, nth);
+            }
+        });
         hdr.nsteps.store(0, Ordering::Relaxed);
         hdr.crash_pc.store(0, Ordering::Relaxed);
         hdr.running.store(0, Ordering::Relaxed);
