@@ -583,7 +583,7 @@ fn replay(a: ReplayArgs) -> Result<u8> {
             );
         }
     }
-    let mut l = load(&a.file, &a.build, false)?;
+    let mut l = load(&a.file, &a.build, a.json)?;
     let (exec, defects) = report_for(&mut l, &a.file, &schedule, None, a.build.max_steps)?;
     let trace = report::trace(&l.sym, &l.prog, &exec);
     if a.json {

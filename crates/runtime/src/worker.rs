@@ -592,6 +592,10 @@ impl WorkerCtx {
         let n = self.exec.sites.len().min(MAX_SLEEP);
         hdr.sites[..n].copy_from_slice(&self.exec.sites[..n]);
         hdr.nsites = n;
+        // The program's output (shown by `unfold replay`) must not stay in stdio buffers
+        // of a process that ends with _exit.
+        // SAFETY: fflush(NULL) flushes every open output stream.
+        unsafe { libc::fflush(std::ptr::null_mut()) };
         hdr.run_ns = t0.elapsed().as_nanos() as u64;
     }
 }
