@@ -25,7 +25,20 @@ use unfold_runtime::{CProgram, Image, Mode, Options};
 
 const EXIT_HELP: &str =
     "Exit status: 0 no defect found (verdict ok, or incomplete), 1 defect found, \
-2 usage, compilation or internal error.";
+2 usage, compilation or internal error.
+
+The program is compiled with $CC (default cc) as a shared object with debug info.
+Supported: pthread_create/join/exit/self/equal/detach, pthread_mutex_init/destroy/lock/\
+unlock/trylock, PTHREAD_MUTEX_INITIALIZER, mutex types normal/errorcheck/recursive, assert, \
+abort, exit, reach_error, __VERIFIER_error/assume/atomic_begin/atomic_end and functions \
+named __VERIFIER_atomic_*. Other pthread, semaphore or condition-variable functions and \
+__VERIFIER_nondet_* are refused by name before exploring.
+
+--json prints one object: verdict (ok|defect|incomplete), executions, \
+maximal_configurations, ssb, events, steps, elapsed_s, peak_rss_bytes, algorithm, \
+explorer, isolation, defects: [{kind, message, thread, location: {file, line} or null, \
+replay, trace: [{thread, op, location}]}], kind one of assertion, deadlock, abort, exit, \
+crash, mutex-misuse, bound, timeout.";
 
 /// unfold — model-check multithreaded C programs (POSIX threads).
 #[derive(Parser, Debug)]
