@@ -10,7 +10,7 @@
 //! so that a crash leaves the trace up to the crashing step behind.
 //!
 //! Two pieces of state exist: the executor's (coroutines, [`SchedState`], the scheduler),
-//! touched only between resumes, and [`Rt`], the per-execution state of the C side
+//! touched only between resumes, and `Rt`, the per-execution state of the C side
 //! (current thread, held mutexes, defects, heap arena), touched only by shims while a
 //! coroutine runs. Neither is borrowed across a coroutine switch.
 

@@ -6,7 +6,7 @@
 //! execution (constructors run at `dlopen`), falling back to libc there. A shim that
 //! performs a visible operation suspends the thread with its pending action and returns
 //! when the executor has performed it. No shim lets a panic unwind into C: each body runs
-//! under [`guard`], which aborts the worker with a message (reported as an internal error).
+//! under `guard`, which aborts the worker with a message (reported as an internal error).
 
 use crate::exec::{fail, site_file_line, stop, suspend, with_rt, Yield, ATOMIC_OBJ};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};

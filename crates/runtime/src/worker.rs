@@ -16,7 +16,7 @@
 //!
 //! Steps are streamed into shared memory as they happen, so a crash keeps the trace up to
 //! the crashing step, and a crash handler records the faulting instruction address.
-//! Thread identities live in shared memory too ([`ThreadNames`] entries in interning
+//! Thread identities live in shared memory too (`ThreadNames` entries in interning
 //! order), so they survive worker re-forks.
 
 use crate::exec::{take_results, Executor, MainFn, Rt, StepSink, RT};
