@@ -5,6 +5,7 @@
 //! replay token; `unfold replay prog.c TOKEN` re-runs one execution and prints its trace.
 
 mod compile;
+mod dot;
 mod report;
 mod temp_dfs;
 
@@ -139,7 +140,8 @@ struct CheckArgs {
     /// Print one JSON object on stdout instead of the human report.
     #[arg(long, help_heading = "Output")]
     json: bool,
-    /// Write the explored unfolding in Graphviz format (needs the qpor explorer).
+    /// Write the explored part of the unfolding (events and causality of every explored
+    /// execution; immediate conflicts dashed) in Graphviz format.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     dot: Option<PathBuf>,
     /// Print where the time of an execution goes (process/reset, run, transfer, explorer).
@@ -361,9 +363,6 @@ fn check(a: CheckArgs) -> Result<u8> {
              explorers, and unfold refuses it rather than explore an unsound approximation"
         );
     }
-    if a.dot.is_some() {
-        bail!("--dot needs the unfolding built by the qpor explorer, which this build does not have yet");
-    }
     let alg = algorithm(&a)?;
     let started = Instant::now();
     let mut l = load(&a.file, &a.build, true)?;
@@ -383,9 +382,13 @@ fn check(a: CheckArgs) -> Result<u8> {
     let mut timed_out = false;
     let progress = std::io::stderr().is_terminal() && !a.json;
     let mut last_progress = Instant::now();
+    let mut unfolding = a.dot.as_ref().map(|_| dot::Unfolding::default());
     let mut observer = |exec: &Execution, _new: bool, stats: &Stats| -> Control {
         if unfold_runtime::interrupted() {
             return Control::Stop;
+        }
+        if let Some(u) = unfolding.as_mut() {
+            u.add(exec);
         }
         for f in report::findings(exec, max_steps) {
             let k = finding_key(&f);
@@ -444,6 +447,17 @@ fn check(a: CheckArgs) -> Result<u8> {
         eprintln!();
     }
     let interrupted = unfold_runtime::interrupted() || l.prog.was_interrupted();
+    if let (Some(path), Some(u)) = (&a.dot, &unfolding) {
+        std::fs::write(path, u.to_dot(&l.sym, &l.prog))
+            .with_context(|| format!("writing {}", path.display()))?;
+        if !a.json {
+            eprintln!(
+                "unfold: wrote {} events of the explored unfolding to {}",
+                u.len(),
+                path.display()
+            );
+        }
+    }
     // Drop findings of an execution cut by Ctrl-C (reported as a timeout).
     if interrupted {
         found.retain(|f| f.0 .0 != Kind::Timeout);

@@ -418,3 +418,27 @@ fn bench_families_have_their_closed_form_counts() {
         );
     }
 }
+
+#[test]
+fn dot_writes_the_explored_unfolding() {
+    let dir = corpus();
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let dot = out_dir.path().join("u.dot");
+    let out = unfold(
+        &dir,
+        &[
+            "check",
+            "two_threads_mutex.c",
+            "--dot",
+            dot.to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = std::fs::read_to_string(&dot).expect("the dot file is written");
+    // Two maximal configurations of 11 events each (create x2, per worker lock, unlock,
+    // exit, join x2, process exit) sharing only main's two creates: 11 + 9 = 20 events;
+    // the two first locks of m are in immediate conflict.
+    assert_eq!(text.matches("[label=").count(), 20, "{text}");
+    assert_eq!(text.matches("style=dashed").count(), 1, "{text}");
+    assert!(text.starts_with("digraph unfolding {") && text.contains("lock(m)"));
+}
