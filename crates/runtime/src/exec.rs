@@ -436,3 +436,22 @@ pub(crate) fn take_results() -> (Vec<Defect>, Vec<ThreadId>) {
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sites_round_trip() {
+        let file = c"prog.c".as_ptr();
+        match decode_site(site_file_line(file, 42)) {
+            SiteKind::FileLine(f, l) => {
+                assert_eq!(f, file as u64);
+                assert_eq!(l, 42);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(decode_site(0), SiteKind::None);
+        assert_eq!(decode_site(0x5555_1234), SiteKind::Code(0x5555_1234));
+    }
+}

@@ -280,3 +280,58 @@ impl ImageSnapshot {
         self.ranges.iter().map(|r| r.1.len()).sum()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_threads_nth_allocation_lands_at_the_same_address_whatever_others_do() {
+        let mut arena = Arena::new().expect("reserve");
+        let (t1, t2) = (ThreadId(1), ThreadId(2));
+        let a1 = arena.alloc(t1, 10);
+        let _ = arena.alloc(t2, 1000);
+        let a2 = arena.alloc(t1, 24);
+        arena.reset();
+        // Another interleaving: t2 allocates more, and first.
+        let _ = arena.alloc(t2, 5);
+        let _ = arena.alloc(t2, 7);
+        let b1 = arena.alloc(t1, 10);
+        let b2 = arena.alloc(t1, 24);
+        assert_eq!((a1, a2), (b1, b2));
+        assert_eq!(a1 as usize % 16, 0);
+        assert_eq!(arena.locate(a1 as u64).map(|l| l.0), Some(1));
+    }
+
+    #[test]
+    fn reset_returns_zeroed_memory_and_sizes_are_recorded() {
+        let mut arena = Arena::new().expect("reserve");
+        let t = ThreadId(0);
+        let p = arena.alloc(t, 100);
+        // SAFETY: p points to 100 bytes just allocated.
+        unsafe {
+            std::ptr::write_bytes(p, 0xab, 100);
+            assert_eq!(arena.size_of(p), 100);
+        }
+        arena.reset();
+        let q = arena.alloc(t, 100);
+        assert_eq!(p, q);
+        // SAFETY: q points to 100 bytes just allocated.
+        let bytes = unsafe { std::slice::from_raw_parts(q, 100) };
+        assert!(bytes.iter().all(|&b| b == 0));
+        // Larger than what was committed so far: grows the slot.
+        assert!(!arena.alloc(t, 1 << 20).is_null());
+        assert!(arena.alloc(t, ARENA_SLOT).is_null());
+    }
+
+    #[test]
+    fn stacks_are_fixed_per_thread() {
+        let mut stacks = Stacks::new().expect("reserve");
+        let a = stacks.get(ThreadId(3)).expect("slot");
+        let b = stacks.get(ThreadId(3)).expect("slot");
+        assert_eq!((a.base, a.limit), (b.base, b.limit));
+        assert_eq!(a.base - a.limit, STACK_SLOT);
+        assert_eq!(stacks.locate(a.base as u64 - 8), Some(3));
+        assert!(stacks.get(ThreadId(SLOTS as u16)).is_none());
+    }
+}

@@ -802,8 +802,9 @@ impl CProgram {
             libc::signal(libc::SIGINT, libc::SIG_IGN);
             libc::signal(libc::SIGPIPE, libc::SIG_IGN);
             if self.opts.quiet {
-                let null = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY);
+                let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
                 if null >= 0 {
+                    libc::dup2(null, 0);
                     libc::dup2(null, 1);
                     libc::dup2(null, 2);
                     libc::close(null);
