@@ -25,6 +25,11 @@ use unfold_engine::{
     ThreadId, ThreadNames,
 };
 
+extern "C" {
+    /// libc's environment, passed to the program's `main` as `envp`.
+    static environ: *mut *mut c_char;
+}
+
 /// `main(argc, argv, envp)` of the program.
 pub type MainFn = unsafe extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) -> c_int;
 /// A pthread start routine.
@@ -323,8 +328,8 @@ impl Executor {
             Box::new(move |y| {
                 // SAFETY: `main` is the program's main function resolved by dlsym; argv is
                 // a NULL-terminated array of C strings owned by the executor for the life
-                // of the worker.
-                let code = unsafe { main(argc, argv as *mut *mut c_char, std::ptr::null_mut()) };
+                // of the worker; `environ` is libc's environment (read once, here).
+                let code = unsafe { main(argc, argv as *mut *mut c_char, environ) };
                 with_rt(|rt| rt.exit_code = code);
                 y.suspend(Yield::Pending(Action::ExitProcess, 0));
                 loop {
