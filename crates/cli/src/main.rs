@@ -174,12 +174,19 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    // Before compiling: Ctrl-C must never kill unfold before its temporary directory and
+    // worker processes are cleaned up.
+    unfold_runtime::install_interrupt_handler();
     let r = match cli.cmd {
         Cmd::Check(a) => check(a),
         Cmd::Replay(a) => replay(a),
     };
     match r {
         Ok(code) => ExitCode::from(code),
+        Err(e) if unfold_runtime::interrupted() => {
+            eprintln!("unfold: interrupted ({e:#})");
+            ExitCode::from(2)
+        }
         Err(e) => {
             eprintln!("unfold: error: {e:#}");
             ExitCode::from(2)
@@ -366,7 +373,6 @@ fn check(a: CheckArgs) -> Result<u8> {
     let alg = algorithm(&a)?;
     let started = Instant::now();
     let mut l = load(&a.file, &a.build, true)?;
-    unfold_runtime::install_interrupt_handler();
     let config = ExploreConfig {
         algorithm: alg,
         max_steps: a.build.max_steps,
@@ -463,6 +469,7 @@ fn check(a: CheckArgs) -> Result<u8> {
         found.retain(|f| f.0 .0 != Kind::Timeout);
     }
     let mut defects = Vec::new();
+    l.prog.set_interruptible(false);
     for (key, schedule) in &found {
         let (_, mut r) = report_for(&mut l, &a.file, schedule, Some(key), max_steps)?;
         defects.append(&mut r);

@@ -345,6 +345,8 @@ pub struct CProgram {
     seq: u64,
     /// Highest peak RSS seen among the workers, in bytes.
     worker_hwm: u64,
+    /// Whether SIGINT cuts the execution in progress.
+    interruptible: bool,
 }
 
 impl std::fmt::Debug for CProgram {
@@ -716,6 +718,7 @@ impl CProgram {
             interrupted: false,
             seq: 0,
             worker_hwm: 0,
+            interruptible: true,
             image,
             opts,
         })
@@ -724,6 +727,13 @@ impl CProgram {
     /// The loaded image.
     pub fn image(&self) -> &Image {
         &self.image
+    }
+
+    /// Whether SIGINT (see [`install_interrupt_handler`]) cuts the execution in progress
+    /// (default: yes). Turned off to re-run the executions of defects for the report
+    /// after an interrupted exploration.
+    pub fn set_interruptible(&mut self, yes: bool) {
+        self.interruptible = yes;
     }
 
     /// Whether an execution was cut short by SIGINT.
@@ -960,7 +970,7 @@ impl CProgram {
                 h.parent_waiting.store(0, Ordering::SeqCst);
                 return Ok(true);
             }
-            if interrupted() {
+            if self.interruptible && interrupted() {
                 h.parent_waiting.store(0, Ordering::SeqCst);
                 return Err(true);
             }
