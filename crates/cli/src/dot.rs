@@ -18,7 +18,10 @@ use std::fmt::Write as _;
 use unfold_engine::{Action, Execution, ObjId, ThreadId};
 use unfold_runtime::CProgram;
 
-type Key = (ThreadId, Action, Vec<u32>);
+/// (thread, action, immediate predecessors sorted, padded with `NONE`).
+type Key = (ThreadId, Action, [u32; 3]);
+
+const NONE: u32 = u32::MAX;
 
 /// The events seen so far.
 #[derive(Debug, Default)]
@@ -38,7 +41,8 @@ impl Unfolding {
         let mut creator: HashMap<ThreadId, u32> = HashMap::new();
         let mut exit_of: HashMap<ThreadId, u32> = HashMap::new();
         for s in &exec.steps {
-            let mut preds = Vec::new();
+            // At most three: thread (or creator), mutex, joined thread's exit.
+            let mut preds: smallvec3::Preds = Default::default();
             match last_thread.get(&s.thread) {
                 Some(&e) => preds.push(e),
                 None => preds.extend(creator.get(&s.thread).copied()),
@@ -52,7 +56,9 @@ impl Unfolding {
             }
             preds.sort_unstable();
             preds.dedup();
-            let key = (s.thread, s.action, preds);
+            let mut fixed = [NONE; 3];
+            fixed[..preds.len()].copy_from_slice(&preds);
+            let key = (s.thread, s.action, fixed);
             let id = match self.ids.get(&key) {
                 Some(&id) => id,
                 None => {
@@ -62,7 +68,7 @@ impl Unfolding {
                         self.obj_succ
                             .push((last_obj.get(&o).copied().unwrap_or(u32::MAX), id, o));
                     }
-                    self.ids.insert(key.clone(), id);
+                    self.ids.insert(key, id);
                     self.events.push(key);
                     id
                 }
@@ -95,7 +101,7 @@ impl Unfolding {
         for (i, (t, a, preds)) in self.events.iter().enumerate() {
             let label = format!("e{i} {t}\\n{}", sym.action(prog, *a).replace('"', "'"));
             let _ = writeln!(out, "  e{i} [label=\"{label}\"];");
-            for p in preds {
+            for p in preds.iter().filter(|&&p| p != NONE) {
                 let _ = writeln!(out, "  e{p} -> e{i};");
             }
         }
@@ -118,5 +124,50 @@ impl Unfolding {
         }
         out.push_str("}\n");
         out
+    }
+}
+
+/// A tiny inline vector for the (at most three) predecessors of an event.
+mod smallvec3 {
+    /// Up to three u32s, without allocating.
+    #[derive(Debug, Default)]
+    pub struct Preds {
+        v: [u32; 3],
+        n: usize,
+    }
+
+    impl Preds {
+        pub fn push(&mut self, x: u32) {
+            self.v[self.n] = x;
+            self.n += 1;
+        }
+        pub fn extend(&mut self, x: Option<u32>) {
+            if let Some(x) = x {
+                self.push(x);
+            }
+        }
+        pub fn sort_unstable(&mut self) {
+            self.v[..self.n].sort_unstable();
+        }
+        pub fn dedup(&mut self) {
+            let mut w = 0;
+            for r in 0..self.n {
+                if w == 0 || self.v[w - 1] != self.v[r] {
+                    self.v[w] = self.v[r];
+                    w += 1;
+                }
+            }
+            self.n = w;
+        }
+        pub fn len(&self) -> usize {
+            self.n
+        }
+    }
+
+    impl std::ops::Deref for Preds {
+        type Target = [u32];
+        fn deref(&self) -> &[u32] {
+            &self.v[..self.n]
+        }
     }
 }
