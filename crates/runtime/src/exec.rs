@@ -49,8 +49,43 @@ pub(crate) enum Yield {
 
 type Co = Coroutine<u64, Yield, (), SlotStack>;
 
-/// The body of a program thread, run on its coroutine.
-type Body = Box<dyn FnOnce(&Yielder<u64, Yield>)>;
+/// What a program thread runs. Plain data (no heap): a discarded coroutine is reset
+/// without unwinding, so anything its closure owned would leak.
+#[derive(Clone, Copy, Debug)]
+enum Body {
+    /// `main(argc, argv, environ)`.
+    Main {
+        main: MainFn,
+        argc: c_int,
+        argv: usize,
+    },
+    /// A start routine and its argument.
+    Start { f: StartFn, arg: usize },
+}
+
+/// Run a thread's body on its coroutine; never returns (the executor discards it).
+fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
+    match body {
+        Body::Main { main, argc, argv } => {
+            // SAFETY: `main` is the program's main function resolved by dlsym; argv is a
+            // NULL-terminated array of C strings owned by the executor for the life of
+            // the worker; `environ` is libc's environment.
+            let code = unsafe { main(argc, argv as *mut *mut c_char, environ) };
+            with_rt(|rt| rt.exit_code = code);
+            y.suspend(Yield::Pending(Action::ExitProcess, 0));
+        }
+        Body::Start { f, arg } => {
+            // SAFETY: calling the start routine the program passed to pthread_create, with
+            // its argument, as pthread would.
+            let r = unsafe { f(arg as *mut c_void) };
+            with_rt(|rt| rt.thread(t).retval = r as usize);
+            y.suspend(Yield::Pending(Action::Exit, 0));
+        }
+    }
+    loop {
+        y.suspend(Yield::Stopped);
+    }
+}
 
 /// Site of a call known by file and line: tag bit 63, line in bits 47..63, the address of
 /// the `__FILE__` string (in the loaded image) in the low 47 bits.
@@ -250,7 +285,7 @@ impl Executor {
             with_rt(|rt| {
                 rt.thread(t).yielder = y as *const _ as usize;
             });
-            body(y);
+            run_body(t, body, y);
         });
         self.coros[i] = Some(co);
         with_rt(|rt| rt.thread(t).exists = true);
@@ -323,20 +358,7 @@ impl Executor {
         let main = self.main;
         let argc = (self.argv.len() - 1) as c_int;
         let argv = self.argv.as_ptr() as usize;
-        let first = self.start(
-            ThreadId::MAIN,
-            Box::new(move |y| {
-                // SAFETY: `main` is the program's main function resolved by dlsym; argv is
-                // a NULL-terminated array of C strings owned by the executor for the life
-                // of the worker; `environ` is libc's environment (read once, here).
-                let code = unsafe { main(argc, argv as *mut *mut c_char, environ) };
-                with_rt(|rt| rt.exit_code = code);
-                y.suspend(Yield::Pending(Action::ExitProcess, 0));
-                loop {
-                    y.suspend(Yield::Stopped);
-                }
-            }),
-        )?;
+        let first = self.start(ThreadId::MAIN, Body::Main { main, argc, argv })?;
         Self::sync_names(sink);
         let mut state = SchedState::new(first);
         let mut sched = Scheduler::new(*req);
@@ -383,21 +405,10 @@ impl Executor {
                 Action::Create(c) => {
                     let spawn = with_rt(|rt| rt.thread(c).spawn.take());
                     let (f, arg) = spawn.expect("unfold bug: Create without a pending spawn");
-                    step.child_next = self.start(
-                        c,
-                        Box::new(move |y| {
-                            // SAFETY: f is the start routine the program passed to
-                            // pthread_create, with its argument.
-                            let f: StartFn = unsafe { std::mem::transmute::<usize, StartFn>(f) };
-                            // SAFETY: calling the program's start routine as pthread would.
-                            let r = unsafe { f(arg as *mut c_void) };
-                            with_rt(|rt| rt.thread(c).retval = r as usize);
-                            y.suspend(Yield::Pending(Action::Exit, 0));
-                            loop {
-                                y.suspend(Yield::Stopped);
-                            }
-                        }),
-                    )?;
+                    // SAFETY: `f` is the address of the start routine the program passed to
+                    // pthread_create (stored as usize in the runtime state).
+                    let f: StartFn = unsafe { std::mem::transmute::<usize, StartFn>(f) };
+                    step.child_next = self.start(c, Body::Start { f, arg })?;
                     step.next = self.resume(t, 0);
                 }
                 Action::Exit | Action::ExitProcess => {}
