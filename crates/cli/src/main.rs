@@ -315,9 +315,6 @@ fn report_for(
     l.prog
         .run(&req, &mut exec)
         .map_err(|e| anyhow!("replaying the execution failed: {e}"))?;
-    if std::env::var_os("UNFOLD_DEBUG").is_some() {
-        eprintln!("{exec:?}");
-    }
     let mut fs = report::findings(&exec, max_steps);
     if let Some(k) = key {
         if let Some(i) = fs.iter().position(|f| &finding_key(f) == k) {
