@@ -1,0 +1,473 @@
+//! One execution of the program, inside a worker process: coroutine threads driven by the
+//! shared [`Scheduler`], and the state the C shims ([`crate::shims`]) work on.
+//!
+//! Each C thread is a `corosensei` coroutine on its own fixed stack slot. A thread runs
+//! its local code eagerly and suspends at its next visible operation, yielding the pending
+//! action; the executor then asks the engine's [`Scheduler`] who moves, *performs* that
+//! thread's pending action (a lock is granted by resuming the thread; a `Create` starts the
+//! child and runs it up to its own first visible operation), and records the [`Step`] with
+//! the thread's next pending action. Steps are streamed into shared memory as they happen
+//! so that a crash leaves the trace up to the crashing step behind.
+//!
+//! Two pieces of state exist: the executor's (coroutines, [`SchedState`], the scheduler),
+//! touched only between resumes, and `Rt`, the per-execution state of the C side
+//! (current thread, held mutexes, defects, heap arena), touched only by shims while a
+//! coroutine runs. Neither is borrowed across a coroutine switch.
+
+use crate::mem::{Arena, SlotStack, Stacks};
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_void};
+use unfold_engine::program::{Decision, Site, StopReason};
+use unfold_engine::{
+    Action, Defect, DefectKind, End, ObjId, ProgramError, RunRequest, SchedState, Scheduler, Step,
+    ThreadId, ThreadNames,
+};
+
+extern "C" {
+    /// libc's environment, passed to the program's `main` as `envp`.
+    static environ: *mut *mut c_char;
+}
+
+/// `main(argc, argv, envp)` of the program.
+pub type MainFn = unsafe extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) -> c_int;
+/// A pthread start routine.
+pub type StartFn = unsafe extern "C" fn(*mut c_void) -> *mut c_void;
+
+/// The object id of the hidden mutex that makes `__VERIFIER_atomic` sections atomic.
+pub const ATOMIC_OBJ: ObjId = ObjId(1);
+
+/// What a thread hands the executor when it suspends.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Yield {
+    /// Its next visible action, and where in the program it is.
+    Pending(Action, Site),
+    /// It stopped for good (defect or failed assumption).
+    Stopped,
+}
+
+type Co = Coroutine<u64, Yield, (), SlotStack>;
+
+/// What a program thread runs. Plain data (no heap): a discarded coroutine is reset
+/// without unwinding, so anything its closure owned would leak.
+#[derive(Clone, Copy, Debug)]
+enum Body {
+    /// `main(argc, argv, environ)`.
+    Main {
+        main: MainFn,
+        argc: c_int,
+        argv: usize,
+    },
+    /// A start routine and its argument.
+    Start { f: StartFn, arg: usize },
+}
+
+/// Run a thread's body on its coroutine; never returns (the executor discards it).
+fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
+    match body {
+        Body::Main { main, argc, argv } => {
+            // SAFETY: `main` is the program's main function resolved by dlsym; argv is a
+            // NULL-terminated array of C strings owned by the executor for the life of
+            // the worker; `environ` is libc's environment.
+            let code = unsafe { main(argc, argv as *mut *mut c_char, environ) };
+            with_rt(|rt| rt.exit_code = code);
+            y.suspend(Yield::Pending(Action::ExitProcess, 0));
+        }
+        Body::Start { f, arg } => {
+            // SAFETY: calling the start routine the program passed to pthread_create, with
+            // its argument, as pthread would.
+            let r = unsafe { f(arg as *mut c_void) };
+            with_rt(|rt| rt.thread(t).retval = r as usize);
+            y.suspend(Yield::Pending(Action::Exit, 0));
+        }
+    }
+    loop {
+        y.suspend(Yield::Stopped);
+    }
+}
+
+/// Site of a call known by file and line: tag bit 63, line in bits 47..63, the address of
+/// the `__FILE__` string (in the loaded image) in the low 47 bits.
+pub fn site_file_line(file: *const c_char, line: c_int) -> Site {
+    (1 << 63) | (((line.clamp(0, 0xffff) as u64) & 0xffff) << 47) | (file as u64 & ((1 << 47) - 1))
+}
+
+/// A decoded [`Site`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SiteKind {
+    /// Unknown.
+    None,
+    /// The address of a `__FILE__` string in the loaded image, and a line.
+    FileLine(u64, u32),
+    /// A code address (a return address or faulting instruction) in the loaded image.
+    Code(u64),
+}
+
+/// Decode a [`Site`].
+pub fn decode_site(s: Site) -> SiteKind {
+    if s == 0 {
+        SiteKind::None
+    } else if s >> 63 == 1 {
+        SiteKind::FileLine(s & ((1 << 47) - 1), ((s >> 47) & 0xffff) as u32)
+    } else {
+        SiteKind::Code(s)
+    }
+}
+
+/// Per-thread C-side state.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct ThreadRt {
+    pub yielder: usize,
+    pub created: u32,
+    pub spawn: Option<(usize, usize)>,
+    pub retval: usize,
+    pub detached: bool,
+    pub exists: bool,
+    pub atomic_depth: u32,
+}
+
+/// The C side's state for the execution in progress (see the module docs).
+#[derive(Debug)]
+pub(crate) struct Rt {
+    pub active: bool,
+    pub current: ThreadId,
+    pub threads: Vec<ThreadRt>,
+    pub names: ThreadNames,
+    /// Thread-name entries interned since the executor last synchronised them.
+    pub new_names: Vec<(ThreadId, u32)>,
+    /// Mutexes held: address -> (owner, recursion count).
+    pub held: HashMap<u64, (ThreadId, u32)>,
+    pub defects: Vec<Defect>,
+    pub assumed: Vec<ThreadId>,
+    pub steps_done: usize,
+    pub exit_code: c_int,
+    pub atomic_fns: Vec<u64>,
+    pub arena: Option<Arena>,
+    pub too_many_threads: bool,
+}
+
+thread_local! {
+    pub(crate) static RT: RefCell<Rt> = RefCell::new(Rt {
+        active: false,
+        current: ThreadId::MAIN,
+        threads: Vec::new(),
+        names: ThreadNames::new(),
+        new_names: Vec::new(),
+        held: HashMap::new(),
+        defects: Vec::new(),
+        assumed: Vec::new(),
+        steps_done: 0,
+        exit_code: 0,
+        atomic_fns: Vec::new(),
+        arena: None,
+        too_many_threads: false,
+    });
+}
+
+/// Run `f` on the runtime state. Never call it re-entrantly, never across a suspend.
+pub(crate) fn with_rt<R>(f: impl FnOnce(&mut Rt) -> R) -> R {
+    RT.with(|rt| f(&mut rt.borrow_mut()))
+}
+
+impl Rt {
+    pub fn thread(&mut self, t: ThreadId) -> &mut ThreadRt {
+        if self.threads.len() <= t.index() {
+            self.threads.resize(t.index() + 1, ThreadRt::default());
+        }
+        &mut self.threads[t.index()]
+    }
+}
+
+/// Suspend the current thread, handing `y` to the executor; returns the resume value.
+pub(crate) fn suspend(y: Yield) -> u64 {
+    let p = with_rt(|rt| {
+        let cur = rt.current;
+        rt.thread(cur).yielder
+    }) as *const Yielder<u64, Yield>;
+    assert!(
+        !p.is_null(),
+        "unfold bug: a shim suspended outside a program thread"
+    );
+    // SAFETY: `yielder` was set by the current coroutine's body to its own Yielder, which
+    // lives on that coroutine's stack for as long as the coroutine has not finished; we
+    // are running on that coroutine now (shims run only inside program threads).
+    unsafe { (*p).suspend(y) }
+}
+
+/// Stop the current thread for good.
+pub(crate) fn stop() -> ! {
+    loop {
+        suspend(Yield::Stopped);
+    }
+}
+
+/// Record a defect of the current thread and stop it.
+pub(crate) fn fail(kind: DefectKind, message: String, site: Site) -> ! {
+    with_rt(|rt| {
+        let d = Defect {
+            kind,
+            message,
+            thread: rt.current,
+            site: (site != 0).then_some(site),
+            after_steps: rt.steps_done,
+        };
+        rt.defects.push(d);
+    });
+    stop()
+}
+
+/// Where the executor writes the steps of the execution as they happen.
+pub(crate) trait StepSink {
+    /// Append a step; false when the sink is full.
+    fn push(&mut self, s: Step) -> bool;
+    /// Replace the last step pushed.
+    fn update_last(&mut self, s: Step);
+    /// Threads interned since the last call: `(parent, nth)` in interning order.
+    fn names(&mut self, entries: &[(ThreadId, u32)]);
+}
+
+/// Summary of one execution besides its steps.
+#[derive(Debug, Default)]
+pub(crate) struct Outcome {
+    pub first: Option<Action>,
+    pub end: End,
+}
+
+/// The program-specific part of the executor.
+pub(crate) struct Executor {
+    pub main: MainFn,
+    pub argv: Vec<*mut c_char>,
+    pub stacks: Stacks,
+    coros: Vec<Option<Co>>,
+    /// Pending site of each thread (valid after a run for threads still pending).
+    pub sites: Vec<Site>,
+}
+
+impl std::fmt::Debug for Executor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Executor")
+            .field("threads", &self.coros.len())
+            .finish()
+    }
+}
+
+impl Executor {
+    pub fn new(main: MainFn, argv: Vec<*mut c_char>, stacks: Stacks) -> Self {
+        Executor {
+            main,
+            argv,
+            stacks,
+            coros: Vec::new(),
+            sites: Vec::new(),
+        }
+    }
+
+    fn slot(&mut self, t: ThreadId) -> usize {
+        let i = t.index();
+        if self.coros.len() <= i {
+            self.coros.resize_with(i + 1, || None);
+            self.sites.resize(i + 1, 0);
+        }
+        i
+    }
+
+    /// Start thread `t`: create its coroutine and run it to its first visible action.
+    fn start(&mut self, t: ThreadId, body: Body) -> Result<Option<Action>, ProgramError> {
+        let i = self.slot(t);
+        let stack = self.stacks.get(t).ok_or_else(|| {
+            ProgramError::Failed(format!(
+                "thread {t}: more than {} threads",
+                crate::mem::SLOTS
+            ))
+        })?;
+        let co: Co = Coroutine::with_stack(stack, move |y: &Yielder<u64, Yield>, _| {
+            with_rt(|rt| {
+                rt.thread(t).yielder = y as *const _ as usize;
+            });
+            run_body(t, body, y);
+        });
+        self.coros[i] = Some(co);
+        with_rt(|rt| rt.thread(t).exists = true);
+        Ok(self.resume(t, 0))
+    }
+
+    /// Resume `t` with `v`; returns its next pending action (recording its site).
+    fn resume(&mut self, t: ThreadId, v: u64) -> Option<Action> {
+        with_rt(|rt| rt.current = t);
+        let i = t.index();
+        let co = self.coros[i]
+            .as_mut()
+            .expect("unfold bug: resuming a thread without a coroutine");
+        match co.resume(v) {
+            CoroutineResult::Yield(Yield::Pending(a, site)) => {
+                self.sites[i] = site;
+                Some(a)
+            }
+            CoroutineResult::Yield(Yield::Stopped) | CoroutineResult::Return(()) => None,
+        }
+    }
+
+    /// Discard every coroutine (they are suspended in C code with nothing to drop).
+    fn discard(&mut self) {
+        for co in self.coros.iter_mut() {
+            if let Some(mut c) = co.take() {
+                // SAFETY: program threads are suspended inside shims whose frames hold no
+                // Rust values needing Drop (only plain data and the C program's frames).
+                unsafe { c.force_reset() };
+            }
+        }
+    }
+
+    /// Run one execution from the current (pristine) state.
+    pub fn run(
+        &mut self,
+        req: &RunRequest<'_>,
+        sink: &mut dyn StepSink,
+    ) -> Result<Outcome, ProgramError> {
+        self.sites.iter_mut().for_each(|s| *s = 0);
+        with_rt(|rt| {
+            rt.active = true;
+            rt.current = ThreadId::MAIN;
+            rt.threads.clear();
+            rt.held.clear();
+            rt.defects.clear();
+            rt.assumed.clear();
+            rt.steps_done = 0;
+            rt.exit_code = 0;
+            rt.too_many_threads = false;
+        });
+        let r = self.run_inner(req, sink);
+        self.discard();
+        with_rt(|rt| rt.active = false);
+        r
+    }
+
+    fn sync_names(sink: &mut dyn StepSink) {
+        let new = with_rt(|rt| std::mem::take(&mut rt.new_names));
+        if !new.is_empty() {
+            sink.names(&new);
+        }
+    }
+
+    fn run_inner(
+        &mut self,
+        req: &RunRequest<'_>,
+        sink: &mut dyn StepSink,
+    ) -> Result<Outcome, ProgramError> {
+        let main = self.main;
+        let argc = (self.argv.len() - 1) as c_int;
+        let argv = self.argv.as_ptr() as usize;
+        let first = self.start(ThreadId::MAIN, Body::Main { main, argc, argv })?;
+        Self::sync_names(sink);
+        let mut state = SchedState::new(first);
+        let mut sched = Scheduler::new(*req);
+        let mut outcome = Outcome {
+            first,
+            end: End::Finished,
+        };
+        loop {
+            let t = match sched.decide(&state)? {
+                Decision::Run(t) => t,
+                Decision::Stop(reason) => {
+                    outcome.end = match reason {
+                        StopReason::NoneEnabled => {
+                            let blocked = state.blocked();
+                            if blocked.is_empty() {
+                                End::Finished
+                            } else {
+                                End::Deadlock { blocked }
+                            }
+                        }
+                        StopReason::SleepBlocked => End::SleepBlocked,
+                        StopReason::StepBound => End::StepBound,
+                    };
+                    return Ok(outcome);
+                }
+            };
+            let action = state
+                .resolve(t)
+                .expect("unfold bug: scheduled a thread without a pending action");
+            let index = sched.steps();
+            let mut step = Step {
+                thread: t,
+                action,
+                site: self.sites[t.index()],
+                next: None,
+                child_next: None,
+            };
+            if !sink.push(step) {
+                outcome.end = End::StepBound;
+                return Ok(outcome);
+            }
+            with_rt(|rt| rt.steps_done = index + 1);
+            match action {
+                Action::Create(c) => {
+                    let spawn = with_rt(|rt| rt.thread(c).spawn.take());
+                    let (f, arg) = spawn.expect("unfold bug: Create without a pending spawn");
+                    // SAFETY: `f` is the address of the start routine the program passed to
+                    // pthread_create (stored as usize in the runtime state).
+                    let f: StartFn = unsafe { std::mem::transmute::<usize, StartFn>(f) };
+                    step.child_next = self.start(c, Body::Start { f, arg })?;
+                    step.next = self.resume(t, 0);
+                }
+                Action::Exit | Action::ExitProcess => {}
+                Action::TryLock(_, ok) => step.next = self.resume(t, ok as u64),
+                _ => step.next = self.resume(t, 0),
+            }
+            if action == Action::ExitProcess {
+                let code = with_rt(|rt| rt.exit_code);
+                if code != 0 {
+                    with_rt(|rt| {
+                        rt.defects.push(Defect {
+                            kind: DefectKind::Exit,
+                            message: format!("the program exited with status {code}"),
+                            thread: t,
+                            site: (step.site != 0).then_some(step.site),
+                            after_steps: index + 1,
+                        })
+                    });
+                }
+            }
+            Self::sync_names(sink);
+            sink.update_last(step);
+            state.apply(index, &step)?;
+            sched.performed(t, action);
+            if with_rt(|rt| rt.too_many_threads) {
+                return Err(ProgramError::Failed(format!(
+                    "more than {} threads",
+                    crate::mem::SLOTS
+                )));
+            }
+        }
+    }
+}
+
+/// Read the defects, assumptions of the execution just run.
+pub(crate) fn take_results() -> (Vec<Defect>, Vec<ThreadId>) {
+    with_rt(|rt| {
+        (
+            std::mem::take(&mut rt.defects),
+            std::mem::take(&mut rt.assumed),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sites_round_trip() {
+        let file = c"prog.c".as_ptr();
+        match decode_site(site_file_line(file, 42)) {
+            SiteKind::FileLine(f, l) => {
+                assert_eq!(f, file as u64);
+                assert_eq!(l, 42);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(decode_site(0), SiteKind::None);
+        assert_eq!(decode_site(0x5555_1234), SiteKind::Code(0x5555_1234));
+    }
+}

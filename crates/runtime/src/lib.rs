@@ -1,0 +1,97 @@
+//! # unfold-runtime
+//!
+//! The C runtime of unfold, and the only crate of the project with `unsafe` code: it runs
+//! a compiled C/pthread program under the control of an explorer.
+//!
+//! - [`mem`]: memory with stable addresses (program image, per-thread heap arena and
+//!   stacks) and its reset between executions;
+//! - [`exec`]: one execution inside a worker — program threads as `corosensei` coroutines
+//!   that switch only at visible operations, scheduled by the engine's shared
+//!   [`Scheduler`](unfold_engine::Scheduler);
+//! - [`shims`]: the `__unfold_*` C entry points the program is compiled against
+//!   ([`HEADER`] renames the pthread/libc functions to them);
+//! - [`worker`]: worker processes (persistent, or a fork server) and [`CProgram`], the
+//!   [`Program`](unfold_engine::Program) implementation the explorers drive.
+//!
+//! The `unfold` binary must export the shims to the program it loads: link it with
+//! `-rdynamic` and keep the shims alive by calling [`shims::shim_table`].
+//!
+//! # Design decisions (and what was rejected)
+//!
+//! - **Renaming, not wrapping.** The program is compiled as a shared object with a
+//!   force-included header that renames the supported functions to `__unfold_*` shims
+//!   (function-like macros pass `__FILE__`/`__LINE__`, so most sites need no debug info;
+//!   functions programs commonly redeclare — `exit`, `abort`, `__VERIFIER_*` — are
+//!   renamed to static trampolines that pass their return address, resolved with DWARF).
+//!   `-Wl,--wrap` needs a static link and would not see calls inside the object; a
+//!   header also keeps the program's own `pthread_mutex_t` layout. Whatever the object
+//!   still imports is vetted by name before anything runs.
+//! - **The parent loads the program once**, before forking any worker; its globals, the
+//!   heap arena and the stacks (reserved at fixed places in the parent) therefore have
+//!   the same addresses in every worker, so mutex identities ([`ObjId`](unfold_engine::ObjId)
+//!   = address) are stable across executions *and* worker re-forks without any
+//!   normalisation. The price: the program's constructors run in the parent (they get
+//!   plain libc memory and must not call pthread functions).
+//! - **Coroutines on fixed per-thread stack slots** (`corosensei`, nanosecond switches);
+//!   a thread runs eagerly to its next visible operation, as the engine's protocol asks.
+//!   Discarding an execution resets the coroutines without unwinding (nothing on their
+//!   stacks needs `Drop`).
+//! - **Persistent worker first, fork server as fallback.** Resetting the image's writable
+//!   segments (minus RELRO) and the used part of the arena costs well under a
+//!   microsecond for small programs; a fork costs 200–800 µs here. Programs importing
+//!   functions with libc-internal state (files, `rand`, `atexit`...) use the fork
+//!   server. Crashes and timeouts kill the worker; the next execution forks a new one.
+//! - **Hand-off through shared memory**: spin (yielding the CPU) on sequence numbers,
+//!   then block on pipes, which also reveal a dead worker. Pipes alone cost ~60 µs per
+//!   round trip on this machine.
+//! - **Atomic sections** (`__VERIFIER_atomic_begin/end`, functions named
+//!   `__VERIFIER_atomic_*` hooked with `-finstrument-functions`) hold one hidden global
+//!   mutex ([`ATOMIC_OBJ`]): sections exclude each other and their order is explored,
+//!   which is exactly the ordering information plain memory accesses (invisible to the
+//!   engine) need. A thread that blocks on a mutex inside a section keeps the hidden
+//!   mutex, which may report a deadlock that a truly atomic block would not have.
+//! - **`pthread_mutex_destroy`** of a mutex held by another thread depends on the
+//!   schedule, so it is a visible `trylock` (plus `unlock` when it succeeds); destroying a
+//!   mutex the thread itself holds, relocking a non-recursive mutex and unlocking a mutex
+//!   not held are decided by the thread's own history and reported without a step.
+//!
+//! # Limitations
+//!
+//! Only mutexes synchronise: plain and C11-atomic memory accesses are invisible (a
+//! spin-wait on a plain flag is reported as a timeout); thread-local storage is refused;
+//! `pthread_attr_*` is refused (so threads are created joinable); x86-64 and aarch64
+//! glibc layouts of `pthread_mutex_t` are assumed.
+
+pub mod exec;
+pub mod mem;
+pub mod shims;
+pub mod worker;
+
+pub use exec::{decode_site, SiteKind, ATOMIC_OBJ};
+pub use worker::{install_interrupt_handler, interrupted, CProgram, Image, Mode, Options, Timing};
+
+/// The header force-included (`cc -include`) into every program.
+pub const HEADER: &str = include_str!("unfold.h");
+
+/// Why the runtime could not set a program up.
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    /// A system call failed.
+    #[error("{0} failed: {1}")]
+    Os(&'static str, #[source] std::io::Error),
+    /// The program could not be loaded.
+    #[error("cannot load the program: {0}")]
+    Load(String),
+}
+
+/// Peak resident set size of this process and of its reaped children, in bytes.
+pub fn peak_rss_bytes() -> (u64, u64) {
+    let get = |who| {
+        // SAFETY: getrusage fills the struct we pass.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: as above.
+        unsafe { libc::getrusage(who, &mut ru) };
+        ru.ru_maxrss.max(0) as u64 * 1024
+    };
+    (get(libc::RUSAGE_SELF), get(libc::RUSAGE_CHILDREN))
+}

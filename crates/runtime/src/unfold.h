@@ -1,0 +1,122 @@
+/*
+ * unfold.h — force-included (`cc -include`) into every program `unfold check` compiles.
+ *
+ * It routes the supported pthread API, the allocator, exit/abort/assert and the SV-COMP
+ * conventions to the `__unfold_*` entry points exported by the `unfold` binary
+ * (crates/runtime/src/shims.rs). Everything else a program imports is inspected after
+ * compilation: unsupported pthread/semaphore/condition functions remain as undefined
+ * symbols and are refused by name before anything runs.
+ *
+ * The system headers are included first so that their declarations are seen before the
+ * function-like macros below are defined.
+ */
+#ifndef UNFOLD_H_INCLUDED
+#define UNFOLD_H_INCLUDED
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <pthread.h>
+#include <stdlib.h>
+#include <stddef.h>
+
+/* ---- threads ---------------------------------------------------------------------- */
+int __unfold_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *,
+                            const char *, int);
+int __unfold_pthread_join(pthread_t, void **, const char *, int);
+void __unfold_pthread_exit(void *, const char *, int) __attribute__((noreturn));
+pthread_t __unfold_pthread_self(void);
+int __unfold_pthread_equal(pthread_t, pthread_t);
+int __unfold_pthread_detach(pthread_t);
+#define pthread_create(t, a, f, x) __unfold_pthread_create((t), (a), (f), (x), __FILE__, __LINE__)
+#define pthread_join(t, r) __unfold_pthread_join((t), (r), __FILE__, __LINE__)
+#define pthread_exit(r) __unfold_pthread_exit((r), __FILE__, __LINE__)
+#define pthread_self __unfold_pthread_self
+#define pthread_equal __unfold_pthread_equal
+#define pthread_detach __unfold_pthread_detach
+
+/* ---- mutexes ---------------------------------------------------------------------- */
+int __unfold_pthread_mutex_init(pthread_mutex_t *, const pthread_mutexattr_t *);
+int __unfold_pthread_mutex_destroy(pthread_mutex_t *, const char *, int);
+int __unfold_pthread_mutex_lock(pthread_mutex_t *, const char *, int);
+int __unfold_pthread_mutex_unlock(pthread_mutex_t *, const char *, int);
+int __unfold_pthread_mutex_trylock(pthread_mutex_t *, const char *, int);
+int __unfold_pthread_mutexattr_init(pthread_mutexattr_t *);
+int __unfold_pthread_mutexattr_destroy(pthread_mutexattr_t *);
+int __unfold_pthread_mutexattr_settype(pthread_mutexattr_t *, int);
+int __unfold_pthread_mutexattr_gettype(const pthread_mutexattr_t *, int *);
+#define pthread_mutex_init __unfold_pthread_mutex_init
+#define pthread_mutex_destroy(m) __unfold_pthread_mutex_destroy((m), __FILE__, __LINE__)
+#define pthread_mutex_lock(m) __unfold_pthread_mutex_lock((m), __FILE__, __LINE__)
+#define pthread_mutex_unlock(m) __unfold_pthread_mutex_unlock((m), __FILE__, __LINE__)
+#define pthread_mutex_trylock(m) __unfold_pthread_mutex_trylock((m), __FILE__, __LINE__)
+#define pthread_mutexattr_init __unfold_pthread_mutexattr_init
+#define pthread_mutexattr_destroy __unfold_pthread_mutexattr_destroy
+#define pthread_mutexattr_settype __unfold_pthread_mutexattr_settype
+#define pthread_mutexattr_gettype __unfold_pthread_mutexattr_gettype
+
+/* ---- deterministic per-thread heap ------------------------------------------------ */
+void *__unfold_malloc(size_t);
+void *__unfold_calloc(size_t, size_t);
+void *__unfold_realloc(void *, size_t);
+void __unfold_free(void *);
+#define malloc __unfold_malloc
+#define calloc __unfold_calloc
+#define realloc __unfold_realloc
+#define free __unfold_free
+
+/* ---- process end and failures ----------------------------------------------------- */
+/* exit and abort are renamed (not function-like macros) so that programs which declare
+ * them again (`extern void abort(void);`, common in SV-COMP files) still compile; the
+ * call site is the trampoline's return address, resolved with the debug info. */
+void __unfold_exit_at(int, void *) __attribute__((noreturn));
+void __unfold_abort_at(void *) __attribute__((noreturn));
+void __unfold_assert_fail(const char *, const char *, unsigned int, const char *)
+    __attribute__((noreturn));
+void __unfold_error_at(void *) __attribute__((noreturn));
+static void __attribute__((noinline, noreturn, unused, no_instrument_function)) __unfold_exit(int c) {
+    __unfold_exit_at(c, __builtin_return_address(0));
+}
+static void __attribute__((noinline, noreturn, unused, no_instrument_function)) __unfold_abort(void) {
+    __unfold_abort_at(__builtin_return_address(0));
+}
+#define exit __unfold_exit
+#define abort __unfold_abort
+#define __assert_fail __unfold_assert_fail
+
+/* ---- SV-COMP conventions ---------------------------------------------------------- */
+void __unfold_VERIFIER_assume(int);
+void __unfold_atomic_begin_at(void *);
+void __unfold_atomic_end_at(void *);
+/* A call site is known only through the return address: resolved with the debug info. */
+static void __attribute__((noinline, noreturn, unused, no_instrument_function)) __unfold_VERIFIER_error(void) {
+    __unfold_error_at(__builtin_return_address(0));
+}
+#define __VERIFIER_error __unfold_VERIFIER_error
+#define __VERIFIER_assume __unfold_VERIFIER_assume
+static void __attribute__((noinline, unused, no_instrument_function))
+__unfold_VERIFIER_atomic_begin(void) {
+    __unfold_atomic_begin_at(__builtin_return_address(0));
+}
+static void __attribute__((noinline, unused, no_instrument_function))
+__unfold_VERIFIER_atomic_end(void) {
+    __unfold_atomic_end_at(__builtin_return_address(0));
+}
+#define __VERIFIER_atomic_begin __unfold_VERIFIER_atomic_begin
+#define __VERIFIER_atomic_end __unfold_VERIFIER_atomic_end
+
+#ifdef __UNFOLD_INSTRUMENT
+/* Compiled with -finstrument-functions: functions named __VERIFIER_atomic_* run inside
+ * an atomic section (the runtime knows their addresses). */
+void __unfold_func_enter(void *);
+void __unfold_func_exit(void *);
+void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_enter(void *f, void *s) {
+    (void)s;
+    __unfold_func_enter(f);
+}
+void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_exit(void *f, void *s) {
+    (void)s;
+    __unfold_func_exit(f);
+}
+#endif
+
+#endif

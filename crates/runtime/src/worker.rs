@@ -1,0 +1,1175 @@
+//! Worker processes and the [`Program`] implementation for a compiled C program.
+//!
+//! The parent (the `unfold` process, which runs the explorer) `dlopen`s the program once,
+//! then forks a *worker* from that pristine image. Requests and results travel through a
+//! shared anonymous mapping created before the fork; one byte on a pipe in each direction
+//! says "request ready" / "result ready" (end of file on the result pipe means the worker
+//! died). Two modes:
+//!
+//! - [`Mode::Persistent`] (the fast route): the worker runs executions in place and, after
+//!   answering, restores the image's writable segments and resets its heap arena, while
+//!   the parent's explorer works on the result. A crash or timeout kills it; the next
+//!   execution forks a fresh one.
+//! - [`Mode::ForkPerExecution`] (robust, for programs whose state the reset cannot cover:
+//!   files, libc-internal state...): the worker is a fork server, forking one child per
+//!   execution from its pristine state.
+//!
+//! Steps are streamed into shared memory as they happen, so a crash keeps the trace up to
+//! the crashing step, and a crash handler records the faulting instruction address.
+//! Thread identities live in shared memory too (`ThreadNames` entries in interning
+//! order), so they survive worker re-forks.
+
+use crate::exec::{take_results, Executor, MainFn, Rt, StepSink, RT};
+use crate::mem::{Arena, ImageSnapshot, Stacks};
+use crate::RuntimeError;
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
+use std::time::{Duration, Instant};
+use unfold_engine::{
+    Action, Defect, DefectKind, End, Execution, Independence, Program, ProgramError, RunRequest,
+    Step, ThreadId,
+};
+
+/// How executions are isolated from each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One worker runs many executions, resetting the program's memory in between.
+    Persistent,
+    /// A fork server forks one process per execution.
+    ForkPerExecution,
+}
+
+/// Options of a [`CProgram`].
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Isolation mode.
+    pub mode: Mode,
+    /// Wall-clock limit of one execution.
+    pub exec_timeout: Option<Duration>,
+    /// `argv[0..]` of the program.
+    pub args: Vec<String>,
+    /// Addresses of functions named `__VERIFIER_atomic_*` (run atomically).
+    pub atomic_fns: Vec<u64>,
+    /// Discard the program's stdout/stderr.
+    pub quiet: bool,
+    /// Most steps one execution can record.
+    pub step_capacity: usize,
+}
+
+/// The program image, loaded in the parent.
+#[derive(Debug)]
+pub struct Image {
+    /// Load address of the shared object.
+    pub base: u64,
+    /// `[start, end)` of the whole image.
+    pub range: (u64, u64),
+    main: MainFn,
+    writable: Vec<(usize, usize)>,
+}
+
+/// (load base, program headers as (kind, vaddr, memsz)).
+type Segments = (u64, Vec<(u32, u64, u64)>);
+
+struct PhdrSearch {
+    name: CString,
+    found: Option<Segments>,
+}
+
+extern "C" fn phdr_cb(info: *mut libc::dl_phdr_info, _size: usize, data: *mut c_void) -> c_int {
+    // SAFETY: dl_iterate_phdr passes a valid info and our own data pointer.
+    let (info, search) = unsafe { (&*info, &mut *(data as *mut PhdrSearch)) };
+    if info.dlpi_name.is_null() {
+        return 0;
+    }
+    // SAFETY: dlpi_name is a NUL-terminated string.
+    let name = unsafe { CStr::from_ptr(info.dlpi_name) };
+    if name != search.name.as_c_str() {
+        return 0;
+    }
+    let mut segs = Vec::new();
+    for i in 0..info.dlpi_phnum as usize {
+        // SAFETY: dlpi_phdr has dlpi_phnum entries.
+        let ph = unsafe { &*info.dlpi_phdr.add(i) };
+        let kind = match ph.p_type {
+            libc::PT_LOAD if ph.p_flags & libc::PF_W != 0 => 1,
+            libc::PT_LOAD => 0,
+            libc::PT_GNU_RELRO => 2,
+            libc::PT_TLS => 3,
+            _ => continue,
+        };
+        segs.push((kind, ph.p_vaddr, ph.p_memsz));
+    }
+    search.found = Some((info.dlpi_addr, segs));
+    1
+}
+
+impl Image {
+    /// `dlopen` the shared object at `path` in this process and locate its writable data.
+    /// Call before creating a [`CProgram`]; never unloaded.
+    pub fn load(path: &Path) -> Result<Image, RuntimeError> {
+        let cpath = CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| RuntimeError::Load("path contains NUL".into()))?;
+        // SAFETY: dlopen of a shared object we compiled; its constructors run here.
+        let h = unsafe { libc::dlopen(cpath.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+        if h.is_null() {
+            // SAFETY: dlerror returns a thread-local message or null.
+            let e = unsafe { libc::dlerror() };
+            let msg = if e.is_null() {
+                "unknown error".into()
+            } else {
+                // SAFETY: non-null dlerror result is a C string.
+                unsafe { CStr::from_ptr(e) }.to_string_lossy().into_owned()
+            };
+            return Err(RuntimeError::Load(msg));
+        }
+        // SAFETY: h is a valid handle; "main" is a C string.
+        let main = unsafe { libc::dlsym(h, c"main".as_ptr()) };
+        if main.is_null() {
+            return Err(RuntimeError::Load(
+                "the program has no `main` function".into(),
+            ));
+        }
+        let mut search = PhdrSearch {
+            name: cpath,
+            found: None,
+        };
+        // SAFETY: the callback only reads the info passed to it and writes our search.
+        unsafe {
+            libc::dl_iterate_phdr(Some(phdr_cb), &mut search as *mut PhdrSearch as *mut c_void)
+        };
+        let (base, segs) = search
+            .found
+            .ok_or_else(|| RuntimeError::Load("loaded image not found".into()))?;
+        if segs.iter().any(|s| s.0 == 3) {
+            return Err(RuntimeError::Load(
+                "the program uses thread-local storage (__thread / _Thread_local), which unfold does not support".into(),
+            ));
+        }
+        let page = 4096u64;
+        let relro: Vec<(u64, u64)> = segs
+            .iter()
+            .filter(|s| s.0 == 2)
+            .map(|s| ((base + s.1) & !(page - 1), (base + s.1 + s.2) & !(page - 1)))
+            .collect();
+        let mut writable = Vec::new();
+        let (mut lo, mut hi) = (u64::MAX, 0);
+        for &(kind, vaddr, memsz) in &segs {
+            if kind > 1 {
+                continue;
+            }
+            lo = lo.min(base + vaddr);
+            hi = hi.max(base + vaddr + memsz);
+            if kind != 1 {
+                continue;
+            }
+            let (mut s, e) = (base + vaddr, base + vaddr + memsz);
+            for &(rs, re) in &relro {
+                if rs <= s && re > s {
+                    s = re.min(e);
+                }
+            }
+            if e > s {
+                writable.push((s as usize, (e - s) as usize));
+            }
+        }
+        // SAFETY: dlsym returned the address of the program's `main`, a C function with
+        // the standard signature.
+        let main = unsafe { std::mem::transmute::<*mut c_void, MainFn>(main) };
+        Ok(Image {
+            base,
+            range: (lo, hi),
+            main,
+            writable,
+        })
+    }
+
+    /// The C string at `addr` if it lies inside the image (a `__FILE__` string).
+    pub fn string_at(&self, addr: u64) -> Option<String> {
+        if addr < self.range.0 || addr >= self.range.1 {
+            return None;
+        }
+        let max = (self.range.1 - addr) as usize;
+        // SAFETY: [addr, range.1) is mapped readable (part of the loaded image); we read at
+        // most up to its end.
+        let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, max) };
+        let end = bytes.iter().position(|&b| b == 0)?;
+        Some(String::from_utf8_lossy(&bytes[..end]).into_owned())
+    }
+}
+
+const MAX_SLEEP: usize = 4096;
+const MAX_DEFECTS: usize = 64;
+const MAX_NAMES: usize = 65536;
+const MSG: usize = 400;
+
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct RawDefect {
+    kind: DefectKind,
+    thread: ThreadId,
+    site: Option<u64>,
+    after_steps: usize,
+    len: usize,
+    msg: [u8; MSG],
+}
+
+/// The shared header. Plain data only: parent and worker are the same binary, so Rust
+/// layouts agree.
+#[repr(C)]
+struct Header {
+    replay_len: usize,
+    sleep_len: usize,
+    independence: Independence,
+    max_steps: usize,
+    sleep: [(ThreadId, Action); MAX_SLEEP],
+    // results
+    nsteps: AtomicUsize,
+    running: AtomicU16,
+    crash_pc: AtomicU64,
+    child_pid: AtomicI32,
+    child_status: i32,
+    first: Option<Action>,
+    end_tag: u8,
+    nblocked: usize,
+    blocked: [(ThreadId, Action); MAX_SLEEP],
+    nassumed: usize,
+    assumed: [ThreadId; MAX_SLEEP],
+    ndefects: usize,
+    defects: [RawDefect; MAX_DEFECTS],
+    error: u8,
+    error_step: usize,
+    error_len: usize,
+    error_msg: [u8; MSG],
+    nnames: AtomicUsize,
+    names: [(ThreadId, u32); MAX_NAMES],
+    run_ns: u64,
+    /// Hand-off: request and response sequence numbers, and who is blocked on its pipe.
+    req_seq: AtomicU64,
+    resp_seq: AtomicU64,
+    worker_waiting: AtomicU32,
+    parent_waiting: AtomicU32,
+    reset_ns: u64,
+    nsites: usize,
+    sites: [u64; MAX_SLEEP],
+}
+
+/// A shared anonymous mapping of `n` values of `T` (zeroed).
+struct Shared<T> {
+    ptr: *mut T,
+    n: usize,
+}
+
+impl<T> Shared<T> {
+    fn new(n: usize) -> Result<Self, RuntimeError> {
+        let len = (n * std::mem::size_of::<T>()).max(1);
+        // SAFETY: a fresh anonymous shared mapping (zero-filled), owned by this value.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(RuntimeError::Os(
+                "mmap (shared memory)",
+                std::io::Error::last_os_error(),
+            ));
+        }
+        Ok(Shared {
+            ptr: p as *mut T,
+            n,
+        })
+    }
+}
+
+impl<T> Drop for Shared<T> {
+    fn drop(&mut self) {
+        // SAFETY: unmapping the mapping created in `new`, which nothing refers to any more.
+        unsafe {
+            libc::munmap(
+                self.ptr as *mut c_void,
+                (self.n * std::mem::size_of::<T>()).max(1),
+            )
+        };
+    }
+}
+
+/// Time spent per phase, over all executions (see the benchmark).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    /// Executions run.
+    pub executions: u64,
+    /// Workers (persistent) or execution processes (fork mode) created.
+    pub processes: u64,
+    /// Parent: time from posting a request to the result being ready.
+    pub roundtrip: Duration,
+    /// Worker: running the program (scheduler + coroutines), per its own clock.
+    pub run: Duration,
+    /// Worker: restoring memory between executions (persistent) or forking and reaping
+    /// the execution process (fork mode).
+    pub reset: Duration,
+    /// Parent: copying the trace out of shared memory into the [`Execution`].
+    pub transfer: Duration,
+}
+
+struct Worker {
+    pid: libc::pid_t,
+    req: c_int,
+    resp: c_int,
+}
+
+/// A compiled C program as a [`Program`].
+pub struct CProgram {
+    image: Image,
+    opts: Options,
+    snapshot: ImageSnapshot,
+    arena: Option<Arena>,
+    stacks: Option<Stacks>,
+    argv_c: Vec<CString>,
+    hdr: Shared<Header>,
+    replay: Shared<ThreadId>,
+    steps: Shared<Step>,
+    worker: Option<Worker>,
+    /// Phase times.
+    pub timing: Timing,
+    interrupted: bool,
+    /// Sequence number of the last request posted.
+    seq: u64,
+    /// Highest peak RSS seen among the workers, in bytes.
+    worker_hwm: u64,
+    /// Whether SIGINT cuts the execution in progress.
+    interruptible: bool,
+}
+
+impl std::fmt::Debug for CProgram {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CProgram")
+            .field("image", &self.image)
+            .field("mode", &self.opts.mode)
+            .finish()
+    }
+}
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_sigint(_: c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Install a SIGINT handler that sets a flag ([`interrupted`]) instead of killing the
+/// process, so that the explorer can stop, kill its workers and print what it has.
+/// System calls are not restarted, so a wait for a worker wakes up.
+pub fn install_interrupt_handler() {
+    // SAFETY: installing a handler that only stores to an atomic (async-signal-safe).
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_sigint as *const () as usize;
+        sa.sa_flags = 0;
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());
+    }
+}
+
+/// Whether SIGINT was received since [`install_interrupt_handler`].
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+static CRASH_PC: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" fn on_crash(_sig: c_int, _info: *mut libc::siginfo_t, ctx: *mut c_void) {
+    let p = CRASH_PC.load(Ordering::Relaxed) as *const AtomicU64;
+    #[cfg(target_arch = "x86_64")]
+    {
+        if !p.is_null() && !ctx.is_null() {
+            // SAFETY: the kernel passes a valid ucontext_t for SA_SIGINFO handlers; p points
+            // to the shared header's crash_pc, mapped for the life of the process.
+            unsafe {
+                let uc = &*(ctx as *const libc::ucontext_t);
+                (*p).store(
+                    uc.uc_mcontext.gregs[libc::REG_RIP as usize] as u64,
+                    Ordering::Relaxed,
+                );
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, ctx);
+    // SA_RESETHAND restored the default action: returning re-executes the faulting
+    // instruction and the process dies with the original signal.
+}
+
+/// Worker side: install the crash handler on an alternate stack (a coroutine stack
+/// overflow must still be reported).
+fn install_crash_handler(pc: *const AtomicU64) {
+    CRASH_PC.store(pc as usize, Ordering::Relaxed);
+    // SAFETY: a fresh alternate signal stack that lives for the whole process (leaked),
+    // and a handler that only performs an atomic store.
+    unsafe {
+        let size = 64 << 10;
+        let stack = libc::mmap(
+            std::ptr::null_mut(),
+            size,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        if stack != libc::MAP_FAILED {
+            let ss = libc::stack_t {
+                ss_sp: stack,
+                ss_flags: 0,
+                ss_size: size,
+            };
+            libc::sigaltstack(&ss, std::ptr::null_mut());
+        }
+        for sig in [libc::SIGSEGV, libc::SIGBUS, libc::SIGFPE, libc::SIGILL] {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_crash as *const () as usize;
+            sa.sa_flags =
+                libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESETHAND | libc::SA_NODEFER;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+}
+
+fn signal_name(sig: c_int) -> String {
+    match sig {
+        libc::SIGSEGV => "SIGSEGV (invalid memory access)".into(),
+        libc::SIGBUS => "SIGBUS (bus error)".into(),
+        libc::SIGFPE => "SIGFPE (arithmetic error)".into(),
+        libc::SIGILL => "SIGILL (illegal instruction)".into(),
+        libc::SIGABRT => "SIGABRT".into(),
+        libc::SIGKILL => "SIGKILL".into(),
+        s => format!("signal {s}"),
+    }
+}
+
+struct ShmSink<'a> {
+    hdr: &'a Header,
+    steps: *mut Step,
+    cap: usize,
+    n: usize,
+}
+
+impl StepSink for ShmSink<'_> {
+    fn push(&mut self, s: Step) -> bool {
+        if self.n >= self.cap {
+            return false;
+        }
+        // SAFETY: n < cap, the length of the shared steps mapping.
+        unsafe { self.steps.add(self.n).write(s) };
+        self.n += 1;
+        self.hdr.running.store(s.thread.0, Ordering::Relaxed);
+        self.hdr.nsteps.store(self.n, Ordering::Release);
+        true
+    }
+    fn update_last(&mut self, s: Step) {
+        // SAFETY: n >= 1 after a push; index n-1 is in bounds.
+        unsafe { self.steps.add(self.n - 1).write(s) };
+    }
+    fn names(&mut self, entries: &[(ThreadId, u32)]) {
+        let hdr = self.hdr as *const Header as *mut Header;
+        for &e in entries {
+            let n = self.hdr.nnames.load(Ordering::Relaxed);
+            if n < MAX_NAMES {
+                // SAFETY: only the (single) running worker writes names; the parent reads
+                // them only while the worker is not running.
+                unsafe { (*hdr).names[n] = e };
+                self.hdr.nnames.store(n + 1, Ordering::Release);
+            }
+        }
+    }
+}
+
+fn write_msg(buf: &mut [u8; MSG], s: &str) -> usize {
+    let b = s.as_bytes();
+    let n = b.len().min(MSG);
+    buf[..n].copy_from_slice(&b[..n]);
+    n
+}
+
+/// Everything a worker needs, moved out of the parent's copy after the fork.
+struct WorkerCtx {
+    exec: Executor,
+    hdr: *mut Header,
+    replay: *const ThreadId,
+    replay_cap: usize,
+    steps: *mut Step,
+    steps_cap: usize,
+}
+
+impl WorkerCtx {
+    /// Run one execution described in the header, write the results into it.
+    fn run_one(&mut self) {
+        let t0 = Instant::now();
+        // SAFETY: the header is our shared mapping; the parent does not touch it while a
+        // request is being served.
+        let hdr = unsafe { &mut *self.hdr };
+        // Threads interned by other processes (fork mode: earlier execution processes;
+        // persistent mode: nothing new) must keep their ids here: catch up first.
+        let shared = hdr.nnames.load(Ordering::Acquire).min(MAX_NAMES);
+        crate::exec::with_rt(|rt| {
+            let known = rt.names.len() - 1;
+            for &(parent, nth) in hdr.names.get(known..shared).unwrap_or(&[]) {
+                rt.names.child(parent, nth);
+            }
+        });
+        hdr.nsteps.store(0, Ordering::Relaxed);
+        hdr.crash_pc.store(0, Ordering::Relaxed);
+        hdr.running.store(0, Ordering::Relaxed);
+        hdr.ndefects = 0;
+        hdr.nassumed = 0;
+        hdr.nblocked = 0;
+        hdr.error = 0;
+        // SAFETY: the parent wrote replay_len <= replay_cap thread ids.
+        let replay =
+            unsafe { std::slice::from_raw_parts(self.replay, hdr.replay_len.min(self.replay_cap)) };
+        let sleep = &hdr.sleep[..hdr.sleep_len.min(MAX_SLEEP)];
+        let req = RunRequest {
+            replay,
+            sleep,
+            independence: hdr.independence,
+            max_steps: hdr.max_steps,
+        };
+        let mut sink = ShmSink {
+            hdr: &*hdr,
+            steps: self.steps,
+            cap: self.steps_cap,
+            n: 0,
+        };
+        let r = self.exec.run(&req, &mut sink);
+        let (defects, assumed) = take_results();
+        match r {
+            Ok(o) => {
+                hdr.first = o.first;
+                hdr.end_tag = match o.end {
+                    End::Finished => 0,
+                    End::Deadlock { blocked } => {
+                        let n = blocked.len().min(MAX_SLEEP);
+                        hdr.blocked[..n].copy_from_slice(&blocked[..n]);
+                        hdr.nblocked = n;
+                        1
+                    }
+                    End::SleepBlocked => 2,
+                    End::StepBound => 3,
+                    End::Timeout | End::Crash(_) => 4,
+                };
+            }
+            Err(e) => {
+                let (code, step, msg) = match e {
+                    ProgramError::Divergence { step, detail } => (1, step, detail),
+                    ProgramError::Failed(m) => (2, 0, m),
+                };
+                hdr.error = code;
+                hdr.error_step = step;
+                hdr.error_len = write_msg(&mut hdr.error_msg, &msg);
+            }
+        }
+        for d in defects.iter().take(MAX_DEFECTS) {
+            let mut raw = RawDefect {
+                kind: d.kind,
+                thread: d.thread,
+                site: d.site,
+                after_steps: d.after_steps,
+                len: 0,
+                msg: [0; MSG],
+            };
+            raw.len = write_msg(&mut raw.msg, &d.message);
+            hdr.defects[hdr.ndefects] = raw;
+            hdr.ndefects += 1;
+        }
+        let n = assumed.len().min(MAX_SLEEP);
+        hdr.assumed[..n].copy_from_slice(&assumed[..n]);
+        hdr.nassumed = n;
+        let n = self.exec.sites.len().min(MAX_SLEEP);
+        hdr.sites[..n].copy_from_slice(&self.exec.sites[..n]);
+        hdr.nsites = n;
+        // The program's output (shown by `unfold replay`) must not stay in stdio buffers
+        // of a process that ends with _exit.
+        // SAFETY: fflush(NULL) flushes every open output stream.
+        unsafe { libc::fflush(std::ptr::null_mut()) };
+        hdr.run_ns = t0.elapsed().as_nanos() as u64;
+    }
+}
+
+/// How long the worker spins for the next request before blocking on its pipe.
+const WORKER_SPIN: Duration = Duration::from_micros(200);
+/// How long the parent spins for a result before blocking (with poll) on its pipe.
+const PARENT_SPIN: Duration = Duration::from_micros(500);
+
+/// Worker side of the hand-off: wait until `seq` differs from `last`. Spins first
+/// (a pipe wake-up costs tens of microseconds on a loaded 2-core machine), then blocks on
+/// `fd` after announcing it in `waiting`; the other side writes a byte only when it sees
+/// `waiting` set (both use SeqCst, so either it sees the flag or we see the new value).
+/// Stray bytes only cause a spurious wake-up. False when the pipe is closed.
+fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, spin: Duration) -> bool {
+    let start = Instant::now();
+    let mut i = 0u32;
+    while seq.load(Ordering::Acquire) == last {
+        relax(i);
+        i = i.wrapping_add(1);
+        if i & 15 == 0 && start.elapsed() > spin {
+            loop {
+                waiting.store(1, Ordering::SeqCst);
+                if seq.load(Ordering::SeqCst) != last {
+                    break;
+                }
+                if read_byte(fd).is_none() {
+                    waiting.store(0, Ordering::SeqCst);
+                    return false;
+                }
+                waiting.store(0, Ordering::SeqCst);
+                if seq.load(Ordering::SeqCst) != last {
+                    break;
+                }
+            }
+            waiting.store(0, Ordering::SeqCst);
+            return true;
+        }
+    }
+    true
+}
+
+/// One iteration of a spin-wait: a few pause instructions, then yield the CPU, so that
+/// when the other side is runnable on the same core (the machine is oversubscribed) it
+/// gets to run at once instead of after our time slice.
+fn relax(i: u32) {
+    if i < 64 {
+        std::hint::spin_loop();
+    } else {
+        // SAFETY: sched_yield has no preconditions.
+        unsafe { libc::sched_yield() };
+    }
+}
+
+fn read_byte(fd: c_int) -> Option<u8> {
+    let mut b = 0u8;
+    loop {
+        // SAFETY: reading one byte into a local.
+        let r = unsafe { libc::read(fd, &mut b as *mut u8 as *mut c_void, 1) };
+        if r == 1 {
+            return Some(b);
+        }
+        if r < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        return None;
+    }
+}
+
+fn write_byte(fd: c_int, b: u8) -> bool {
+    loop {
+        // SAFETY: writing one byte from a local.
+        let r = unsafe { libc::write(fd, &b as *const u8 as *const c_void, 1) };
+        if r == 1 {
+            return true;
+        }
+        if r < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        return false;
+    }
+}
+
+fn pipe() -> Result<(c_int, c_int), RuntimeError> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two descriptors into our array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(RuntimeError::Os("pipe", std::io::Error::last_os_error()));
+    }
+    Ok((fds[0], fds[1]))
+}
+
+impl CProgram {
+    /// A program over a loaded image. Reserves the arena and stacks and the shared
+    /// memory; no process is started until the first execution.
+    pub fn new(image: Image, opts: Options) -> Result<Self, RuntimeError> {
+        // SAFETY: the writable ranges of a loaded image stay mapped (never dlclosed).
+        let snapshot = unsafe { ImageSnapshot::take(&image.writable) };
+        let argv_c = opts
+            .args
+            .iter()
+            .map(|a| {
+                CString::new(a.as_bytes())
+                    .map_err(|_| RuntimeError::Load("program argument contains NUL".into()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let cap = opts.step_capacity.max(16);
+        Ok(CProgram {
+            snapshot,
+            arena: Some(Arena::new()?),
+            stacks: Some(Stacks::new()?),
+            argv_c,
+            hdr: Shared::new(1)?,
+            replay: Shared::new(cap)?,
+            steps: Shared::new(cap)?,
+            worker: None,
+            timing: Timing::default(),
+            interrupted: false,
+            seq: 0,
+            worker_hwm: 0,
+            interruptible: true,
+            image,
+            opts,
+        })
+    }
+
+    /// The loaded image.
+    pub fn image(&self) -> &Image {
+        &self.image
+    }
+
+    /// Whether SIGINT (see [`install_interrupt_handler`]) cuts the execution in progress
+    /// (default: yes). Turned off to re-run the executions of defects for the report
+    /// after an interrupted exploration.
+    pub fn set_interruptible(&mut self, yes: bool) {
+        self.interruptible = yes;
+    }
+
+    /// Whether an execution was cut short by SIGINT.
+    pub fn was_interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// The site of thread `t`'s pending action at the end of the last execution.
+    pub fn pending_site(&self, t: ThreadId) -> Option<u64> {
+        let hdr = self.hdr_ref();
+        hdr.sites[..hdr.nsites.min(MAX_SLEEP)]
+            .get(t.index())
+            .copied()
+            .filter(|&s| s != 0)
+    }
+
+    /// The thread table shared with workers: `(parent, nth)` per ThreadId from 1.
+    pub fn thread_paths(&self) -> Vec<(ThreadId, u32)> {
+        // SAFETY: read while no worker runs (between executions).
+        let hdr = unsafe { &*self.hdr.ptr };
+        hdr.names[..hdr.nnames.load(Ordering::Acquire).min(MAX_NAMES)].to_vec()
+    }
+
+    /// Where a heap or stack address lives: `(thread slot, is_heap)`.
+    pub fn locate(&self, addr: u64) -> Option<(usize, bool)> {
+        if let Some((s, _)) = self.arena.as_ref().and_then(|a| a.locate(addr)) {
+            return Some((s, true));
+        }
+        self.stacks
+            .as_ref()
+            .and_then(|s| s.locate(addr))
+            .map(|s| (s, false))
+    }
+
+    fn spawn(&mut self) -> Result<(), RuntimeError> {
+        let (req_r, req_w) = pipe()?;
+        let (resp_r, resp_w) = pipe()?;
+        // SAFETY: getpid has no preconditions.
+        let parent = unsafe { libc::getpid() };
+        // SAFETY: the parent is single-threaded; the child only uses memory it inherited
+        // and async-signal-safe calls until it has set itself up, then never returns.
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            return Err(RuntimeError::Os("fork", std::io::Error::last_os_error()));
+        }
+        if pid == 0 {
+            // SAFETY: in the child: close the parent's ends, then serve forever.
+            unsafe {
+                libc::close(req_w);
+                libc::close(resp_r);
+            }
+            self.worker_main(parent, req_r, resp_w)
+        }
+        // SAFETY: closing the child's ends in the parent.
+        unsafe {
+            libc::close(req_r);
+            libc::close(resp_w);
+        }
+        self.worker = Some(Worker {
+            pid,
+            req: req_w,
+            resp: resp_r,
+        });
+        self.timing.processes += 1;
+        Ok(())
+    }
+
+    /// The worker process: never returns.
+    fn worker_main(&mut self, parent: libc::pid_t, req: c_int, resp: c_int) -> ! {
+        // SAFETY: process setup calls in the freshly forked, single-threaded child.
+        unsafe {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() != parent {
+                libc::_exit(0);
+            }
+            libc::signal(libc::SIGINT, libc::SIG_IGN);
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+            if self.opts.quiet {
+                let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+                if null >= 0 {
+                    libc::dup2(null, 0);
+                    libc::dup2(null, 1);
+                    libc::dup2(null, 2);
+                    libc::close(null);
+                }
+            }
+        }
+        install_crash_handler(&self.hdr_ref().crash_pc);
+        let mut argv: Vec<*mut c_char> = self
+            .argv_c
+            .iter()
+            .map(|c| c.as_ptr() as *mut c_char)
+            .collect();
+        argv.push(std::ptr::null_mut());
+        let stacks = self
+            .stacks
+            .take()
+            .expect("stacks are present until a worker takes them");
+        let arena = self.arena.take();
+        let names = self.thread_paths();
+        RT.with(|rt| {
+            let mut rt: std::cell::RefMut<'_, Rt> = rt.borrow_mut();
+            rt.arena = arena;
+            let mut fns = self.opts.atomic_fns.clone();
+            fns.sort_unstable();
+            rt.atomic_fns = fns;
+            for (p, nth) in names {
+                rt.names.child(p, nth);
+            }
+        });
+        let mut ctx = WorkerCtx {
+            exec: Executor::new(self.image.main, argv, stacks),
+            hdr: self.hdr.ptr,
+            replay: self.replay.ptr,
+            replay_cap: self.replay.n,
+            steps: self.steps.ptr,
+            steps_cap: self.steps.n,
+        };
+        let persistent = self.opts.mode == Mode::Persistent;
+        let snapshot = &self.snapshot;
+        let mut dirty = false;
+        let mut seen = 0;
+        loop {
+            // SAFETY: our shared header, valid for the life of the process.
+            let h = unsafe { &*ctx.hdr };
+            if !wait_seq(&h.req_seq, seen, &h.worker_waiting, req, WORKER_SPIN) {
+                break;
+            }
+            seen = h.req_seq.load(Ordering::SeqCst);
+            let t0 = Instant::now();
+            if persistent {
+                if dirty {
+                    snapshot.restore();
+                    crate::exec::with_rt(|rt| rt.arena.as_mut().map(|a| a.reset()));
+                }
+                // SAFETY: our shared header.
+                unsafe { (*ctx.hdr).reset_ns = t0.elapsed().as_nanos() as u64 };
+                ctx.run_one();
+                dirty = true;
+            } else {
+                // SAFETY: fork server: the child runs one execution from our pristine
+                // state and exits without returning; we reap it.
+                let child = unsafe { libc::fork() };
+                if child == 0 {
+                    ctx.run_one();
+                    // SAFETY: leaving the execution process without running atexit handlers.
+                    unsafe { libc::_exit(0) };
+                }
+                let hdr = ctx.hdr;
+                // SAFETY: our shared header.
+                unsafe { (*hdr).child_pid.store(child, Ordering::SeqCst) };
+                let mut status = 0;
+                if child > 0 {
+                    // SAFETY: reaping our own child.
+                    while unsafe { libc::waitpid(child, &mut status, 0) } < 0
+                        && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+                    {
+                    }
+                } else {
+                    status = -1;
+                }
+                // SAFETY: our shared header.
+                unsafe {
+                    (*hdr).child_status = status;
+                    (*hdr).reset_ns =
+                        (t0.elapsed().as_nanos() as u64).saturating_sub((*hdr).run_ns);
+                }
+            }
+            h.resp_seq.store(seen, Ordering::SeqCst);
+            if h.parent_waiting.load(Ordering::SeqCst) == 1 && !write_byte(resp, 1) {
+                break;
+            }
+        }
+        // SAFETY: leaving the worker without running the parent's atexit handlers.
+        unsafe { libc::_exit(0) }
+    }
+
+    fn hdr_ref(&self) -> &Header {
+        // SAFETY: the header mapping lives as long as self.
+        unsafe { &*self.hdr.ptr }
+    }
+
+    /// Peak resident set size of the worker processes so far, in bytes (a persistent
+    /// worker is not reaped until the end, so `getrusage(RUSAGE_CHILDREN)` misses it).
+    pub fn worker_peak_rss(&mut self) -> u64 {
+        if let Some(w) = &self.worker {
+            let status =
+                std::fs::read_to_string(format!("/proc/{}/status", w.pid)).unwrap_or_default();
+            let kb = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+                .unwrap_or(0);
+            self.worker_hwm = self.worker_hwm.max(kb * 1024);
+        }
+        self.worker_hwm
+    }
+
+    fn kill_worker(&mut self) {
+        self.worker_peak_rss();
+        if let Some(w) = self.worker.take() {
+            // SAFETY: killing and reaping our own child, closing our own descriptors.
+            unsafe {
+                libc::kill(w.pid, libc::SIGKILL);
+                let mut st = 0;
+                libc::waitpid(w.pid, &mut st, 0);
+                libc::close(w.req);
+                libc::close(w.resp);
+            }
+        }
+    }
+
+    /// Wait for the worker's answer. Ok(true): answered; Ok(false): the worker died
+    /// (returns its wait status through `status`); Err: timeout or interrupt.
+    fn wait(&mut self, deadline: Option<Instant>, status: &mut c_int) -> Result<bool, bool> {
+        let w = self.worker.as_ref().expect("a worker is running");
+        // SAFETY: the header mapping outlives this call.
+        let h: &Header = unsafe { &*self.hdr.ptr };
+        let seq = self.seq;
+        let done = || h.resp_seq.load(Ordering::Acquire) == seq;
+        // Spin first: most executions of small programs take microseconds.
+        let start = Instant::now();
+        let mut i = 0u32;
+        while !done() {
+            relax(i);
+            i = i.wrapping_add(1);
+            if i & 15 == 0 && start.elapsed() > PARENT_SPIN {
+                break;
+            }
+        }
+        loop {
+            h.parent_waiting.store(1, Ordering::SeqCst);
+            if h.resp_seq.load(Ordering::SeqCst) == seq {
+                h.parent_waiting.store(0, Ordering::SeqCst);
+                return Ok(true);
+            }
+            if self.interruptible && interrupted() {
+                h.parent_waiting.store(0, Ordering::SeqCst);
+                return Err(true);
+            }
+            let timeout_ms = match deadline {
+                None => 200,
+                Some(d) => {
+                    let now = Instant::now();
+                    if now >= d {
+                        h.parent_waiting.store(0, Ordering::SeqCst);
+                        return Err(false);
+                    }
+                    ((d - now).as_millis() as c_int).clamp(1, 200)
+                }
+            };
+            let mut pfd = libc::pollfd {
+                fd: w.resp,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: polling one descriptor we own.
+            let r = unsafe { libc::poll(&mut pfd, 1, timeout_ms) };
+            if r > 0 && read_byte(w.resp).is_none() {
+                if h.resp_seq.load(Ordering::SeqCst) == seq {
+                    // Answered, then died (e.g. killed): the answer stands; the next
+                    // request notices the dead worker.
+                    h.parent_waiting.store(0, Ordering::SeqCst);
+                    return Ok(true);
+                }
+                h.parent_waiting.store(0, Ordering::SeqCst);
+                // SAFETY: reaping our own dead worker.
+                unsafe {
+                    libc::waitpid(w.pid, status, 0);
+                    libc::close(w.req);
+                    libc::close(w.resp);
+                }
+                self.worker = None;
+                return Ok(false);
+            }
+        }
+    }
+
+    fn crash_defect(&self, sig: c_int, steps: usize) -> Defect {
+        let hdr = self.hdr_ref();
+        let pc = hdr.crash_pc.load(Ordering::Relaxed);
+        Defect {
+            kind: DefectKind::Crash,
+            message: format!("killed by {}", signal_name(sig)),
+            thread: ThreadId(hdr.running.load(Ordering::Relaxed)),
+            site: (pc != 0).then_some(pc),
+            after_steps: steps,
+        }
+    }
+}
+
+impl Drop for CProgram {
+    fn drop(&mut self) {
+        self.kill_worker();
+    }
+}
+
+impl Program for CProgram {
+    fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
+        out.clear();
+        if req.replay.len() > self.replay.n {
+            return Err(ProgramError::Failed(
+                "replay longer than the step capacity".into(),
+            ));
+        }
+        if req.sleep.len() > MAX_SLEEP {
+            return Err(ProgramError::Failed("sleep set too large".into()));
+        }
+        if self.worker.is_none() {
+            self.spawn()
+                .map_err(|e| ProgramError::Failed(e.to_string()))?;
+        }
+        {
+            // SAFETY: the worker is idle (waiting for a request): we own the header.
+            let hdr = unsafe { &mut *self.hdr.ptr };
+            hdr.replay_len = req.replay.len();
+            hdr.sleep_len = req.sleep.len();
+            hdr.sleep[..req.sleep.len()].copy_from_slice(req.sleep);
+            hdr.independence = req.independence;
+            hdr.max_steps = req.max_steps.min(self.steps.n);
+            hdr.child_pid.store(0, Ordering::SeqCst);
+            hdr.child_status = 0;
+            // SAFETY: the replay mapping holds replay.n >= replay.len() ids.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    req.replay.as_ptr(),
+                    self.replay.ptr,
+                    req.replay.len(),
+                )
+            };
+        }
+        let t0 = Instant::now();
+        let w = self.worker.as_ref().expect("spawned above");
+        // SAFETY: the header mapping outlives this call.
+        let h: &Header = unsafe { &*self.hdr.ptr };
+        self.seq += 1;
+        h.req_seq.store(self.seq, Ordering::SeqCst);
+        if h.worker_waiting.load(Ordering::SeqCst) == 1 && !write_byte(w.req, 1) {
+            self.kill_worker();
+            return Err(ProgramError::Failed("the worker process is gone".into()));
+        }
+        let deadline = self.opts.exec_timeout.map(|d| t0 + d);
+        let mut status = 0;
+        let waited = self.wait(deadline, &mut status);
+        self.timing.roundtrip += t0.elapsed();
+        self.timing.executions += 1;
+        let t1 = Instant::now();
+        let hdr_ptr = self.hdr.ptr;
+        // SAFETY: the header mapping outlives this call; the worker is idle or dead, so
+        // nothing writes it while we read.
+        let hdr: &Header = unsafe { &*hdr_ptr };
+        let nsteps = hdr.nsteps.load(Ordering::Acquire).min(self.steps.n);
+        // SAFETY: the worker is idle or dead; nsteps steps were fully written.
+        out.steps
+            .extend_from_slice(unsafe { std::slice::from_raw_parts(self.steps.ptr, nsteps) });
+        let mut crashed: Option<c_int> = None;
+        match waited {
+            Ok(true) => {
+                self.timing.run += Duration::from_nanos(hdr.run_ns);
+                self.timing.reset += Duration::from_nanos(hdr.reset_ns);
+                if self.opts.mode == Mode::ForkPerExecution {
+                    self.timing.processes += 1;
+                    let st = hdr.child_status;
+                    if libc::WIFSIGNALED(st) {
+                        crashed = Some(libc::WTERMSIG(st));
+                    } else if !libc::WIFEXITED(st) || libc::WEXITSTATUS(st) != 0 {
+                        return Err(ProgramError::Failed(format!(
+                            "execution process ended abnormally (status {st})"
+                        )));
+                    }
+                }
+            }
+            Ok(false) => {
+                if libc::WIFSIGNALED(status) {
+                    crashed = Some(libc::WTERMSIG(status));
+                } else {
+                    return Err(ProgramError::Failed(format!(
+                        "the worker process exited unexpectedly (status {status})"
+                    )));
+                }
+            }
+            Err(interrupt) => {
+                // Timeout or Ctrl-C: kill whatever runs the execution.
+                let child = hdr.child_pid.load(Ordering::SeqCst);
+                self.kill_worker();
+                if child > 0 {
+                    // SAFETY: the execution process is our grandchild; the worker reaped
+                    // or will never reap it now that it is dead, so kill it directly.
+                    unsafe { libc::kill(child, libc::SIGKILL) };
+                }
+                self.interrupted |= interrupt;
+                out.end = End::Timeout;
+                self.timing.transfer += t1.elapsed();
+                return Ok(());
+            }
+        }
+        if let Some(sig) = crashed {
+            out.end = End::Crash(self.crash_defect(sig, nsteps));
+            self.timing.transfer += t1.elapsed();
+            return Ok(());
+        }
+        match hdr.error {
+            0 => {}
+            1 => {
+                return Err(ProgramError::Divergence {
+                    step: hdr.error_step,
+                    detail: String::from_utf8_lossy(&hdr.error_msg[..hdr.error_len]).into_owned(),
+                })
+            }
+            _ => {
+                return Err(ProgramError::Failed(
+                    String::from_utf8_lossy(&hdr.error_msg[..hdr.error_len]).into_owned(),
+                ))
+            }
+        }
+        out.first = hdr.first;
+        for d in &hdr.defects[..hdr.ndefects] {
+            out.defects.push(Defect {
+                kind: d.kind,
+                message: String::from_utf8_lossy(&d.msg[..d.len]).into_owned(),
+                thread: d.thread,
+                site: d.site,
+                after_steps: d.after_steps,
+            });
+        }
+        out.assumed.extend_from_slice(&hdr.assumed[..hdr.nassumed]);
+        out.end = match hdr.end_tag {
+            0 => End::Finished,
+            1 => End::Deadlock {
+                blocked: hdr.blocked[..hdr.nblocked].to_vec(),
+            },
+            2 => End::SleepBlocked,
+            3 => End::StepBound,
+            _ => End::Timeout,
+        };
+        self.timing.transfer += t1.elapsed();
+        Ok(())
+    }
+}
