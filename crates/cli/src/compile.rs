@@ -156,18 +156,13 @@ fn refusal(name: &str) -> Option<String> {
     ]
     .contains(&name)
     {
-        return Some(format!(
-            "`{name}` creates processes, which unfold does not support"
-        ));
+        return Some(format!("`{name}` creates processes, which unfold does not support"));
     }
     None
 }
 
 fn cc() -> String {
-    std::env::var("CC")
-        .ok()
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| "cc".into())
+    std::env::var("CC").ok().filter(|s| !s.trim().is_empty()).unwrap_or_else(|| "cc".into())
 }
 
 fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Result<PathBuf> {
@@ -177,13 +172,7 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     }
     let so = dir.join("program.so");
     let mut cmd = Command::new(cc());
-    cmd.args([
-        "-g",
-        "-fPIC",
-        "-shared",
-        "-fno-omit-frame-pointer",
-        "-Wl,-Bsymbolic",
-    ]);
+    cmd.args(["-g", "-fPIC", "-shared", "-fno-omit-frame-pointer", "-Wl,-Bsymbolic"]);
     cmd.arg(format!("-O{}", flags.opt.as_deref().unwrap_or("0")));
     cmd.arg("-include").arg(&header);
     for d in &flags.defines {
@@ -195,9 +184,7 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     cmd.args(extra);
     cmd.args(&flags.cflags);
     cmd.arg("-o").arg(&so).arg(src).arg("-lm");
-    let out = cmd
-        .output()
-        .with_context(|| format!("cannot run the C compiler `{}` (set $CC)", cc()))?;
+    let out = cmd.output().with_context(|| format!("cannot run the C compiler `{}` (set $CC)", cc()))?;
     if !out.status.success() {
         eprint!("{}", String::from_utf8_lossy(&out.stderr));
         bail!("compilation of {} failed", src.display());
@@ -234,16 +221,12 @@ fn inspect(so: &Path) -> Result<Inspection> {
             continue;
         }
         match s.kind() {
-            SymbolKind::Data if s.size() > 0 => {
-                data_symbols.push((s.address(), s.size(), n.to_string()))
-            }
+            SymbolKind::Data if s.size() > 0 => data_symbols.push((s.address(), s.size(), n.to_string())),
             SymbolKind::Text => {
                 if n == "main" {
                     defines_main = true;
                 }
-                if n.starts_with("__VERIFIER_atomic_")
-                    && n != "__VERIFIER_atomic_begin"
-                    && n != "__VERIFIER_atomic_end"
+                if n.starts_with("__VERIFIER_atomic_") && n != "__VERIFIER_atomic_begin" && n != "__VERIFIER_atomic_end"
                 {
                     atomic_fns.push(s.address());
                 }
@@ -257,12 +240,7 @@ fn inspect(so: &Path) -> Result<Inspection> {
     atomic_fns.dedup();
     undefined.sort();
     undefined.dedup();
-    Ok(Inspection {
-        undefined,
-        data_symbols,
-        atomic_fns,
-        defines_main,
-    })
+    Ok(Inspection { undefined, data_symbols, atomic_fns, defines_main })
 }
 
 /// Compile `src` into `dir`, refusing unsupported programs.
@@ -281,10 +259,7 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
     }
     if !ins.atomic_fns.is_empty() {
         // Functions named __VERIFIER_atomic_* run atomically: hook function entry/exit.
-        extra.extend([
-            "-finstrument-functions".to_string(),
-            "-D__UNFOLD_INSTRUMENT".to_string(),
-        ]);
+        extra.extend(["-finstrument-functions".to_string(), "-D__UNFOLD_INSTRUMENT".to_string()]);
         again = true;
     }
     if again {
@@ -292,20 +267,11 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         ins = inspect(&so)?;
     }
     if !ins.defines_main {
-        return Err(Refused(format!(
-            "{}: the program has no `main` function",
-            src.display()
-        ))
-        .into());
+        return Err(Refused(format!("{}: the program has no `main` function", src.display())).into());
     }
     let refused: Vec<String> = ins.undefined.iter().filter_map(|n| refusal(n)).collect();
     if !refused.is_empty() {
-        return Err(Refused(format!(
-            "{}: unsupported program:\n  {}",
-            src.display(),
-            refused.join("\n  ")
-        ))
-        .into());
+        return Err(Refused(format!("{}: unsupported program:\n  {}", src.display(), refused.join("\n  "))).into());
     }
     let stateful_imports: Vec<String> = ins
         .undefined
@@ -333,13 +299,9 @@ mod tests {
 
     #[test]
     fn unsupported_functions_are_refused_by_name() {
-        assert!(refusal("pthread_cond_wait")
-            .unwrap()
-            .contains("pthread_cond_wait"));
+        assert!(refusal("pthread_cond_wait").unwrap().contains("pthread_cond_wait"));
         assert!(refusal("sem_post").is_some());
-        assert!(refusal("__VERIFIER_nondet_int")
-            .unwrap()
-            .contains("data-nondeterministic"));
+        assert!(refusal("__VERIFIER_nondet_int").unwrap().contains("data-nondeterministic"));
         assert!(refusal("fork").is_some());
         assert!(refusal("printf").is_none());
         assert!(refusal("malloc").is_none());

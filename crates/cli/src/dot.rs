@@ -65,8 +65,7 @@ impl Unfolding {
                     let id = self.events.len() as u32;
                     if let Some(o) = obj {
                         // u32::MAX: the mutex's first operation (no predecessor).
-                        self.obj_succ
-                            .push((last_obj.get(&o).copied().unwrap_or(u32::MAX), id, o));
+                        self.obj_succ.push((last_obj.get(&o).copied().unwrap_or(u32::MAX), id, o));
                     }
                     self.ids.insert(key, id);
                     self.events.push(key);
@@ -96,8 +95,7 @@ impl Unfolding {
 
     /// The Graphviz text.
     pub fn to_dot(&self, sym: &Symbols, prog: &CProgram) -> String {
-        let mut out =
-            String::from("digraph unfolding {\n  node [shape=box, fontname=\"monospace\"];\n");
+        let mut out = String::from("digraph unfolding {\n  node [shape=box, fontname=\"monospace\"];\n");
         for (i, (t, a, preds)) in self.events.iter().enumerate() {
             let label = format!("e{i} {t}\\n{}", sym.action(prog, *a).replace('"', "'"));
             let _ = writeln!(out, "  e{i} [label=\"{label}\"];");
@@ -115,10 +113,7 @@ impl Unfolding {
         for g in groups {
             for (i, a) in g.iter().enumerate() {
                 for b in &g[i + 1..] {
-                    let _ = writeln!(
-                        out,
-                        "  e{a} -> e{b} [style=dashed, color=red, dir=none, constraint=false];"
-                    );
+                    let _ = writeln!(out, "  e{a} -> e{b} [style=dashed, color=red, dir=none, constraint=false];");
                 }
             }
         }

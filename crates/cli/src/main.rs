@@ -7,7 +7,6 @@
 mod compile;
 mod dot;
 mod report;
-mod temp_dfs;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
@@ -19,13 +18,11 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use unfold_engine::explore::explorer_for;
 use unfold_engine::{
-    Algorithm, Control, Execution, ExploreConfig, ExploreError, Explorer, Independence, Program,
-    RunRequest, Session, Stats, ThreadId,
+    Algorithm, Control, Execution, ExploreConfig, Explorer, Independence, Program, RunRequest, Session, Stats, ThreadId,
 };
 use unfold_runtime::{CProgram, Image, Mode, Options};
 
-const EXIT_HELP: &str =
-    "Exit status: 0 no defect found (verdict ok, or incomplete), 1 defect found, \
+const EXIT_HELP: &str = "Exit status: 0 no defect found (verdict ok, or incomplete), 1 defect found, \
 2 usage, compilation or internal error.
 
 The program is compiled with $CC (default cc) as a shared object with debug info.
@@ -73,38 +70,18 @@ struct BuildArgs {
     #[arg(short = 'O', value_name = "N", help_heading = "Compilation")]
     opt: Option<String>,
     /// Extra compiler flags (split on whitespace; may be repeated).
-    #[arg(
-        long,
-        value_name = "FLAGS",
-        allow_hyphen_values = true,
-        help_heading = "Compilation"
-    )]
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true, help_heading = "Compilation")]
     cflags: Vec<String>,
     /// Wall-clock limit of one execution, in seconds.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        default_value_t = 10.0,
-        help_heading = "Limits"
-    )]
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, help_heading = "Limits")]
     exec_timeout: f64,
     /// Visible steps after which an execution is reported as a livelock (defect `bound`).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 100_000,
-        help_heading = "Limits"
-    )]
+    #[arg(long, value_name = "N", default_value_t = 100_000, help_heading = "Limits")]
     max_steps: usize,
     /// How executions are isolated: `auto` (a persistent worker that resets the program's
     /// memory, or one process per execution when the program uses libc state the reset
     /// cannot cover), `persistent`, or `fork` (one process per execution).
-    #[arg(
-        long,
-        value_name = "MODE",
-        default_value = "auto",
-        help_heading = "Execution"
-    )]
+    #[arg(long, value_name = "MODE", default_value = "auto", help_heading = "Execution")]
     isolation: String,
     /// Arguments passed to the program's main (after `--`).
     #[arg(last = true, value_name = "PROGRAM ARGS")]
@@ -119,12 +96,7 @@ struct CheckArgs {
     #[arg(long, default_value = "qpor", help_heading = "Exploration")]
     algorithm: String,
     /// QPOR with k-partial alternatives.
-    #[arg(
-        short = 'k',
-        value_name = "N",
-        conflicts_with = "optimal",
-        help_heading = "Exploration"
-    )]
+    #[arg(short = 'k', value_name = "N", conflicts_with = "optimal", help_heading = "Exploration")]
     k: Option<usize>,
     /// QPOR with optimal alternatives (the default).
     #[arg(long, help_heading = "Exploration")]
@@ -206,19 +178,12 @@ struct Loaded {
 }
 
 fn load(file: &Path, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
-    let dir = tempfile::Builder::new()
-        .prefix("unfold-")
-        .tempdir()
-        .context("creating a temporary directory")?;
+    let dir = tempfile::Builder::new().prefix("unfold-").tempdir().context("creating a temporary directory")?;
     let flags = compile::CompileFlags {
         defines: b.define.clone(),
         includes: b.include.clone(),
         opt: b.opt.clone(),
-        cflags: b
-            .cflags
-            .iter()
-            .flat_map(|s| s.split_whitespace().map(String::from))
-            .collect(),
+        cflags: b.cflags.iter().flat_map(|s| s.split_whitespace().map(String::from)).collect(),
     };
     let c = compile::compile(file, dir.path(), &flags)?;
     let mode = match b.isolation.as_str() {
@@ -244,21 +209,12 @@ fn load(file: &Path, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
     };
     let prog = CProgram::new(image, opts)?;
     let sym = Symbols::new(&c.so, base, c.data_symbols);
-    Ok(Loaded {
-        prog,
-        sym,
-        mode,
-        stateful: c.stateful_imports,
-        _dir: dir,
-    })
+    Ok(Loaded { prog, sym, mode, stateful: c.stateful_imports, _dir: dir })
 }
 
 fn algorithm(a: &CheckArgs) -> Result<Algorithm> {
     let mut alg = Algorithm::parse(&a.algorithm).ok_or_else(|| {
-        anyhow!(
-            "unknown algorithm `{}` (qpor, source-dpor, optimal-dpor, classic-dpor, dfs)",
-            a.algorithm
-        )
+        anyhow!("unknown algorithm `{}` (qpor, source-dpor, optimal-dpor, classic-dpor, dfs)", a.algorithm)
     })?;
     if let Some(k) = a.k {
         if !matches!(alg, Algorithm::Qpor { .. }) {
@@ -306,15 +262,8 @@ fn report_for(
     max_steps: usize,
 ) -> Result<(Execution, Vec<DefectReport>)> {
     let mut exec = Execution::default();
-    let req = RunRequest {
-        replay: schedule,
-        sleep: &[],
-        independence: Independence::AllDependent,
-        max_steps,
-    };
-    l.prog
-        .run(&req, &mut exec)
-        .map_err(|e| anyhow!("replaying the execution failed: {e}"))?;
+    let req = RunRequest { replay: schedule, sleep: &[], independence: Independence::AllDependent, max_steps };
+    l.prog.run(&req, &mut exec).map_err(|e| anyhow!("replaying the execution failed: {e}"))?;
     let mut fs = report::findings(&exec, max_steps);
     if let Some(k) = key {
         if let Some(i) = fs.iter().position(|f| &finding_key(f) == k) {
@@ -351,13 +300,7 @@ fn report_for(
 /// Where a blocked thread is blocked: the site of its last step is not it, so use the
 /// pending site recorded by the runtime when available, else its last step.
 fn blocked_location(l: &Loaded, exec: &Execution, t: ThreadId) -> Option<report::Location> {
-    let site = l.prog.pending_site(t).or_else(|| {
-        exec.steps
-            .iter()
-            .rev()
-            .find(|s| s.thread == t)
-            .map(|s| s.site)
-    });
+    let site = l.prog.pending_site(t).or_else(|| exec.steps.iter().rev().find(|s| s.thread == t).map(|s| s.site));
     l.sym.location(&l.prog, site)
 }
 
@@ -371,14 +314,8 @@ fn check(a: CheckArgs) -> Result<u8> {
     let alg = algorithm(&a)?;
     let started = Instant::now();
     let mut l = load(&a.file, &a.build, true)?;
-    let config = ExploreConfig {
-        algorithm: alg,
-        max_steps: a.build.max_steps,
-        ..ExploreConfig::default()
-    };
-    let deadline = a
-        .timeout
-        .map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+    let config = ExploreConfig { algorithm: alg, max_steps: a.build.max_steps, ..ExploreConfig::default() };
+    let deadline = a.timeout.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
     let keep_going = a.keep_going;
     let max_steps = a.build.max_steps;
     let mut found: Vec<(FindingKey, Vec<ThreadId>)> = Vec::new();
@@ -427,26 +364,10 @@ fn check(a: CheckArgs) -> Result<u8> {
         }
         Control::Continue
     };
-    let mut note = None;
     let stats = {
         let mut session = Session::new(&mut l.prog, &mut observer, config.clone());
-        let mut explorer: Box<dyn Explorer> = match explorer_for(&config) {
-            Ok(e) => e,
-            Err(ExploreError::Unsupported(_)) => Box::new(temp_dfs::TempDfs),
-            Err(e) => return Err(e.into()),
-        };
-        match explorer.explore(&mut session) {
-            Err(ExploreError::Unsupported(why)) if session.stats.executions == 0 => {
-                if alg != Algorithm::Dfs {
-                    note = Some(format!(
-                        "{} is not available in this build ({why}); explored with the temporary exhaustive DFS",
-                        alg.name()
-                    ));
-                }
-                temp_dfs::TempDfs.explore(&mut session)?;
-            }
-            r => r?,
-        }
+        let mut explorer: Box<dyn Explorer> = explorer_for(&config)?;
+        explorer.explore(&mut session)?;
         session.finish()
     };
     if progress && started.elapsed() > Duration::from_secs(1) {
@@ -458,14 +379,9 @@ fn check(a: CheckArgs) -> Result<u8> {
         (_, n) => n,
     };
     if let (Some(path), Some(u)) = (&a.dot, &unfolding) {
-        std::fs::write(path, u.to_dot(&l.sym, &l.prog))
-            .with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(path, u.to_dot(&l.sym, &l.prog)).with_context(|| format!("writing {}", path.display()))?;
         if !a.json {
-            eprintln!(
-                "unfold: wrote {} events of the explored unfolding to {}",
-                u.len(),
-                path.display()
-            );
+            eprintln!("unfold: wrote {} events of the explored unfolding to {}", u.len(), path.display());
         }
     }
     // Drop findings of an execution cut by Ctrl-C (reported as a timeout).
@@ -488,16 +404,10 @@ fn check(a: CheckArgs) -> Result<u8> {
     let (rss_self, rss_children) = unfold_runtime::peak_rss_bytes();
     let peak = rss_self.max(rss_children).max(l.prog.worker_peak_rss());
     let elapsed = started.elapsed().as_secs_f64();
-    if let Some(n) = &note {
-        if !a.json {
-            eprintln!("unfold: note: {n}");
-        }
-    }
     if a.json {
         let j = serde_json::json!({
             "verdict": verdict,
             "algorithm": alg.name(),
-            "explorer": if note.is_some() || alg == Algorithm::Dfs { "temporary-dfs".to_string() } else { alg.name() },
             "executions": stats.executions,
             "maximal_configurations": stats.maximal_configurations,
             "ssb": stats.ssb,
@@ -518,8 +428,7 @@ fn check(a: CheckArgs) -> Result<u8> {
             "verdict: {}",
             match verdict {
                 "defect" => format!("DEFECT ({} found)", defects.len()),
-                "incomplete" =>
-                    "INCOMPLETE (exploration stopped early; no defect found so far)".into(),
+                "incomplete" => "INCOMPLETE (exploration stopped early; no defect found so far)".into(),
                 _ => "OK (no defect in any execution)".into(),
             }
         );
@@ -529,11 +438,7 @@ fn check(a: CheckArgs) -> Result<u8> {
         }
         let _ = writeln!(out, "\nstatistics:");
         let _ = writeln!(out, "  executions:             {}", stats.executions);
-        let _ = writeln!(
-            out,
-            "  maximal configurations: {}",
-            stats.maximal_configurations
-        );
+        let _ = writeln!(out, "  maximal configurations: {}", stats.maximal_configurations);
         let _ = writeln!(out, "  SSB executions:         {}", stats.ssb);
         let _ = writeln!(out, "  events:                 {events}");
         let _ = writeln!(out, "  visible steps:          {}", stats.steps);
@@ -543,11 +448,7 @@ fn check(a: CheckArgs) -> Result<u8> {
             "  executions/s:           {:.0}",
             stats.executions as f64 / stats.elapsed.as_secs_f64().max(1e-9)
         );
-        let _ = writeln!(
-            out,
-            "  peak memory (RSS):      {:.1} MiB",
-            peak as f64 / (1 << 20) as f64
-        );
+        let _ = writeln!(out, "  peak memory (RSS):      {:.1} MiB", peak as f64 / (1 << 20) as f64);
         let _ = writeln!(
             out,
             "  isolation:              {}",
@@ -556,10 +457,7 @@ fn check(a: CheckArgs) -> Result<u8> {
             } else if l.stateful.is_empty() {
                 "one process per execution".to_string()
             } else {
-                format!(
-                    "one process per execution (the program uses {})",
-                    l.stateful.join(", ")
-                )
+                format!("one process per execution (the program uses {})", l.stateful.join(", "))
             }
         );
         if a.breakdown {
@@ -569,36 +467,16 @@ fn check(a: CheckArgs) -> Result<u8> {
             let total = stats.elapsed;
             let explorer = total.saturating_sub(stats.time.run);
             let _ = writeln!(out, "  breakdown per execution (µs):");
-            let _ = writeln!(
-                out,
-                "    process creation / memory reset: {:8.2}",
-                us(t.reset)
-            );
-            let _ = writeln!(
-                out,
-                "    running the program:             {:8.2}",
-                us(t.run)
-            );
+            let _ = writeln!(out, "    process creation / memory reset: {:8.2}", us(t.reset));
+            let _ = writeln!(out, "    running the program:             {:8.2}", us(t.run));
             let _ = writeln!(
                 out,
                 "    hand-off (pipes, scheduling):    {:8.2}",
                 us(t.roundtrip.saturating_sub(t.run).saturating_sub(t.reset))
             );
-            let _ = writeln!(
-                out,
-                "    trace transfer:                  {:8.2}",
-                us(t.transfer)
-            );
-            let _ = writeln!(
-                out,
-                "    explorer and reporting:          {:8.2}",
-                us(explorer)
-            );
-            let _ = writeln!(
-                out,
-                "    total:                           {:8.2}",
-                us(total)
-            );
+            let _ = writeln!(out, "    trace transfer:                  {:8.2}", us(t.transfer));
+            let _ = writeln!(out, "    explorer and reporting:          {:8.2}", us(explorer));
+            let _ = writeln!(out, "    total:                           {:8.2}", us(total));
             let _ = writeln!(out, "    processes created:               {}", t.processes);
         }
         print!("{out}");
@@ -611,8 +489,7 @@ fn replay(a: ReplayArgs) -> Result<u8> {
         Some((b, t)) if b.starts_with("u1.") => (b.to_string(), Some(t.to_string())),
         _ => (a.token.clone(), None),
     };
-    let schedule = report::decode_token(&body)
-        .ok_or_else(|| anyhow!("`{}` is not a replay token", a.token))?;
+    let schedule = report::decode_token(&body).ok_or_else(|| anyhow!("`{}` is not a replay token", a.token))?;
     if let Some(t) = tag {
         if t != source_tag(&a.file) {
             eprintln!(
@@ -634,12 +511,7 @@ fn replay(a: ReplayArgs) -> Result<u8> {
     } else {
         let mut out = String::new();
         use std::fmt::Write as _;
-        let _ = writeln!(
-            out,
-            "unfold: replay of {} ({} steps)",
-            a.file.display(),
-            exec.steps.len()
-        );
+        let _ = writeln!(out, "unfold: replay of {} ({} steps)", a.file.display(), exec.steps.len());
         if defects.is_empty() {
             let _ = writeln!(out, "no defect in this execution");
             report::render_trace(&mut out, &trace);

@@ -39,11 +39,7 @@ impl std::fmt::Display for Location {
 impl Symbols {
     /// Symbols of the program loaded at `base`, with debug info from `so`.
     pub fn new(so: &Path, base: u64, data: Vec<(u64, u64, String)>) -> Self {
-        Symbols {
-            base,
-            data,
-            lines: addr2line::Loader::new(so).ok(),
-        }
+        Symbols { base, data, lines: addr2line::Loader::new(so).ok() }
     }
 
     /// The source location of a site.
@@ -55,15 +51,8 @@ impl Symbols {
                 Some(Location { file, line })
             }
             SiteKind::Code(pc) => {
-                let loc = self
-                    .lines
-                    .as_ref()?
-                    .find_location(pc.checked_sub(self.base)?)
-                    .ok()??;
-                Some(Location {
-                    file: relative(loc.file?),
-                    line: loc.line?,
-                })
+                let loc = self.lines.as_ref()?.find_location(pc.checked_sub(self.base)?).ok()??;
+                Some(Location { file: relative(loc.file?), line: loc.line? })
             }
         }
     }
@@ -74,10 +63,7 @@ impl Symbols {
         let mut rest = msg;
         while let Some(i) = rest.find("0x") {
             out.push_str(&rest[..i]);
-            let hex: String = rest[i + 2..]
-                .chars()
-                .take_while(|c| c.is_ascii_hexdigit())
-                .collect();
+            let hex: String = rest[i + 2..].chars().take_while(|c| c.is_ascii_hexdigit()).collect();
             match u64::from_str_radix(&hex, 16) {
                 Ok(a) => out.push_str(&self.object(prog, ObjId(a))),
                 Err(_) => out.push_str("0x"),
@@ -96,11 +82,7 @@ impl Symbols {
         let off = o.0.wrapping_sub(self.base);
         if let Some((a, size, name)) = self.data.iter().find(|(a, s, _)| off >= *a && off < a + s) {
             let _ = size;
-            return if off == *a {
-                name.clone()
-            } else {
-                format!("{name}+{}", off - a)
-            };
+            return if off == *a { name.clone() } else { format!("{name}+{}", off - a) };
         }
         match prog.locate(o.0) {
             Some((t, true)) => format!("heap object {:#x} of t{t}", o.0),
@@ -133,9 +115,7 @@ impl Symbols {
 /// `path` relative to the current directory when it lies below it.
 fn relative(path: &str) -> String {
     match std::env::current_dir() {
-        Ok(cwd) => Path::new(path)
-            .strip_prefix(&cwd)
-            .map_or(path.to_string(), |p| p.display().to_string()),
+        Ok(cwd) => Path::new(path).strip_prefix(&cwd).map_or(path.to_string(), |p| p.display().to_string()),
         Err(_) => path.to_string(),
     }
 }
@@ -184,12 +164,7 @@ pub fn findings(exec: &Execution, max_steps: usize) -> Vec<RawFinding> {
     let mut v: Vec<RawFinding> = exec
         .defects
         .iter()
-        .map(|d| RawFinding {
-            kind: Kind::Program(d.kind),
-            message: d.message.clone(),
-            thread: d.thread,
-            site: d.site,
-        })
+        .map(|d| RawFinding { kind: Kind::Program(d.kind), message: d.message.clone(), thread: d.thread, site: d.site })
         .collect();
     match &exec.end {
         End::Deadlock { blocked } if exec.assumed.is_empty() => {
@@ -199,12 +174,7 @@ pub fn findings(exec: &Execution, max_steps: usize) -> Vec<RawFinding> {
                 .find(|b| matches!(b.1, Action::Lock(_)))
                 .or(blocked.first())
                 .map_or(ThreadId::MAIN, |b| b.0);
-            v.push(RawFinding {
-                kind: Kind::Deadlock,
-                message: String::new(),
-                thread: t,
-                site: None,
-            });
+            v.push(RawFinding { kind: Kind::Deadlock, message: String::new(), thread: t, site: None });
         }
         End::StepBound => {
             let t = exec.steps.last().map_or(ThreadId::MAIN, |s| s.thread);
@@ -322,14 +292,7 @@ pub fn render_trace(out: &mut String, trace: &[TraceStep]) {
     let _ = writeln!(out, "  trace ({} steps):", trace.len());
     for (i, s) in trace.iter().enumerate() {
         let loc = s.location.as_ref().map_or(String::new(), |l| l.to_string());
-        let _ = writeln!(
-            out,
-            "    {:>4}  {:<4} {:<44} {}",
-            i + 1,
-            s.thread,
-            s.op,
-            loc
-        );
+        let _ = writeln!(out, "    {:>4}  {:<4} {:<44} {}", i + 1, s.thread, s.op, loc);
     }
 }
 
@@ -355,10 +318,7 @@ pub fn encode_token(schedule: &[ThreadId]) -> String {
     }
     let mut s = String::from("u1.");
     for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, &b)| acc | (b as u32) << (16 - 8 * i));
+        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | (b as u32) << (16 - 8 * i));
         for i in 0..chunk.len() + 1 {
             s.push(B64[((n >> (18 - 6 * i)) & 63) as usize] as char);
         }
@@ -370,18 +330,13 @@ pub fn encode_token(schedule: &[ThreadId]) -> String {
 pub fn decode_token(tok: &str) -> Option<Vec<ThreadId>> {
     let body = tok.strip_prefix("u1.")?;
     let mut bytes = Vec::new();
-    let vals: Vec<u32> = body
-        .bytes()
-        .map(|c| B64.iter().position(|&b| b == c).map(|p| p as u32))
-        .collect::<Option<_>>()?;
+    let vals: Vec<u32> =
+        body.bytes().map(|c| B64.iter().position(|&b| b == c).map(|p| p as u32)).collect::<Option<_>>()?;
     for chunk in vals.chunks(4) {
         if chunk.len() < 2 {
             return None;
         }
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, &v)| acc | v << (18 - 6 * i));
+        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &v)| acc | v << (18 - 6 * i));
         for i in 0..chunk.len() - 1 {
             bytes.push((n >> (16 - 8 * i)) as u8);
         }
@@ -411,12 +366,7 @@ mod tests {
 
     #[test]
     fn tokens_round_trip() {
-        for s in [
-            vec![],
-            vec![0u16],
-            vec![0, 1, 2, 1, 0],
-            vec![300, 5, 65535, 0, 0, 7, 128],
-        ] {
+        for s in [vec![], vec![0u16], vec![0, 1, 2, 1, 0], vec![300, 5, 65535, 0, 0, 7, 128]] {
             let sched: Vec<ThreadId> = s.into_iter().map(ThreadId).collect();
             let tok = encode_token(&sched);
             assert_eq!(decode_token(&tok), Some(sched), "{tok}");

@@ -14,18 +14,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/c")
-        .canonicalize()
-        .expect("tests/c exists")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/c").canonicalize().expect("tests/c exists")
 }
 
 fn unfold(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unfold"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the unfold binary runs")
+    Command::new(env!("CARGO_BIN_EXE_unfold")).current_dir(dir).args(args).output().expect("the unfold binary runs")
 }
 
 #[derive(Debug, Default)]
@@ -41,18 +34,13 @@ struct Expect {
 
 fn expectation(src: &str) -> Expect {
     let mut e = Expect::default();
-    for line in src
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("// expect:"))
-    {
+    for line in src.lines().filter_map(|l| l.trim().strip_prefix("// expect:")) {
         for item in line.split_whitespace() {
             match item.split_once('=') {
                 Some(("verdict", v)) => e.verdict = Some(v.into()),
                 Some(("maximal", v)) => e.maximal = Some(v.parse().expect("maximal=N")),
                 Some(("kind", v)) => e.kind = Some(v.into()),
-                Some(("line", v)) => {
-                    e.lines = v.split('|').map(|l| l.parse().expect("line=N")).collect()
-                }
+                Some(("line", v)) => e.lines = v.split('|').map(|l| l.parse().expect("line=N")).collect(),
                 Some(("refused", v)) => e.refused = Some(v.into()),
                 Some(("flags", v)) => e.flags.push(v.into()),
                 None if item == "compile-error" => e.compile_error = true,
@@ -93,22 +81,13 @@ fn check_program(dir: &Path, file: &str) -> Vec<String> {
     };
     let verdict = json["verdict"].as_str().unwrap_or("?");
     if Some(verdict) != e.verdict.as_deref() {
-        errs.push(format!(
-            "{file}: verdict {verdict}, expected {:?}; {json}",
-            e.verdict
-        ));
+        errs.push(format!("{file}: verdict {verdict}, expected {:?}; {json}", e.verdict));
     }
     let expected_code = if verdict == "defect" { 1 } else { 0 };
     if code != Some(expected_code) {
         errs.push(format!("{file}: exit {code:?}, expected {expected_code}"));
     }
-    for key in [
-        "executions",
-        "maximal_configurations",
-        "ssb",
-        "events",
-        "peak_rss_bytes",
-    ] {
+    for key in ["executions", "maximal_configurations", "ssb", "events", "peak_rss_bytes"] {
         if !json[key].is_u64() {
             errs.push(format!("{file}: JSON lacks `{key}`"));
         }
@@ -118,10 +97,7 @@ fn check_program(dir: &Path, file: &str) -> Vec<String> {
     }
     if let Some(n) = e.maximal {
         if json["maximal_configurations"].as_u64() != Some(n) {
-            errs.push(format!(
-                "{file}: {} maximal configurations, expected {n}",
-                json["maximal_configurations"]
-            ));
+            errs.push(format!("{file}: {} maximal configurations, expected {n}", json["maximal_configurations"]));
         }
     }
     let defects = json["defects"].as_array().cloned().unwrap_or_default();
@@ -136,15 +112,9 @@ fn check_program(dir: &Path, file: &str) -> Vec<String> {
         if !e.lines.is_empty() {
             let line = d["location"]["line"].as_u64();
             if !line.is_some_and(|l| e.lines.contains(&l)) {
-                errs.push(format!(
-                    "{file}: line {line:?}, expected one of {:?}",
-                    e.lines
-                ));
+                errs.push(format!("{file}: line {line:?}, expected one of {:?}", e.lines));
             }
-            if d["location"]["file"]
-                .as_str()
-                .is_none_or(|f| !f.ends_with(".c"))
-            {
+            if d["location"]["file"].as_str().is_none_or(|f| !f.ends_with(".c")) {
                 errs.push(format!("{file}: location file {}", d["location"]["file"]));
             }
         }
@@ -164,15 +134,11 @@ fn check_program(dir: &Path, file: &str) -> Vec<String> {
         match serde_json::from_slice::<Value>(&r.stdout) {
             Ok(rj) => {
                 if rj["trace"] != d["trace"] {
-                    errs.push(format!(
-                        "{file}: replay trace differs:\n{}\nvs\n{}",
-                        rj["trace"], d["trace"]
-                    ));
+                    errs.push(format!("{file}: replay trace differs:\n{}\nvs\n{}", rj["trace"], d["trace"]));
                 }
-                let same = rj["defects"].as_array().is_some_and(|v| {
-                    v.iter()
-                        .any(|x| x["kind"] == d["kind"] && x["location"] == d["location"])
-                });
+                let same = rj["defects"]
+                    .as_array()
+                    .is_some_and(|v| v.iter().any(|x| x["kind"] == d["kind"] && x["location"] == d["location"]));
                 if !same {
                     errs.push(format!("{file}: replay does not show the defect: {rj}"));
                 }
@@ -180,10 +146,7 @@ fn check_program(dir: &Path, file: &str) -> Vec<String> {
                     errs.push(format!("{file}: replay exit {:?}", r.status.code()));
                 }
             }
-            Err(err) => errs.push(format!(
-                "{file}: replay JSON ({err}): {}",
-                String::from_utf8_lossy(&r.stderr)
-            )),
+            Err(err) => errs.push(format!("{file}: replay JSON ({err}): {}", String::from_utf8_lossy(&r.stderr))),
         }
     } else if !defects.is_empty() {
         errs.push(format!("{file}: unexpected defects {defects:?}"));
@@ -202,32 +165,17 @@ fn corpus_programs_meet_their_expectations() {
     files.sort();
     assert!(files.len() >= 20, "the corpus has {} programs", files.len());
     let errs: Vec<String> = std::thread::scope(|s| {
-        let chunks: Vec<Vec<String>> = (0..2)
-            .map(|i| files.iter().skip(i).step_by(2).cloned().collect())
-            .collect();
+        let chunks: Vec<Vec<String>> = (0..2).map(|i| files.iter().skip(i).step_by(2).cloned().collect()).collect();
         let handles: Vec<_> = chunks
             .into_iter()
             .map(|chunk| {
                 let dir = dir.clone();
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .flat_map(|f| check_program(&dir, f))
-                        .collect::<Vec<_>>()
-                })
+                s.spawn(move || chunk.iter().flat_map(|f| check_program(&dir, f)).collect::<Vec<_>>())
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("no panic"))
-            .collect()
+        handles.into_iter().flat_map(|h| h.join().expect("no panic")).collect()
     });
-    assert!(
-        errs.is_empty(),
-        "{} mismatches:\n{}",
-        errs.len(),
-        errs.join("\n")
-    );
+    assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
 }
 
 #[test]
@@ -255,17 +203,10 @@ fn human_report_shows_verdict_trace_location_and_statistics() {
 #[test]
 fn keep_going_reports_every_distinct_defect() {
     let dir = corpus();
-    let out = unfold(
-        &dir,
-        &["check", "verifier_error.c", "--keep-going", "--json"],
-    );
+    let out = unfold(&dir, &["check", "verifier_error.c", "--keep-going", "--json"]);
     let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let lines: Vec<u64> = j["defects"]
-        .as_array()
-        .expect("defects")
-        .iter()
-        .filter_map(|d| d["location"]["line"].as_u64())
-        .collect();
+    let lines: Vec<u64> =
+        j["defects"].as_array().expect("defects").iter().filter_map(|d| d["location"]["line"].as_u64()).collect();
     // Only __VERIFIER_error (turn == 1) is reachable: reach_error needs turn == 2 and the
     // worker increments once. Exploring everything must report it once.
     assert_eq!(lines, vec![23], "{j}");
@@ -275,10 +216,7 @@ fn keep_going_reports_every_distinct_defect() {
 fn fork_and_persistent_isolation_agree() {
     let dir = corpus();
     let run = |iso: &str| -> Value {
-        let out = unfold(
-            &dir,
-            &["check", "alternation_safe.c", "--json", "--isolation", iso],
-        );
+        let out = unfold(&dir, &["check", "alternation_safe.c", "--json", "--isolation", iso]);
         serde_json::from_slice(&out.stdout).expect("JSON")
     };
     let (p, f) = (run("persistent"), run("fork"));
@@ -296,21 +234,11 @@ fn usage_errors_exit_with_2() {
         vec!["check"],
         vec!["check", "no_such_file.c"],
         vec!["check", "two_threads_mutex.c", "--algorithm", "nope"],
-        vec![
-            "check",
-            "two_threads_mutex.c",
-            "--max-context-switches",
-            "2",
-        ],
+        vec!["check", "two_threads_mutex.c", "--max-context-switches", "2"],
         vec!["replay", "two_threads_mutex.c", "not-a-token"],
     ] {
         let out = unfold(&dir, &args);
-        assert_eq!(
-            out.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(!out.stderr.is_empty(), "{args:?}: no diagnostic");
     }
 }
@@ -324,20 +252,9 @@ fn program_arguments_and_defines_reach_the_program() {
         "#include <string.h>\n#include <assert.h>\nint main(int argc, char **argv) {\n  assert(argc == 2 && strcmp(argv[1], \"hello\") == 0);\n  assert(VALUE == 7);\n  return 0;\n}\n",
     )
     .expect("write");
-    let ok = unfold(
-        dir.path(),
-        &["check", "args.c", "-D", "VALUE=7", "--", "hello"],
-    );
-    assert_eq!(
-        ok.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&ok.stdout)
-    );
-    let bad = unfold(
-        dir.path(),
-        &["check", "args.c", "-D", "VALUE=8", "--", "hello"],
-    );
+    let ok = unfold(dir.path(), &["check", "args.c", "-D", "VALUE=7", "--", "hello"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
+    let bad = unfold(dir.path(), &["check", "args.c", "-D", "VALUE=8", "--", "hello"]);
     assert_eq!(bad.status.code(), Some(1));
 }
 
@@ -346,13 +263,7 @@ fn ctrl_c_prints_statistics_and_leaves_nothing_behind() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/pi.c");
     let child = Command::new(env!("CARGO_BIN_EXE_unfold"))
-        .args([
-            "check",
-            bench.to_str().expect("utf-8 path"),
-            "-D",
-            "THREADS=7",
-            "--json",
-        ])
+        .args(["check", bench.to_str().expect("utf-8 path"), "-D", "THREADS=9", "--json"])
         .env("TMPDIR", tmp.path())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -361,18 +272,10 @@ fn ctrl_c_prints_statistics_and_leaves_nothing_behind() {
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let pid = child.id().to_string();
     // The shell's builtin kill: no procps needed on a fresh machine.
-    let status = Command::new("sh")
-        .args(["-c", &format!("kill -INT {pid}")])
-        .status()
-        .expect("sh runs");
+    let status = Command::new("sh").args(["-c", &format!("kill -INT {pid}")]).status().expect("sh runs");
     assert!(status.success());
     let out = child.wait_with_output().expect("unfold exits");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let j: Value = serde_json::from_slice(&out.stdout).expect("JSON after Ctrl-C");
     assert_eq!(j["verdict"], "incomplete", "{j}");
     assert!(j["executions"].as_u64().unwrap_or(0) > 0, "{j}");
@@ -383,12 +286,7 @@ fn ctrl_c_prints_statistics_and_leaves_nothing_behind() {
         .filter_map(|e| {
             let stat = std::fs::read_to_string(e.ok()?.path().join("stat")).ok()?;
             // Fields after the command name (which may contain spaces): state, ppid, ...
-            let ppid = stat
-                .rsplit_once(')')?
-                .1
-                .split_whitespace()
-                .nth(1)?
-                .to_string();
+            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.to_string();
             (ppid == pid).then_some(stat)
         })
         .collect();
@@ -399,23 +297,12 @@ fn ctrl_c_prints_statistics_and_leaves_nothing_behind() {
 
 #[test]
 fn bench_families_have_their_closed_form_counts() {
-    let bench = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../bench")
-        .canonicalize()
-        .expect("bench/");
-    for (file, define, expected) in [
-        ("pi.c", "THREADS=3", 6u64),
-        ("mpat.c", "K=1", 2),
-        ("small.c", "NOPS=1", 2),
-    ] {
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench").canonicalize().expect("bench/");
+    for (file, define, expected) in [("pi.c", "THREADS=3", 6u64), ("mpat.c", "K=1", 2), ("small.c", "NOPS=1", 2)] {
         let out = unfold(&bench, &["check", file, "-D", define, "--json"]);
         let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
         assert_eq!(j["verdict"], "ok", "{file}: {j}");
-        assert_eq!(
-            j["maximal_configurations"].as_u64(),
-            Some(expected),
-            "{file} -D {define}: {j}"
-        );
+        assert_eq!(j["maximal_configurations"].as_u64(), Some(expected), "{file} -D {define}: {j}");
     }
 }
 
@@ -424,15 +311,7 @@ fn dot_writes_the_explored_unfolding() {
     let dir = corpus();
     let out_dir = tempfile::tempdir().expect("temp dir");
     let dot = out_dir.path().join("u.dot");
-    let out = unfold(
-        &dir,
-        &[
-            "check",
-            "two_threads_mutex.c",
-            "--dot",
-            dot.to_str().expect("utf-8"),
-        ],
-    );
+    let out = unfold(&dir, &["check", "two_threads_mutex.c", "--dot", dot.to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(0));
     let text = std::fs::read_to_string(&dot).expect("the dot file is written");
     // Two maximal configurations of 11 events each (create x2, per worker lock, unlock,

@@ -63,20 +63,14 @@ fn generate(seed: u64) -> (usize, Vec<Vec<Section>>) {
 
 fn c_source(mutexes: usize, prog: &[Vec<Section>]) -> String {
     let mut s = String::from("#include <pthread.h>\n");
-    let _ = writeln!(
-        s,
-        "pthread_mutex_t m[{mutexes}] = {{{}}};",
-        vec!["PTHREAD_MUTEX_INITIALIZER"; mutexes].join(", ")
-    );
+    let _ =
+        writeln!(s, "pthread_mutex_t m[{mutexes}] = {{{}}};", vec!["PTHREAD_MUTEX_INITIALIZER"; mutexes].join(", "));
     for (i, th) in prog.iter().enumerate() {
         let _ = writeln!(s, "void *t{i}(void *arg) {{\n    (void)arg;");
         for sec in th {
             match *sec {
                 Section::Plain(a) => {
-                    let _ = writeln!(
-                        s,
-                        "    pthread_mutex_lock(&m[{a}]);\n    pthread_mutex_unlock(&m[{a}]);"
-                    );
+                    let _ = writeln!(s, "    pthread_mutex_lock(&m[{a}]);\n    pthread_mutex_unlock(&m[{a}]);");
                 }
                 Section::Nested(a, b) => {
                     let _ = writeln!(
@@ -85,7 +79,10 @@ fn c_source(mutexes: usize, prog: &[Vec<Section>]) -> String {
                     );
                 }
                 Section::Try(a) => {
-                    let _ = writeln!(s, "    if (pthread_mutex_trylock(&m[{a}]) == 0)\n        pthread_mutex_unlock(&m[{a}]);");
+                    let _ = writeln!(
+                        s,
+                        "    if (pthread_mutex_trylock(&m[{a}]) == 0)\n        pthread_mutex_unlock(&m[{a}]);"
+                    );
                 }
             }
         }
@@ -133,11 +130,8 @@ fn brute_force(mutexes: usize, prog: &[Vec<Section>]) -> usize {
     let mut seen: HashSet<Sig> = HashSet::new();
     let n = code.len();
     // DFS over states with explicit stack: (pcs, owners, signature so far).
-    let start: (Vec<usize>, Vec<Option<usize>>, Sig) = (
-        vec![0; n],
-        vec![None; mutexes],
-        (vec![Vec::new(); n], vec![Vec::new(); mutexes]),
-    );
+    let start: (Vec<usize>, Vec<Option<usize>>, Sig) =
+        (vec![0; n], vec![None; mutexes], (vec![Vec::new(); n], vec![Vec::new(); mutexes]));
     let mut stack = vec![start];
     while let Some((pcs, owners, sig)) = stack.pop() {
         let mut moved = false;
@@ -197,29 +191,19 @@ fn random_c_programs_match_brute_force_counts() {
         let expected = brute_force(mutexes, &prog);
         let out = Command::new(env!("CARGO_BIN_EXE_unfold"))
             .current_dir(dir.path())
-            .args([
-                "check",
-                file.file_name().and_then(|f| f.to_str()).expect("name"),
-                "--json",
-                "--keep-going",
-            ])
+            .args(["check", file.file_name().and_then(|f| f.to_str()).expect("name"), "--json", "--keep-going"])
             .output()
             .expect("unfold runs");
         let j: Value = match serde_json::from_slice(&out.stdout) {
             Ok(j) => j,
             Err(e) => {
-                failures.push(format!(
-                    "seed {seed}: bad JSON ({e}): {}",
-                    String::from_utf8_lossy(&out.stderr)
-                ));
+                failures.push(format!("seed {seed}: bad JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
                 continue;
             }
         };
         let got = j["maximal_configurations"].as_u64();
         if got != Some(expected as u64) {
-            failures.push(format!(
-                "seed {seed}: unfold counted {got:?}, brute force {expected}\n{src}"
-            ));
+            failures.push(format!("seed {seed}: unfold counted {got:?}, brute force {expected}\n{src}"));
         }
         // The only possible defect of these programs is a deadlock (nested sections in
         // opposite orders).

@@ -21,8 +21,8 @@ use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void};
 use unfold_engine::program::{Decision, Site, StopReason};
 use unfold_engine::{
-    Action, Defect, DefectKind, End, ObjId, ProgramError, RunRequest, SchedState, Scheduler, Step,
-    ThreadId, ThreadNames,
+    Action, Defect, DefectKind, End, ObjId, ProgramError, RunRequest, SchedState, Scheduler, Step, ThreadId,
+    ThreadNames,
 };
 
 extern "C" {
@@ -54,11 +54,7 @@ type Co = Coroutine<u64, Yield, (), SlotStack>;
 #[derive(Clone, Copy, Debug)]
 enum Body {
     /// `main(argc, argv, environ)`.
-    Main {
-        main: MainFn,
-        argc: c_int,
-        argv: usize,
-    },
+    Main { main: MainFn, argc: c_int, argv: usize },
     /// A start routine and its argument.
     Start { f: StartFn, arg: usize },
 }
@@ -185,10 +181,7 @@ pub(crate) fn suspend(y: Yield) -> u64 {
         let cur = rt.current;
         rt.thread(cur).yielder
     }) as *const Yielder<u64, Yield>;
-    assert!(
-        !p.is_null(),
-        "unfold bug: a shim suspended outside a program thread"
-    );
+    assert!(!p.is_null(), "unfold bug: a shim suspended outside a program thread");
     // SAFETY: `yielder` was set by the current coroutine's body to its own Yielder, which
     // lives on that coroutine's stack for as long as the coroutine has not finished; we
     // are running on that coroutine now (shims run only inside program threads).
@@ -205,13 +198,8 @@ pub(crate) fn stop() -> ! {
 /// Record a defect of the current thread and stop it.
 pub(crate) fn fail(kind: DefectKind, message: String, site: Site) -> ! {
     with_rt(|rt| {
-        let d = Defect {
-            kind,
-            message,
-            thread: rt.current,
-            site: (site != 0).then_some(site),
-            after_steps: rt.steps_done,
-        };
+        let d =
+            Defect { kind, message, thread: rt.current, site: (site != 0).then_some(site), after_steps: rt.steps_done };
         rt.defects.push(d);
     });
     stop()
@@ -246,21 +234,13 @@ pub(crate) struct Executor {
 
 impl std::fmt::Debug for Executor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Executor")
-            .field("threads", &self.coros.len())
-            .finish()
+        f.debug_struct("Executor").field("threads", &self.coros.len()).finish()
     }
 }
 
 impl Executor {
     pub fn new(main: MainFn, argv: Vec<*mut c_char>, stacks: Stacks) -> Self {
-        Executor {
-            main,
-            argv,
-            stacks,
-            coros: Vec::new(),
-            sites: Vec::new(),
-        }
+        Executor { main, argv, stacks, coros: Vec::new(), sites: Vec::new() }
     }
 
     fn slot(&mut self, t: ThreadId) -> usize {
@@ -275,12 +255,10 @@ impl Executor {
     /// Start thread `t`: create its coroutine and run it to its first visible action.
     fn start(&mut self, t: ThreadId, body: Body) -> Result<Option<Action>, ProgramError> {
         let i = self.slot(t);
-        let stack = self.stacks.get(t).ok_or_else(|| {
-            ProgramError::Failed(format!(
-                "thread {t}: more than {} threads",
-                crate::mem::SLOTS
-            ))
-        })?;
+        let stack = self
+            .stacks
+            .get(t)
+            .ok_or_else(|| ProgramError::Failed(format!("thread {t}: more than {} threads", crate::mem::SLOTS)))?;
         let co: Co = Coroutine::with_stack(stack, move |y: &Yielder<u64, Yield>, _| {
             with_rt(|rt| {
                 rt.thread(t).yielder = y as *const _ as usize;
@@ -296,9 +274,7 @@ impl Executor {
     fn resume(&mut self, t: ThreadId, v: u64) -> Option<Action> {
         with_rt(|rt| rt.current = t);
         let i = t.index();
-        let co = self.coros[i]
-            .as_mut()
-            .expect("unfold bug: resuming a thread without a coroutine");
+        let co = self.coros[i].as_mut().expect("unfold bug: resuming a thread without a coroutine");
         match co.resume(v) {
             CoroutineResult::Yield(Yield::Pending(a, site)) => {
                 self.sites[i] = site;
@@ -320,11 +296,7 @@ impl Executor {
     }
 
     /// Run one execution from the current (pristine) state.
-    pub fn run(
-        &mut self,
-        req: &RunRequest<'_>,
-        sink: &mut dyn StepSink,
-    ) -> Result<Outcome, ProgramError> {
+    pub fn run(&mut self, req: &RunRequest<'_>, sink: &mut dyn StepSink) -> Result<Outcome, ProgramError> {
         self.sites.iter_mut().for_each(|s| *s = 0);
         with_rt(|rt| {
             rt.active = true;
@@ -350,11 +322,7 @@ impl Executor {
         }
     }
 
-    fn run_inner(
-        &mut self,
-        req: &RunRequest<'_>,
-        sink: &mut dyn StepSink,
-    ) -> Result<Outcome, ProgramError> {
+    fn run_inner(&mut self, req: &RunRequest<'_>, sink: &mut dyn StepSink) -> Result<Outcome, ProgramError> {
         let main = self.main;
         let argc = (self.argv.len() - 1) as c_int;
         let argv = self.argv.as_ptr() as usize;
@@ -362,10 +330,7 @@ impl Executor {
         Self::sync_names(sink);
         let mut state = SchedState::new(first);
         let mut sched = Scheduler::new(*req);
-        let mut outcome = Outcome {
-            first,
-            end: End::Finished,
-        };
+        let mut outcome = Outcome { first, end: End::Finished };
         loop {
             let t = match sched.decide(&state)? {
                 Decision::Run(t) => t,
@@ -385,17 +350,9 @@ impl Executor {
                     return Ok(outcome);
                 }
             };
-            let action = state
-                .resolve(t)
-                .expect("unfold bug: scheduled a thread without a pending action");
+            let action = state.resolve(t).expect("unfold bug: scheduled a thread without a pending action");
             let index = sched.steps();
-            let mut step = Step {
-                thread: t,
-                action,
-                site: self.sites[t.index()],
-                next: None,
-                child_next: None,
-            };
+            let mut step = Step { thread: t, action, site: self.sites[t.index()], next: None, child_next: None };
             if !sink.push(step) {
                 outcome.end = End::StepBound;
                 return Ok(outcome);
@@ -434,10 +391,7 @@ impl Executor {
             state.apply(index, &step)?;
             sched.performed(t, action);
             if with_rt(|rt| rt.too_many_threads) {
-                return Err(ProgramError::Failed(format!(
-                    "more than {} threads",
-                    crate::mem::SLOTS
-                )));
+                return Err(ProgramError::Failed(format!("more than {} threads", crate::mem::SLOTS)));
             }
         }
     }
@@ -445,12 +399,7 @@ impl Executor {
 
 /// Read the defects, assumptions of the execution just run.
 pub(crate) fn take_results() -> (Vec<Defect>, Vec<ThreadId>) {
-    with_rt(|rt| {
-        (
-            std::mem::take(&mut rt.defects),
-            std::mem::take(&mut rt.assumed),
-        )
-    })
+    with_rt(|rt| (std::mem::take(&mut rt.defects), std::mem::take(&mut rt.assumed)))
 }
 
 #[cfg(test)]

@@ -49,15 +49,9 @@ impl Reservation {
             )
         };
         if p == libc::MAP_FAILED {
-            return Err(RuntimeError::Os(
-                "mmap (address space reservation)",
-                std::io::Error::last_os_error(),
-            ));
+            return Err(RuntimeError::Os("mmap (address space reservation)", std::io::Error::last_os_error()));
         }
-        Ok(Reservation {
-            base: p as usize,
-            len,
-        })
+        Ok(Reservation { base: p as usize, len })
     }
 
     /// Make `[off, off+len)` readable and writable.
@@ -95,22 +89,14 @@ const HDR: usize = 16;
 impl Arena {
     /// Reserve the arena's address space.
     pub fn new() -> Result<Self, RuntimeError> {
-        Ok(Arena {
-            res: Reservation::new(SLOTS * ARENA_SLOT)?,
-            used: vec![0; SLOTS],
-            committed: vec![0; SLOTS],
-        })
+        Ok(Arena { res: Reservation::new(SLOTS * ARENA_SLOT)?, used: vec![0; SLOTS], committed: vec![0; SLOTS] })
     }
 
     /// Whether `addr` lies in the arena; returns the owning thread slot and offset.
     pub fn locate(&self, addr: u64) -> Option<(usize, usize)> {
         let a = addr as usize;
-        (a >= self.res.base && a < self.res.base + self.res.len).then(|| {
-            (
-                (a - self.res.base) / ARENA_SLOT,
-                (a - self.res.base) % ARENA_SLOT,
-            )
-        })
+        (a >= self.res.base && a < self.res.base + self.res.len)
+            .then(|| ((a - self.res.base) / ARENA_SLOT, (a - self.res.base) % ARENA_SLOT))
     }
 
     /// Allocate `size` bytes (zeroed) for thread `t`, 16-byte aligned. Null when the
@@ -126,16 +112,9 @@ impl Arena {
             return std::ptr::null_mut();
         }
         if start + need > self.committed[s] {
-            let new_end = (start + need)
-                .max(self.committed[s] * 2)
-                .max(64 << 10)
-                .div_ceil(PAGE)
-                * PAGE;
+            let new_end = (start + need).max(self.committed[s] * 2).max(64 << 10).div_ceil(PAGE) * PAGE;
             let new_end = new_end.min(ARENA_SLOT);
-            if !self.res.commit(
-                s * ARENA_SLOT + self.committed[s],
-                new_end - self.committed[s],
-            ) {
+            if !self.res.commit(s * ARENA_SLOT + self.committed[s], new_end - self.committed[s]) {
                 return std::ptr::null_mut();
             }
             self.committed[s] = new_end;
@@ -165,13 +144,7 @@ impl Arena {
             if self.used[s] > 0 {
                 // SAFETY: [slot start, slot start + used) is committed memory of our
                 // reservation; no live reference points into it between executions.
-                unsafe {
-                    std::ptr::write_bytes(
-                        (self.res.base + s * ARENA_SLOT) as *mut u8,
-                        0,
-                        self.used[s],
-                    )
-                };
+                unsafe { std::ptr::write_bytes((self.res.base + s * ARENA_SLOT) as *mut u8, 0, self.used[s]) };
                 self.used[s] = 0;
             }
         }
@@ -188,10 +161,7 @@ pub struct Stacks {
 impl Stacks {
     /// Reserve the stacks' address space.
     pub fn new() -> Result<Self, RuntimeError> {
-        Ok(Stacks {
-            res: Reservation::new(SLOTS * STACK_SLOT)?,
-            ready: vec![false; SLOTS],
-        })
+        Ok(Stacks { res: Reservation::new(SLOTS * STACK_SLOT)?, ready: vec![false; SLOTS] })
     }
 
     /// The stack of thread `t`, committing it on first use (the lowest page stays a
@@ -208,17 +178,13 @@ impl Stacks {
             self.ready[s] = true;
         }
         let limit = self.res.base + s * STACK_SLOT;
-        Some(SlotStack {
-            base: limit + STACK_SLOT,
-            limit,
-        })
+        Some(SlotStack { base: limit + STACK_SLOT, limit })
     }
 
     /// Whether `addr` lies in a stack; returns the owning thread slot.
     pub fn locate(&self, addr: u64) -> Option<usize> {
         let a = addr as usize;
-        (a >= self.res.base && a < self.res.base + self.res.len)
-            .then(|| (a - self.res.base) / STACK_SLOT)
+        (a >= self.res.base && a < self.res.base + self.res.len).then(|| (a - self.res.base) / STACK_SLOT)
     }
 }
 
@@ -269,9 +235,7 @@ impl ImageSnapshot {
         for (start, bytes) in &self.ranges {
             // SAFETY: `take`'s contract: the range is mapped writable for the life of the
             // process; no Rust reference points into the program's data.
-            unsafe {
-                std::ptr::copy_nonoverlapping(bytes.as_ptr(), *start as *mut u8, bytes.len())
-            };
+            unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), *start as *mut u8, bytes.len()) };
         }
     }
 

@@ -67,11 +67,7 @@ pub unsafe extern "C" fn __unfold_pthread_create(
 ) -> c_int {
     guard(|| {
         let Some(f) = f else {
-            fail(
-                DefectKind::Crash,
-                "pthread_create with a null start routine".into(),
-                site_file_line(file, line),
-            )
+            fail(DefectKind::Crash, "pthread_create with a null start routine".into(), site_file_line(file, line))
         };
         let child = with_rt(|rt| {
             let me = rt.current;
@@ -188,12 +184,7 @@ const KIND_OFFSET: usize = 16;
 /// `m` must point to a `pthread_mutex_t`.
 unsafe fn kind_of(m: *const libc::pthread_mutex_t) -> c_int {
     // SAFETY: pthread_mutex_t is at least 40 bytes on glibc; offset 16 is its __kind.
-    let k = unsafe {
-        (m as *const u8)
-            .add(KIND_OFFSET)
-            .cast::<c_int>()
-            .read_unaligned()
-    };
+    let k = unsafe { (m as *const u8).add(KIND_OFFSET).cast::<c_int>().read_unaligned() };
     match k & 3 {
         1 => RECURSIVE,
         2 => ERRORCHECK,
@@ -224,15 +215,8 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_init(
         };
         // SAFETY: m points to a pthread_mutex_t the program owns.
         unsafe {
-            std::ptr::write_bytes(
-                m as *mut u8,
-                0,
-                std::mem::size_of::<libc::pthread_mutex_t>(),
-            );
-            (m as *mut u8)
-                .add(KIND_OFFSET)
-                .cast::<c_int>()
-                .write_unaligned(kind);
+            std::ptr::write_bytes(m as *mut u8, 0, std::mem::size_of::<libc::pthread_mutex_t>());
+            (m as *mut u8).add(KIND_OFFSET).cast::<c_int>().write_unaligned(kind);
         }
         with_rt(|rt| rt.held.remove(&(m as u64)));
         0
@@ -264,13 +248,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_lock(
                 with_rt(|rt| rt.held.insert(addr, (owner, n + 1)));
                 return 0;
             }
-            misuse(
-                format!(
-                    "{me} locks mutex {addr:#x} which it already holds (not a recursive mutex)"
-                ),
-                file,
-                line,
-            );
+            misuse(format!("{me} locks mutex {addr:#x} which it already holds (not a recursive mutex)"), file, line);
         }
         visible(Action::Lock(ObjId(addr)), file, line);
         with_rt(|rt| rt.held.insert(addr, (me, 1)));
@@ -333,11 +311,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_unlock(
                 with_rt(|rt| rt.held.remove(&addr));
                 0
             }
-            _ => misuse(
-                format!("{me} unlocks mutex {addr:#x} which it does not hold"),
-                file,
-                line,
-            ),
+            _ => misuse(format!("{me} unlocks mutex {addr:#x} which it does not hold"), file, line),
         }
     })
 }
@@ -360,21 +334,13 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_destroy(
         let me = current();
         let addr = m as u64;
         if with_rt(|rt| rt.held.get(&addr).copied()).is_some_and(|h| h.0 == me) {
-            misuse(
-                format!("{me} destroys mutex {addr:#x} which it holds"),
-                file,
-                line,
-            );
+            misuse(format!("{me} destroys mutex {addr:#x} which it holds"), file, line);
         }
         if visible(Action::TryLock(ObjId(addr), false), file, line) == 1 {
             visible(Action::Unlock(ObjId(addr)), file, line);
             0
         } else {
-            misuse(
-                format!("{me} destroys mutex {addr:#x} while another thread holds it"),
-                file,
-                line,
-            )
+            misuse(format!("{me} destroys mutex {addr:#x} while another thread holds it"), file, line)
         }
     })
 }
@@ -385,9 +351,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_destroy(
 /// Called by the C program with the arguments of the function it replaces: pointers
 /// must be valid as that function requires.
 #[no_mangle]
-pub unsafe extern "C" fn __unfold_pthread_mutexattr_init(
-    a: *mut libc::pthread_mutexattr_t,
-) -> c_int {
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_init(a: *mut libc::pthread_mutexattr_t) -> c_int {
     if a.is_null() {
         return libc::EINVAL;
     }
@@ -408,10 +372,7 @@ pub extern "C" fn __unfold_pthread_mutexattr_destroy(_a: *mut libc::pthread_mute
 /// Called by the C program with the arguments of the function it replaces: pointers
 /// must be valid as that function requires.
 #[no_mangle]
-pub unsafe extern "C" fn __unfold_pthread_mutexattr_settype(
-    a: *mut libc::pthread_mutexattr_t,
-    kind: c_int,
-) -> c_int {
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_settype(a: *mut libc::pthread_mutexattr_t, kind: c_int) -> c_int {
     if a.is_null() || !(0..=3).contains(&kind) {
         return libc::EINVAL;
     }
@@ -479,13 +440,7 @@ pub unsafe extern "C" fn __unfold_realloc(p: *mut c_void, size: usize) -> *mut c
         if p.is_null() {
             return alloc(size) as *mut c_void;
         }
-        let in_arena = with_rt(|rt| {
-            rt.active
-                && rt
-                    .arena
-                    .as_ref()
-                    .is_some_and(|a| a.locate(p as u64).is_some())
-        });
+        let in_arena = with_rt(|rt| rt.active && rt.arena.as_ref().is_some_and(|a| a.locate(p as u64).is_some()));
         if !in_arena {
             // SAFETY: p came from the libc fallback allocator.
             return unsafe { libc::realloc(p, size) };
@@ -512,11 +467,7 @@ pub unsafe extern "C" fn __unfold_free(p: *mut c_void) {
         if p.is_null() {
             return;
         }
-        let in_arena = with_rt(|rt| {
-            rt.arena
-                .as_ref()
-                .is_some_and(|a| a.locate(p as u64).is_some())
-        });
+        let in_arena = with_rt(|rt| rt.arena.as_ref().is_some_and(|a| a.locate(p as u64).is_some()));
         if !in_arena {
             // SAFETY: p came from the libc fallback allocator.
             unsafe { libc::free(p) }
@@ -562,16 +513,9 @@ pub unsafe extern "C" fn __unfold_assert_fail(
     guard(|| {
         // SAFETY: assert passes string literals.
         let (e, f) = unsafe { (cstr(expr), cstr(func)) };
-        let msg = if f.is_empty() {
-            format!("assertion `{e}` failed")
-        } else {
-            format!("assertion `{e}` failed in {f}")
-        };
-        fail(
-            DefectKind::Assertion,
-            msg,
-            site_file_line(file, line as c_int),
-        )
+        let msg =
+            if f.is_empty() { format!("assertion `{e}` failed") } else { format!("assertion `{e}` failed in {f}") };
+        fail(DefectKind::Assertion, msg, site_file_line(file, line as c_int))
     })
 }
 
@@ -579,13 +523,7 @@ pub unsafe extern "C" fn __unfold_assert_fail(
 /// address).
 #[no_mangle]
 pub extern "C" fn __unfold_error_at(ra: *mut c_void) -> ! {
-    guard(|| {
-        fail(
-            DefectKind::Assertion,
-            "reach_error / __VERIFIER_error reached".into(),
-            (ra as u64).wrapping_sub(1),
-        )
-    })
+    guard(|| fail(DefectKind::Assertion, "reach_error / __VERIFIER_error reached".into(), (ra as u64).wrapping_sub(1)))
 }
 
 /// `__VERIFIER_assume`: a false condition stops the thread (the execution is pruned).

@@ -25,13 +25,10 @@ use crate::RuntimeError;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::atomic::{
-    AtomicBool, AtomicI32, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering,
-};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use unfold_engine::{
-    Action, Defect, DefectKind, End, Execution, Independence, Program, ProgramError, RunRequest,
-    Step, ThreadId,
+    Action, Defect, DefectKind, End, Execution, Independence, Program, ProgramError, RunRequest, Step, ThreadId,
 };
 
 /// How executions are isolated from each other.
@@ -111,8 +108,8 @@ impl Image {
     /// `dlopen` the shared object at `path` in this process and locate its writable data.
     /// Call before creating a [`CProgram`]; never unloaded.
     pub fn load(path: &Path) -> Result<Image, RuntimeError> {
-        let cpath = CString::new(path.as_os_str().as_bytes())
-            .map_err(|_| RuntimeError::Load("path contains NUL".into()))?;
+        let cpath =
+            CString::new(path.as_os_str().as_bytes()).map_err(|_| RuntimeError::Load("path contains NUL".into()))?;
         // SAFETY: dlopen of a shared object we compiled; its constructors run here.
         let h = unsafe { libc::dlopen(cpath.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
         if h.is_null() {
@@ -129,24 +126,16 @@ impl Image {
         // SAFETY: h is a valid handle; "main" is a C string.
         let main = unsafe { libc::dlsym(h, c"main".as_ptr()) };
         if main.is_null() {
-            return Err(RuntimeError::Load(
-                "the program has no `main` function".into(),
-            ));
+            return Err(RuntimeError::Load("the program has no `main` function".into()));
         }
-        let mut search = PhdrSearch {
-            name: cpath,
-            found: None,
-        };
+        let mut search = PhdrSearch { name: cpath, found: None };
         // SAFETY: the callback only reads the info passed to it and writes our search.
-        unsafe {
-            libc::dl_iterate_phdr(Some(phdr_cb), &mut search as *mut PhdrSearch as *mut c_void)
-        };
-        let (base, segs) = search
-            .found
-            .ok_or_else(|| RuntimeError::Load("loaded image not found".into()))?;
+        unsafe { libc::dl_iterate_phdr(Some(phdr_cb), &mut search as *mut PhdrSearch as *mut c_void) };
+        let (base, segs) = search.found.ok_or_else(|| RuntimeError::Load("loaded image not found".into()))?;
         if segs.iter().any(|s| s.0 == 3) {
             return Err(RuntimeError::Load(
-                "the program uses thread-local storage (__thread / _Thread_local), which unfold does not support".into(),
+                "the program uses thread-local storage (__thread / _Thread_local), which unfold does not support"
+                    .into(),
             ));
         }
         let page = 4096u64;
@@ -179,12 +168,7 @@ impl Image {
         // SAFETY: dlsym returned the address of the program's `main`, a C function with
         // the standard signature.
         let main = unsafe { std::mem::transmute::<*mut c_void, MainFn>(main) };
-        Ok(Image {
-            base,
-            range: (lo, hi),
-            main,
-            writable,
-        })
+        Ok(Image { base, range: (lo, hi), main, writable })
     }
 
     /// The C string at `addr` if it lies inside the image (a `__FILE__` string).
@@ -278,27 +262,16 @@ impl<T> Shared<T> {
             )
         };
         if p == libc::MAP_FAILED {
-            return Err(RuntimeError::Os(
-                "mmap (shared memory)",
-                std::io::Error::last_os_error(),
-            ));
+            return Err(RuntimeError::Os("mmap (shared memory)", std::io::Error::last_os_error()));
         }
-        Ok(Shared {
-            ptr: p as *mut T,
-            n,
-        })
+        Ok(Shared { ptr: p as *mut T, n })
     }
 }
 
 impl<T> Drop for Shared<T> {
     fn drop(&mut self) {
         // SAFETY: unmapping the mapping created in `new`, which nothing refers to any more.
-        unsafe {
-            libc::munmap(
-                self.ptr as *mut c_void,
-                (self.n * std::mem::size_of::<T>()).max(1),
-            )
-        };
+        unsafe { libc::munmap(self.ptr as *mut c_void, (self.n * std::mem::size_of::<T>()).max(1)) };
     }
 }
 
@@ -351,10 +324,7 @@ pub struct CProgram {
 
 impl std::fmt::Debug for CProgram {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CProgram")
-            .field("image", &self.image)
-            .field("mode", &self.opts.mode)
-            .finish()
+        f.debug_struct("CProgram").field("image", &self.image).field("mode", &self.opts.mode).finish()
     }
 }
 
@@ -394,10 +364,7 @@ extern "C" fn on_crash(_sig: c_int, _info: *mut libc::siginfo_t, ctx: *mut c_voi
             // to the shared header's crash_pc, mapped for the life of the process.
             unsafe {
                 let uc = &*(ctx as *const libc::ucontext_t);
-                (*p).store(
-                    uc.uc_mcontext.gregs[libc::REG_RIP as usize] as u64,
-                    Ordering::Relaxed,
-                );
+                (*p).store(uc.uc_mcontext.gregs[libc::REG_RIP as usize] as u64, Ordering::Relaxed);
             }
         }
     }
@@ -424,18 +391,13 @@ fn install_crash_handler(pc: *const AtomicU64) {
             0,
         );
         if stack != libc::MAP_FAILED {
-            let ss = libc::stack_t {
-                ss_sp: stack,
-                ss_flags: 0,
-                ss_size: size,
-            };
+            let ss = libc::stack_t { ss_sp: stack, ss_flags: 0, ss_size: size };
             libc::sigaltstack(&ss, std::ptr::null_mut());
         }
         for sig in [libc::SIGSEGV, libc::SIGBUS, libc::SIGFPE, libc::SIGILL] {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = on_crash as *const () as usize;
-            sa.sa_flags =
-                libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESETHAND | libc::SA_NODEFER;
+            sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESETHAND | libc::SA_NODEFER;
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
@@ -532,21 +494,10 @@ impl WorkerCtx {
         hdr.nblocked = 0;
         hdr.error = 0;
         // SAFETY: the parent wrote replay_len <= replay_cap thread ids.
-        let replay =
-            unsafe { std::slice::from_raw_parts(self.replay, hdr.replay_len.min(self.replay_cap)) };
+        let replay = unsafe { std::slice::from_raw_parts(self.replay, hdr.replay_len.min(self.replay_cap)) };
         let sleep = &hdr.sleep[..hdr.sleep_len.min(MAX_SLEEP)];
-        let req = RunRequest {
-            replay,
-            sleep,
-            independence: hdr.independence,
-            max_steps: hdr.max_steps,
-        };
-        let mut sink = ShmSink {
-            hdr: &*hdr,
-            steps: self.steps,
-            cap: self.steps_cap,
-            n: 0,
-        };
+        let req = RunRequest { replay, sleep, independence: hdr.independence, max_steps: hdr.max_steps };
+        let mut sink = ShmSink { hdr: &*hdr, steps: self.steps, cap: self.steps_cap, n: 0 };
         let r = self.exec.run(&req, &mut sink);
         let (defects, assumed) = take_results();
         match r {
@@ -699,10 +650,7 @@ impl CProgram {
         let argv_c = opts
             .args
             .iter()
-            .map(|a| {
-                CString::new(a.as_bytes())
-                    .map_err(|_| RuntimeError::Load("program argument contains NUL".into()))
-            })
+            .map(|a| CString::new(a.as_bytes()).map_err(|_| RuntimeError::Load("program argument contains NUL".into())))
             .collect::<Result<Vec<_>, _>>()?;
         let cap = opts.step_capacity.max(16);
         Ok(CProgram {
@@ -744,10 +692,7 @@ impl CProgram {
     /// The site of thread `t`'s pending action at the end of the last execution.
     pub fn pending_site(&self, t: ThreadId) -> Option<u64> {
         let hdr = self.hdr_ref();
-        hdr.sites[..hdr.nsites.min(MAX_SLEEP)]
-            .get(t.index())
-            .copied()
-            .filter(|&s| s != 0)
+        hdr.sites[..hdr.nsites.min(MAX_SLEEP)].get(t.index()).copied().filter(|&s| s != 0)
     }
 
     /// The thread table shared with workers: `(parent, nth)` per ThreadId from 1.
@@ -762,10 +707,7 @@ impl CProgram {
         if let Some((s, _)) = self.arena.as_ref().and_then(|a| a.locate(addr)) {
             return Some((s, true));
         }
-        self.stacks
-            .as_ref()
-            .and_then(|s| s.locate(addr))
-            .map(|s| (s, false))
+        self.stacks.as_ref().and_then(|s| s.locate(addr)).map(|s| (s, false))
     }
 
     fn spawn(&mut self) -> Result<(), RuntimeError> {
@@ -792,11 +734,7 @@ impl CProgram {
             libc::close(req_r);
             libc::close(resp_w);
         }
-        self.worker = Some(Worker {
-            pid,
-            req: req_w,
-            resp: resp_r,
-        });
+        self.worker = Some(Worker { pid, req: req_w, resp: resp_r });
         self.timing.processes += 1;
         Ok(())
     }
@@ -822,16 +760,9 @@ impl CProgram {
             }
         }
         install_crash_handler(&self.hdr_ref().crash_pc);
-        let mut argv: Vec<*mut c_char> = self
-            .argv_c
-            .iter()
-            .map(|c| c.as_ptr() as *mut c_char)
-            .collect();
+        let mut argv: Vec<*mut c_char> = self.argv_c.iter().map(|c| c.as_ptr() as *mut c_char).collect();
         argv.push(std::ptr::null_mut());
-        let stacks = self
-            .stacks
-            .take()
-            .expect("stacks are present until a worker takes them");
+        let stacks = self.stacks.take().expect("stacks are present until a worker takes them");
         let arena = self.arena.take();
         let names = self.thread_paths();
         RT.with(|rt| {
@@ -898,8 +829,7 @@ impl CProgram {
                 // SAFETY: our shared header.
                 unsafe {
                     (*hdr).child_status = status;
-                    (*hdr).reset_ns =
-                        (t0.elapsed().as_nanos() as u64).saturating_sub((*hdr).run_ns);
+                    (*hdr).reset_ns = (t0.elapsed().as_nanos() as u64).saturating_sub((*hdr).run_ns);
                 }
             }
             h.resp_seq.store(seen, Ordering::SeqCst);
@@ -920,8 +850,7 @@ impl CProgram {
     /// worker is not reaped until the end, so `getrusage(RUSAGE_CHILDREN)` misses it).
     pub fn worker_peak_rss(&mut self) -> u64 {
         if let Some(w) = &self.worker {
-            let status =
-                std::fs::read_to_string(format!("/proc/{}/status", w.pid)).unwrap_or_default();
+            let status = std::fs::read_to_string(format!("/proc/{}/status", w.pid)).unwrap_or_default();
             let kb = status
                 .lines()
                 .find_map(|l| l.strip_prefix("VmHWM:"))
@@ -985,11 +914,7 @@ impl CProgram {
                     ((d - now).as_millis() as c_int).clamp(1, 200)
                 }
             };
-            let mut pfd = libc::pollfd {
-                fd: w.resp,
-                events: libc::POLLIN,
-                revents: 0,
-            };
+            let mut pfd = libc::pollfd { fd: w.resp, events: libc::POLLIN, revents: 0 };
             // SAFETY: polling one descriptor we own.
             let r = unsafe { libc::poll(&mut pfd, 1, timeout_ms) };
             if r > 0 && read_byte(w.resp).is_none() {
@@ -1035,16 +960,13 @@ impl Program for CProgram {
     fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
         out.clear();
         if req.replay.len() > self.replay.n {
-            return Err(ProgramError::Failed(
-                "replay longer than the step capacity".into(),
-            ));
+            return Err(ProgramError::Failed("replay longer than the step capacity".into()));
         }
         if req.sleep.len() > MAX_SLEEP {
             return Err(ProgramError::Failed("sleep set too large".into()));
         }
         if self.worker.is_none() {
-            self.spawn()
-                .map_err(|e| ProgramError::Failed(e.to_string()))?;
+            self.spawn().map_err(|e| ProgramError::Failed(e.to_string()))?;
         }
         {
             // SAFETY: the worker is idle (waiting for a request): we own the header.
@@ -1057,13 +979,7 @@ impl Program for CProgram {
             hdr.child_pid.store(0, Ordering::SeqCst);
             hdr.child_status = 0;
             // SAFETY: the replay mapping holds replay.n >= replay.len() ids.
-            unsafe {
-                std::ptr::copy_nonoverlapping(
-                    req.replay.as_ptr(),
-                    self.replay.ptr,
-                    req.replay.len(),
-                )
-            };
+            unsafe { std::ptr::copy_nonoverlapping(req.replay.as_ptr(), self.replay.ptr, req.replay.len()) };
         }
         let t0 = Instant::now();
         let w = self.worker.as_ref().expect("spawned above");
@@ -1087,8 +1003,7 @@ impl Program for CProgram {
         let hdr: &Header = unsafe { &*hdr_ptr };
         let nsteps = hdr.nsteps.load(Ordering::Acquire).min(self.steps.n);
         // SAFETY: the worker is idle or dead; nsteps steps were fully written.
-        out.steps
-            .extend_from_slice(unsafe { std::slice::from_raw_parts(self.steps.ptr, nsteps) });
+        out.steps.extend_from_slice(unsafe { std::slice::from_raw_parts(self.steps.ptr, nsteps) });
         let mut crashed: Option<c_int> = None;
         match waited {
             Ok(true) => {
@@ -1100,9 +1015,7 @@ impl Program for CProgram {
                     if libc::WIFSIGNALED(st) {
                         crashed = Some(libc::WTERMSIG(st));
                     } else if !libc::WIFEXITED(st) || libc::WEXITSTATUS(st) != 0 {
-                        return Err(ProgramError::Failed(format!(
-                            "execution process ended abnormally (status {st})"
-                        )));
+                        return Err(ProgramError::Failed(format!("execution process ended abnormally (status {st})")));
                     }
                 }
             }
@@ -1144,9 +1057,7 @@ impl Program for CProgram {
                 })
             }
             _ => {
-                return Err(ProgramError::Failed(
-                    String::from_utf8_lossy(&hdr.error_msg[..hdr.error_len]).into_owned(),
-                ))
+                return Err(ProgramError::Failed(String::from_utf8_lossy(&hdr.error_msg[..hdr.error_len]).into_owned()))
             }
         }
         out.first = hdr.first;
@@ -1162,9 +1073,7 @@ impl Program for CProgram {
         out.assumed.extend_from_slice(&hdr.assumed[..hdr.nassumed]);
         out.end = match hdr.end_tag {
             0 => End::Finished,
-            1 => End::Deadlock {
-                blocked: hdr.blocked[..hdr.nblocked].to_vec(),
-            },
+            1 => End::Deadlock { blocked: hdr.blocked[..hdr.nblocked].to_vec() },
             2 => End::SleepBlocked,
             3 => End::StepBound,
             _ => End::Timeout,
