@@ -321,3 +321,49 @@ fn dot_writes_the_explored_unfolding() {
     assert_eq!(text.matches("style=dashed").count(), 1, "{text}");
     assert!(text.starts_with("digraph unfolding {") && text.contains("lock(m)"));
 }
+
+/// Every algorithm finds exactly the expected number of maximal configurations on every
+/// safe corpus program; optimal QPOR runs exactly one execution per configuration.
+#[test]
+fn every_algorithm_agrees_on_the_safe_corpus() {
+    let dir = corpus();
+    let mut checked = 0;
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/c is readable")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".c"))
+        .collect();
+    files.sort();
+    let algorithms: [&[&str]; 6] = [
+        &["--algorithm", "qpor"],
+        &["--algorithm", "qpor", "-k", "1"],
+        &["--algorithm", "source-dpor"],
+        &["--algorithm", "optimal-dpor"],
+        &["--algorithm", "classic-dpor"],
+        &["--algorithm", "dfs"],
+    ];
+    let mut errs = Vec::new();
+    for f in &files {
+        let e = expectation(&std::fs::read_to_string(dir.join(f)).expect("readable"));
+        let (Some("ok"), Some(n)) = (e.verdict.as_deref(), e.maximal) else { continue };
+        checked += 1;
+        for alg in algorithms {
+            let mut args = vec!["check", f.as_str(), "--json"];
+            args.extend(e.flags.iter().map(String::as_str));
+            args.extend_from_slice(alg);
+            let out = unfold(&dir, &args);
+            let Ok(j) = serde_json::from_slice::<Value>(&out.stdout) else {
+                errs.push(format!("{f} {alg:?}: no JSON: {}", String::from_utf8_lossy(&out.stderr)));
+                continue;
+            };
+            if j["maximal_configurations"].as_u64() != Some(n) || j["verdict"] != "ok" {
+                errs.push(format!("{f} {alg:?}: expected {n} configurations, got {j}"));
+            }
+            if alg == ["--algorithm", "qpor"] && (j["executions"].as_u64() != Some(n) || j["ssb"].as_u64() != Some(0)) {
+                errs.push(format!("{f}: optimal qpor is not optimal: {j}"));
+            }
+        }
+    }
+    assert!(checked >= 5, "only {checked} safe programs with a configuration count");
+    assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
+}
