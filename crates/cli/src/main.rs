@@ -33,7 +33,7 @@ named __VERIFIER_atomic_*. Other pthread, semaphore or condition-variable functi
 __VERIFIER_nondet_* are refused by name before exploring.
 
 --json prints one object: verdict (ok|defect|incomplete), executions, \
-maximal_configurations, ssb, events (QPOR: its unfolding; other explorers: the distinct \
+maximal_configurations, ssb, events (QPOR: the events its unfolding created; other explorers: the distinct \
 events of the executions explored), steps, elapsed_s, peak_rss_bytes, algorithm, \
 explorer, isolation, defects: [{kind, message, thread, location: {file, line} or null, \
 replay, trace: [{thread, op, location}]}], kind one of assertion, deadlock, abort, exit, \
@@ -325,7 +325,8 @@ fn check(a: CheckArgs) -> Result<u8> {
     let mut last_progress = Instant::now();
     // The explored prefix of the unfolding: for --dot, and for the `events` figure of
     // explorers that do not build an unfolding themselves (all but qpor).
-    let mut unfolding = Some(dot::Unfolding::default());
+    let qpor = matches!(alg, Algorithm::Qpor { .. });
+    let mut unfolding = (a.dot.is_some() || !qpor).then(dot::Unfolding::default);
     let mut observer = |exec: &Execution, _new: bool, stats: &Stats| -> Control {
         if unfold_runtime::interrupted() {
             return Control::Stop;
@@ -374,9 +375,12 @@ fn check(a: CheckArgs) -> Result<u8> {
         eprintln!();
     }
     let interrupted = unfold_runtime::interrupted() || l.prog.was_interrupted();
-    let events = match (&unfolding, stats.events) {
-        (Some(u), 0) => u.len() as u64,
-        (_, n) => n,
+    // QPOR: the events it created (its unfolding is pruned as it goes); the others: the
+    // distinct events of the executions they explored.
+    let events = match (&unfolding, qpor) {
+        (_, true) => stats.events_added,
+        (Some(u), false) => u.len() as u64,
+        (None, false) => 0,
     };
     if let (Some(path), Some(u)) = (&a.dot, &unfolding) {
         std::fs::write(path, u.to_dot(&l.sym, &l.prog)).with_context(|| format!("writing {}", path.display()))?;
