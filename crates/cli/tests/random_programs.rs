@@ -22,23 +22,10 @@ enum Section {
     Try(usize),
 }
 
-/// A tiny deterministic generator (xorshift), so failures are reproducible by seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use unfold_engine::model::random::Rng;
 
 fn generate(seed: u64) -> (usize, Vec<Vec<Section>>) {
-    let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut r = Rng::new(seed);
     let mutexes = 1 + r.below(2);
     let threads = 2 + r.below(2);
     // Small enough for exhaustive interleaving search on both sides: two threads with

@@ -686,18 +686,7 @@ mod tests {
         }
     }
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
+    use crate::model::random::Rng;
 
     /// A random object tree: accesses of one memory object by 8 threads, each new node
     /// hanging under a random existing node (biased to deep chains); each node's thread
@@ -712,7 +701,7 @@ mod tests {
             } else if rng.below(4) != 0 {
                 Some(*nodes.last().unwrap())
             } else {
-                Some(nodes[rng.below(nodes.len() as u64) as usize])
+                Some(nodes[rng.below(nodes.len())])
             };
             let t = ThreadId(rng.below(8) as u16);
             let tpred = parent.map(|p| u.tmax(p, t)).filter(|&e| e != BOTTOM);
@@ -726,17 +715,17 @@ mod tests {
 
     #[test]
     fn skip_list_ancestor_queries_match_naive_walk() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
         for (n, skip) in [(200, 2), (2_000, 4), (3_000, 3), (100_000, 4)] {
             let (u, nodes) = random_tree(&mut rng, n, skip);
             u.assert_invariants();
             let queries = if n > 10_000 { 20_000 } else { 5_000 };
             for _ in 0..queries {
-                let a = nodes[rng.below(n as u64) as usize];
-                let b = nodes[rng.below(n as u64) as usize];
+                let a = nodes[rng.below(n)];
+                let b = nodes[rng.below(n)];
                 assert_eq!(u.tree_le(a, b, true), naive_le(&u, a, b, true), "{a:?} {b:?} skip {skip}");
                 let da = u.depth(b, true);
-                let g = rng.below(da as u64 + 1) as u32;
+                let g = rng.below(da as usize + 1) as u32;
                 let q = u.ancestor_at(b, g, true);
                 assert_eq!(u.depth(q, true), g);
                 assert!(naive_le(&u, q, b, true));
