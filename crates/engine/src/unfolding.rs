@@ -45,7 +45,7 @@
 
 use crate::action::Action;
 use crate::ids::{EventId, ObjId, ThreadId};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 /// The absent event / the virtual root `⊥` of every tree.
@@ -174,8 +174,8 @@ impl Unfolding {
         Unfolding {
             events: Vec::new(),
             free: Vec::new(),
-            index: HashMap::new(),
-            objects: HashMap::new(),
+            index: HashMap::default(),
+            objects: HashMap::default(),
             obj_ids: Vec::new(),
             obj_root_child: Vec::new(),
             skip: skip.max(2) as u32,

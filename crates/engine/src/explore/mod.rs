@@ -14,7 +14,7 @@ use crate::action::{Action, Independence};
 use crate::ids::ThreadId;
 use crate::program::{End, Execution, Program, ProgramError, RunRequest};
 use crate::trace::{trace_key, TraceKey};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::time::{Duration, Instant};
 
 pub mod classic;
@@ -243,7 +243,7 @@ impl<'p> Session<'p> {
             observer,
             config,
             stats: Stats::default(),
-            seen: HashSet::new(),
+            seen: HashSet::default(),
             stop: false,
             started: Instant::now(),
         }

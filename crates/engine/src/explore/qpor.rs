@@ -65,7 +65,7 @@ use crate::action::{Action, Independence};
 use crate::ids::{EventId, ThreadId};
 use crate::program::{Execution, ProgramError};
 use crate::unfolding::{ObjIdx, Preds, Unfolding, BOTTOM};
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::time::Instant;
 
 const NOT_IN_BRANCH: u32 = u32::MAX;
@@ -487,7 +487,7 @@ impl Qpor {
     /// `J \ C` for `J = [x_1] ∪ ... ∪ [x_n]`, in causal order (post-order over causes).
     fn clue_events(&self, chosen: &[EventId]) -> Vec<EventId> {
         let mut out = Vec::new();
-        let mut seen: HashSet<EventId> = HashSet::new();
+        let mut seen: HashSet<EventId> = HashSet::default();
         let mut stack: Vec<(EventId, bool)> = chosen.iter().rev().map(|&x| (x, false)).collect();
         while let Some((e, expanded)) = stack.pop() {
             if expanded {
@@ -715,8 +715,8 @@ mod tests {
     /// not partial-order reduction: every distinct prefix trace is visited).
     fn brute_force(p: &mut Lines) -> HashSet<crate::trace::TraceKey> {
         let mode = Independence::AllDependent;
-        let mut keys = HashSet::new();
-        let mut visited = HashSet::new();
+        let mut keys = HashSet::default();
+        let mut visited = HashSet::default();
         let mut stack: Vec<Vec<ThreadId>> = vec![vec![]];
         let mut exec = Execution::default();
         while let Some(prefix) = stack.pop() {
@@ -749,7 +749,7 @@ mod tests {
     fn check(code: Vec<Vec<Action>>, k: Option<usize>) -> (u64, u64, u64) {
         let mut p = Lines { code };
         let expected = brute_force(&mut p.clone());
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut obs = |e: &Execution, _new: bool, _: &crate::Stats| {
             if matches!(e.end, End::Finished | End::Deadlock { .. }) {
                 seen.insert(trace_key(&e.steps, Independence::AllDependent));
