@@ -876,4 +876,122 @@ mod tests {
         }
         assert!(total > 200, "the generator should make programs with several traces");
     }
+
+    /// `cexp` (with the blocked-thread extension) against the definition of `cex`: for
+    /// the configuration `C` of one run, every event `⟨a, H⟩` with `H` a causally closed
+    /// subset of `C`, `a` enabled at `H`, and not itself in `C`, must have been added
+    /// to `U`. The downsets `H` are enumerated exhaustively as bitmasks.
+    #[test]
+    fn cexp_finds_every_conflicting_extension_of_random_configurations() {
+        let mut checked = 0usize;
+        for seed in 0..150 {
+            let code = random_lines(seed);
+            let mut p = Lines { code };
+            let mut exec = Execution::default();
+            let req = RunRequest { replay: &[], sleep: &[], independence: Independence::AllDependent, max_steps: 64 };
+            p.run(&req, &mut exec).unwrap();
+            if exec.steps.len() > 40 {
+                continue;
+            }
+            let cfg = ExploreConfig::default();
+            let mut q = Qpor::new(None, &cfg).unwrap();
+            let mut obs = crate::explore::NoObserver;
+            let mut s = Session::new(&mut p, &mut obs, cfg);
+            q.absorb(&mut s, &exec, 0, &[]).unwrap();
+            let seq = q.seq.clone();
+            let n = seq.len();
+            // Immediate predecessors of each position, as positions.
+            let pos = |e: EventId| seq.iter().position(|&x| x == e);
+            let preds: Vec<u64> = seq
+                .iter()
+                .map(|&e| {
+                    let ev = q.u.event(e);
+                    [ev.tpred, ev.opred]
+                        .iter()
+                        .chain(ev.extra.iter())
+                        .filter_map(|&p| pos(p))
+                        .fold(0u64, |m, i| m | 1 << i)
+                })
+                .collect();
+            // Every downset of C, by closure under adding a position whose preds are in.
+            let mut seen_sets: HashSet<u64> = HashSet::default();
+            let mut stack = vec![0u64];
+            seen_sets.insert(0);
+            while let Some(h) = stack.pop() {
+                for i in 0..n {
+                    if h & (1 << i) == 0 && preds[i] & !h == 0 {
+                        let h2 = h | 1 << i;
+                        if seen_sets.insert(h2) {
+                            stack.push(h2);
+                        }
+                    }
+                }
+            }
+            for &h in &seen_sets {
+                // Per thread: last event in H and pending action; per object: last op.
+                let mut last: Vec<Option<usize>> = vec![None; 8];
+                let mut pending: Vec<Option<Action>> = vec![None; 8];
+                let mut creator: Vec<Option<usize>> = vec![None; 8];
+                pending[0] = exec.first;
+                let mut obj_last: std::collections::HashMap<ObjId, usize> = Default::default();
+                let mut owner: std::collections::HashMap<ObjId, ThreadId> = Default::default();
+                let mut exited: Vec<bool> = vec![false; 8];
+                for i in (0..n).filter(|i| h & (1 << i) != 0) {
+                    let st = &exec.steps[i];
+                    let t = st.thread.index();
+                    last[t] = Some(i);
+                    pending[t] = st.next;
+                    if let Action::Create(c) = st.action {
+                        creator[c.index()] = Some(i);
+                        pending[c.index()] = st.child_next;
+                    }
+                    if st.action == Action::Exit {
+                        exited[t] = true;
+                    }
+                    if let Some(o) = st.action.object() {
+                        obj_last.insert(o, i);
+                        match st.action {
+                            Action::Lock(_) | Action::TryLock(_, true) => {
+                                owner.insert(o, st.thread);
+                            }
+                            Action::Unlock(_) => {
+                                owner.remove(&o);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                for t in 0..8 {
+                    let Some(a) = pending[t] else { continue };
+                    if t != 0 && creator[t].is_none() {
+                        continue;
+                    }
+                    let action = match a {
+                        Action::Lock(m) if owner.contains_key(&m) => continue,
+                        Action::TryLock(m, _) => Action::TryLock(m, !owner.contains_key(&m)),
+                        Action::Join(u) if !exited[u.index()] => continue,
+                        Action::ExitProcess => continue,
+                        a => a,
+                    };
+                    let tpred = last[t].or(creator[t]).map(|i| seq[i]);
+                    let opred = match action {
+                        Action::Join(u) => last[u.index()].map(|i| seq[i]),
+                        a => a.object().and_then(|o| obj_last.get(&o)).map(|&i| seq[i]),
+                    };
+                    let preds = Preds { tpred, opred, extra: vec![] };
+                    let mut u = q.u.clone();
+                    let (e, new) = u.find_or_add(ThreadId(t as u16), action, &preds);
+                    assert!(
+                        !new,
+                        "seed {seed}: the extension {:?} of t{t} after {h:#b} is missing from U\n{:?}\n{:?}",
+                        u.event(e),
+                        exec.steps,
+                        q.u
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} extensions checked");
+    }
 }
