@@ -918,8 +918,8 @@ mod tests {
             let mut stack = vec![0u64];
             seen_sets.insert(0);
             while let Some(h) = stack.pop() {
-                for i in 0..n {
-                    if h & (1 << i) == 0 && preds[i] & !h == 0 {
+                for (i, &pre) in preds.iter().enumerate() {
+                    if h & (1 << i) == 0 && pre & !h == 0 {
                         let h2 = h | 1 << i;
                         if seen_sets.insert(h2) {
                             stack.push(h2);
