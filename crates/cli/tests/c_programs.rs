@@ -234,6 +234,7 @@ fn usage_errors_exit_with_2() {
         vec!["check"],
         vec!["check", "no_such_file.c"],
         vec!["check", "two_threads_mutex.c", "--algorithm", "nope"],
+        // A context-switch bound with a partial-order reduction would lose schedules.
         vec!["check", "two_threads_mutex.c", "--max-context-switches", "2"],
         vec!["replay", "two_threads_mutex.c", "not-a-token"],
     ] {
@@ -366,4 +367,25 @@ fn every_algorithm_agrees_on_the_safe_corpus() {
     }
     assert!(checked >= 5, "only {checked} safe programs with a configuration count");
     assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
+}
+
+/// The strict-alternation bug needs 4 preemptions: a bound of 3 misses it (and says the
+/// search is incomplete), a bound of 4 finds it.
+#[test]
+fn context_switch_bound_finds_bugs_within_the_bound_only() {
+    let dir = corpus();
+    let run = |bound: &str| {
+        let out = unfold(
+            &dir,
+            &["check", "three_switch_bug.c", "--algorithm", "dfs", "--max-context-switches", bound, "--json"],
+        );
+        let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        (out.status.code(), j["verdict"].as_str().map(str::to_owned), j["executions"].as_u64().unwrap_or(0))
+    };
+    let (code3, verdict3, execs3) = run("3");
+    assert_eq!((code3, verdict3.as_deref()), (Some(0), Some("incomplete")));
+    let (code4, verdict4, _) = run("4");
+    assert_eq!((code4, verdict4.as_deref()), (Some(1), Some("defect")));
+    let (_, _, execs1) = run("1");
+    assert!(execs1 < execs3, "a smaller bound explores fewer schedules: {execs1} vs {execs3}");
 }

@@ -414,3 +414,53 @@ fn catalogue_counts() {
         }
     }
 }
+
+/// Context-switch bounding (dfs): the traces found grow with the bound, and a bound
+/// larger than any schedule's preemptions finds every trace.
+#[test]
+fn preemption_bound_is_monotone_and_complete_when_large() {
+    let mode = Independence::AllDependent;
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        let m = random::program(seed);
+        let Some(brute) = brute_force(&mut m.clone(), mode, 5_000) else { continue };
+        checked += 1;
+        let mut prev: Option<BTreeSet<Canon>> = None;
+        for bound in [0usize, 1, 2, 64] {
+            let mut mm = m.clone();
+            let config = ExploreConfig {
+                algorithm: Algorithm::Dfs,
+                independence: mode,
+                max_preemptions: Some(bound),
+                ..ExploreConfig::default()
+            };
+            let mut traces = BTreeSet::new();
+            let mut obs = |e: &Execution, _: bool, _: &Stats| {
+                if matches!(e.end, End::Finished | End::Deadlock { .. }) {
+                    traces.insert(canon(&e.steps, mode));
+                }
+                Control::Continue
+            };
+            explore(&mut mm, &config, &mut obs).expect("bounded dfs");
+            assert!(!traces.is_empty(), "seed {seed} bound {bound}: the 0-preemption schedule is always explored");
+            if let Some(p) = &prev {
+                assert!(p.is_subset(&traces), "seed {seed}: bound {bound} lost traces of a smaller bound");
+            }
+            if bound == 64 {
+                assert_eq!(traces, brute.traces, "seed {seed}: a large bound must find every trace");
+            }
+            prev = Some(traces);
+        }
+    }
+    assert!(checked >= 20);
+}
+
+#[test]
+fn preemption_bound_is_refused_by_reducing_explorers() {
+    let mut m = programs::qpor_fig1(2);
+    for alg in [Algorithm::Qpor { k: None }, Algorithm::SourceDpor, Algorithm::OptimalDpor, Algorithm::ClassicDpor] {
+        let config = ExploreConfig { algorithm: alg, max_preemptions: Some(2), ..ExploreConfig::default() };
+        let r = explore(&mut m, &config, &mut |_: &Execution, _: bool, _: &Stats| Control::Continue);
+        assert!(r.is_err(), "{alg:?} accepted a preemption bound");
+    }
+}

@@ -507,6 +507,9 @@ pub(crate) struct Node {
     /// `wut(E)` (optimal): the root of this node's wakeup tree in the forest, whose
     /// first child is `cur` (`NIL` for the other algorithms).
     pub wut: u32,
+    /// Preemptions in the steps up to and including `cur`: switches away from a thread
+    /// that was still enabled (dfs with a context-switch bound).
+    pub preempts: u32,
 }
 
 /// Sleep set after performing `(t, a)`: keep the entries independent of it (the rule
@@ -554,6 +557,8 @@ pub(crate) enum Kind {
 pub(crate) struct Driver {
     pub kind: Kind,
     pub mode: Independence,
+    /// dfs only: explore only schedules with at most this many preemptions.
+    pub bound: Option<u32>,
     pub stack: Vec<Node>,
     pub an: Analysis,
     pub v: VSeq,
@@ -568,10 +573,11 @@ pub(crate) struct Driver {
 }
 
 impl Driver {
-    fn new(kind: Kind, mode: Independence) -> Driver {
+    fn new(kind: Kind, mode: Independence, bound: Option<usize>) -> Driver {
         Driver {
             kind,
             mode,
+            bound: bound.map(|b| b as u32),
             stack: Vec::new(),
             an: Analysis::default(),
             v: VSeq::default(),
@@ -594,7 +600,7 @@ impl Driver {
                 self.stack[base - 1].cur = (s.thread, s.action);
             }
         }
-        let (kind, mode) = (self.kind, self.mode);
+        let (kind, mode, bound) = (self.kind, self.mode, self.bound);
         let stack = &mut self.stack;
         let final_pending = &mut self.final_pending;
         let forest = &mut self.forest;
@@ -625,8 +631,18 @@ impl Driver {
                 !sleep.iter().any(|&(u, _)| u == s.thread),
                 "checker bug: the runtime scheduled a sleeping thread"
             );
+            // Preemptions so far, and whether scheduling `t` here is one.
+            let prev = (k > 0).then(|| exec.steps[k - 1].thread);
+            let before = if k > 0 { stack[k - 1].preempts } else { 0 };
+            let preempts_with =
+                |t: ThreadId| before + u32::from(prev.is_some_and(|p| p != t && enabled.iter().any(|&(u, _)| u == p)));
+            let preempts = preempts_with(s.thread);
             let backtrack: Vec<ThreadId> = match kind {
-                Kind::Dfs => enabled.iter().map(|&(t, _)| t).collect(),
+                Kind::Dfs => enabled
+                    .iter()
+                    .map(|&(t, _)| t)
+                    .filter(|&t| t == s.thread || bound.is_none_or(|b| preempts_with(t) <= b))
+                    .collect(),
                 Kind::Optimal => Vec::new(),
                 _ => vec![s.thread],
             };
@@ -649,7 +665,7 @@ impl Driver {
             } else {
                 NIL
             };
-            stack.push(Node { cur, enabled, sleep, done: Vec::new(), backtrack, wut });
+            stack.push(Node { cur, enabled, sleep, done: Vec::new(), backtrack, wut, preempts });
         });
     }
 
@@ -684,7 +700,7 @@ impl Driver {
 /// Run a sequence-based exploration (see the module documentation).
 pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), ExploreError> {
     let mode = session.config.independence;
-    let mut d = Driver::new(kind, mode);
+    let mut d = Driver::new(kind, mode, session.config.max_preemptions);
     let mut replay: Vec<ThreadId> = Vec::new();
     let mut sleep_end: Vec<(ThreadId, Action)> = Vec::new();
     let mut path: Vec<(ThreadId, Action)> = Vec::new();
@@ -751,6 +767,11 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
             };
             if let Some((p, a)) = next {
                 node.cur = (p, a);
+                if k > 0 {
+                    let (before, prev) = (d.stack[k - 1].preempts, d.stack[k - 1].cur.0);
+                    let node = &mut d.stack[k];
+                    node.preempts = before + u32::from(prev != p && node.enabled.iter().any(|&(u, _)| u == prev));
+                }
                 replay.clear();
                 replay.extend(d.stack.iter().map(|n| n.cur.0));
                 filter_sleep(mode, &d.stack[k].sleep, p, a, &mut sleep_end);

@@ -89,6 +89,11 @@ pub struct ExploreConfig {
     /// after the last pruning (0: after every execution, which tests use to exercise
     /// pruning on small programs).
     pub prune_slack: usize,
+    /// Context-switch bounding (`dfs` only): explore only the schedules with at most
+    /// this many preemptions — switches away from a thread that could have gone on
+    /// (Musuvathi and Qadeer's preemption bound; Dpu's `-x`). Not sound for proofs: an
+    /// exploration with a bound finds bugs within the bound.
+    pub max_preemptions: Option<usize>,
 }
 
 impl Default for ExploreConfig {
@@ -100,6 +105,7 @@ impl Default for ExploreConfig {
             max_executions: None,
             skip_step: 4,
             prune_slack: 4096,
+            max_preemptions: None,
         }
     }
 }
@@ -315,6 +321,13 @@ pub trait Explorer {
 /// The explorer for `config.algorithm`, or an error if it does not support the
 /// configuration.
 pub fn explorer_for(config: &ExploreConfig) -> Result<Box<dyn Explorer>, ExploreError> {
+    if config.max_preemptions.is_some() && config.algorithm != Algorithm::Dfs {
+        return Err(ExploreError::Unsupported(format!(
+            "a context-switch bound is implemented for the dfs algorithm only (combining it with {}'s \
+             reduction would lose schedules); use --algorithm dfs",
+            config.algorithm.name()
+        )));
+    }
     match config.algorithm {
         Algorithm::Qpor { k } => Ok(Box::new(qpor::Qpor::new(k, config)?)),
         Algorithm::Dfs => Ok(Box::new(dfs::Dfs::new(config))),
