@@ -10,8 +10,8 @@
 //!   memory; `TO` for a time-out), a table of executions, the machine and the command;
 //! - `results.csv`: the raw figures of every run;
 //! - `results.jsonl`: the JSON object each run printed, with the suite's labels;
-//! - `plots/<benchmark>-executions.svg` and `plots/<benchmark>-time.svg`: executions and
-//!   time against the benchmark's family parameter, one line per algorithm (log scale when
+//! - `plots/<benchmark>-{executions,ssb,time}.svg`: executions, sleep-set-blocked
+//!   executions and time against the benchmark's family parameter, one line per algorithm (log scale when
 //!   the figures span more than two orders of magnitude).
 //!
 //! Runs that finished (verdict `ok` or `defect`; `--keep-going` explores everything either
@@ -645,8 +645,11 @@ fn plots(suite: &Suite, results: &[Vec<Outcome>]) -> Vec<(String, String)> {
         let fam = rows[0].1.family.clone().unwrap_or_default();
         let labels: Vec<String> = rows[0].1.algs.iter().map(|a| a.label.clone()).collect();
         type Measure = fn(&Outcome) -> f64;
-        let measures: [(&str, &str, Measure); 2] =
-            [("executions", "executions", |o| o.executions as f64), ("time", "time (s)", |o| o.elapsed)];
+        let measures: [(&str, &str, Measure); 3] = [
+            ("executions", "executions", |o| o.executions as f64),
+            ("ssb", "SSB executions", |o| o.ssb as f64),
+            ("time", "time (s)", |o| o.elapsed),
+        ];
         for (file, ylabel, f) in measures {
             let mut series = Vec::new();
             for l in &labels {
@@ -745,7 +748,7 @@ fn svg_chart(title: &str, xlabel: &str, ylabel: &str, series: &[(String, Vec<(f6
         t + ph / 2.0,
         t + ph / 2.0,
         xml(ylabel),
-        if log { " (log scale)" } else { "" }
+        if log { " (log scale; 0 on the bottom axis)" } else { "" }
     );
     for (i, (label, p)) in series.iter().enumerate() {
         let c = COLOURS[i % COLOURS.len()];

@@ -94,7 +94,7 @@ params = [ { N = 2, threads = 3, expect = 2 }, { N = 3, threads = 4, expect = 6 
         assert!(r[11].parse::<u64>().expect("rss") > 1_000_000, "a run's peak RSS is measured: {r:?}");
     }
     assert_eq!(read(&dir.path().join("res/results.jsonl")).lines().count(), 12);
-    for f in ["locks-executions.svg", "locks-time.svg"] {
+    for f in ["locks-executions.svg", "locks-ssb.svg", "locks-time.svg"] {
         let svg = read(&dir.path().join("res/plots").join(f));
         assert!(svg.starts_with("<svg"), "{f}");
         assert!(svg.trim_end().ends_with("</svg>"), "{f}");
