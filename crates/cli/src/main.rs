@@ -4,6 +4,7 @@
 //! every relevant thread schedule and reports every concurrency defect with a trace and a
 //! replay token; `unfold replay prog.c TOKEN` re-runs one execution and prints its trace.
 
+mod bench;
 mod compile;
 mod dot;
 mod report;
@@ -55,6 +56,10 @@ enum Cmd {
     /// Re-run exactly the execution named by a replay token and print its trace.
     #[command(after_help = EXIT_HELP)]
     Replay(ReplayArgs),
+    /// Run a benchmark suite (programs × parameters × algorithms) and write tables and plots.
+    #[command(after_help = "Exit status: 0 every finished run agrees, 1 a DISAGREEMENT (or a failed run), \
+2 usage or suite error. See bench/README.md for the suite format.")]
+    Bench(bench::BenchArgs),
 }
 
 /// Flags that control how the program is compiled and run.
@@ -154,6 +159,7 @@ fn main() -> ExitCode {
     let r = match cli.cmd {
         Cmd::Check(a) => check(a),
         Cmd::Replay(a) => replay(a),
+        Cmd::Bench(a) => bench::bench(a),
     };
     match r {
         Ok(code) => ExitCode::from(code),
