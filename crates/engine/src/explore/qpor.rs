@@ -382,6 +382,27 @@ impl Qpor {
 
     /// Whether `[x] ∪ C` is a configuration, `C` being the branch.
     fn compatible_with_branch(&self, x: EventId) -> bool {
+        let ev = self.u.event(x);
+        let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
+        let lt = self.last_of(ev.thread);
+        // Fast accept: x is the next event of its thread and of its object after C, and
+        // its other causes are in C.
+        let thread_next = if ev.tpred != BOTTOM && self.u.event(ev.tpred).thread == ev.thread {
+            lt == ev.tpred
+        } else {
+            lt == BOTTOM && in_c(ev.tpred)
+        };
+        if thread_next
+            && (ev.obj == u32::MAX || self.obj_last_of(ev.obj) == ev.opred)
+            && in_c(ev.opred)
+            && ev.extra.iter().all(|&e| in_c(e))
+        {
+            return true;
+        }
+        // Fast reject: C holds an event of x's thread that does not precede x.
+        if lt != BOTTOM && !self.u.le(lt, x) {
+            return false;
+        }
         self.u.lmax_all(x).iter().all(|&(o, l)| self.u.obj_comparable(l, self.obj_last_of(o)))
     }
 
