@@ -63,7 +63,7 @@ pub struct BenchArgs {
     /// Run only the first parameter set of every benchmark (a smoke run).
     #[arg(long)]
     pub quick: bool,
-    /// Output directory (default: bench-out/<suite name>).
+    /// Output directory (default: `bench-out/<suite name>`).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Time limit of one run, in seconds (default: the suite's `timeout`, else 60).
