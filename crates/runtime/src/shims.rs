@@ -192,6 +192,35 @@ unsafe fn kind_of(m: *const libc::pthread_mutex_t) -> c_int {
     }
 }
 
+/// What a lock or trylock by the thread that already holds `m` does.
+#[derive(Debug, PartialEq, Eq)]
+enum Relock {
+    /// The thread does not hold `m`: a visible operation follows.
+    NotHeld,
+    /// `m` is recursive: the count went up, no visible step.
+    Counted,
+    /// `m` is not recursive and the thread holds it.
+    Refused,
+}
+
+/// The owner-relock step shared by lock and trylock.
+///
+/// # Safety
+/// `m` must point to a `pthread_mutex_t`.
+unsafe fn relock(m: *const libc::pthread_mutex_t, me: ThreadId) -> Relock {
+    let addr = m as u64;
+    let Some((owner, n)) = with_rt(|rt| rt.held.get(&addr).copied()).filter(|h| h.0 == me) else {
+        return Relock::NotHeld;
+    };
+    // SAFETY: the caller guarantees m points to a mutex.
+    if unsafe { kind_of(m) } == RECURSIVE {
+        with_rt(|rt| rt.held.insert(addr, (owner, n + 1)));
+        Relock::Counted
+    } else {
+        Relock::Refused
+    }
+}
+
 /// Replaces `pthread_mutex_init`: records the type (from the attribute) in the mutex.
 ///
 /// # Safety
@@ -241,14 +270,13 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_lock(
     guard(|| {
         let me = current();
         let addr = m as u64;
-        let held = with_rt(|rt| rt.held.get(&addr).copied());
-        if let Some((owner, n)) = held.filter(|h| h.0 == me) {
-            // SAFETY: m is the program's mutex.
-            if unsafe { kind_of(m) } == RECURSIVE {
-                with_rt(|rt| rt.held.insert(addr, (owner, n + 1)));
-                return 0;
+        // SAFETY: m is the program's mutex.
+        match unsafe { relock(m, me) } {
+            Relock::Counted => return 0,
+            Relock::Refused => {
+                misuse(format!("{me} locks mutex {addr:#x} which it already holds (not a recursive mutex)"), file, line)
             }
-            misuse(format!("{me} locks mutex {addr:#x} which it already holds (not a recursive mutex)"), file, line);
+            Relock::NotHeld => {}
         }
         visible(Action::Lock(ObjId(addr)), file, line);
         with_rt(|rt| rt.held.insert(addr, (me, 1)));
@@ -270,13 +298,11 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_trylock(
     guard(|| {
         let me = current();
         let addr = m as u64;
-        if let Some((owner, n)) = with_rt(|rt| rt.held.get(&addr).copied()).filter(|h| h.0 == me) {
-            // SAFETY: m is the program's mutex.
-            if unsafe { kind_of(m) } == RECURSIVE {
-                with_rt(|rt| rt.held.insert(addr, (owner, n + 1)));
-                return 0;
-            }
-            return libc::EBUSY;
+        // SAFETY: m is the program's mutex.
+        match unsafe { relock(m, me) } {
+            Relock::Counted => return 0,
+            Relock::Refused => return libc::EBUSY,
+            Relock::NotHeld => {}
         }
         if visible(Action::TryLock(ObjId(addr), false), file, line) == 1 {
             with_rt(|rt| rt.held.insert(addr, (me, 1)));
