@@ -7,11 +7,12 @@
 //! # Independence (QPOR §2, relation ◇_P, extended)
 //!
 //! Two actions of *different* threads are dependent when
-//! - they operate on the same mutex (lock, unlock, trylock — successful or not);
-//! - they access the same memory object and, in [`Independence::ReadReadIndependent`]
-//!   mode, at least one of them writes; in [`Independence::AllDependent`] mode every
-//!   two accesses to one object are dependent (the object behaves like a lock that is
-//!   never held).
+//! - they operate on the same object (mutex, condition variable, semaphore, barrier,
+//!   read-write lock, memory location), except that in
+//!   [`Independence::ReadReadIndependent`] mode two [`Access::Read`] operations commute:
+//!   two reads of a memory location, or two read-side operations on a read-write lock
+//!   (read locks and read unlocks). In [`Independence::AllDependent`] mode (what QPOR's
+//!   trees need) every two operations on one object are dependent.
 //!
 //! Create, join, exit and process exit are independent of every action of another
 //! thread: they order events by *causality* only (a thread's first action follows its
@@ -23,8 +24,13 @@ use crate::ids::{ObjId, ThreadId};
 use std::fmt;
 
 /// A visible action, as executed (or, for a thread's *pending* action, as requested:
-/// then the `acquired` flag of [`Action::TryLock`] is meaningless and is reported as
-/// `false`).
+/// then the outcome fields — a trylock's `acquired` flag, a timed wait's `signalled`
+/// flag, a barrier arrival's `serial` flag — are meaningless and normalised by
+/// [`Action::pending_form`]).
+///
+/// The semantics of each operation on a synchronising object (when it is enabled, what
+/// it does, what it depends on) is defined once, in the object's module under
+/// [`crate::objects`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// `pthread_create`: creates the given thread.
@@ -41,8 +47,8 @@ pub enum Action {
     Lock(ObjId),
     /// Mutex unlock (`rel`).
     Unlock(ObjId),
-    /// `pthread_mutex_trylock`: an `acq` when `acquired`, otherwise a read of the mutex
-    /// state (dependent with every other operation on the mutex). Always enabled.
+    /// `pthread_mutex_trylock` (and `timedlock`): an `acq` when `acquired`, otherwise a
+    /// read of the mutex state. Always enabled.
     TryLock(ObjId, bool),
     /// A visible read of a memory object.
     Read(ObjId),
@@ -50,47 +56,140 @@ pub enum Action {
     Write(ObjId),
     /// A visible read-modify-write (atomic exchange, fetch-add, compare-exchange...).
     Rmw(ObjId),
+    /// First half of `pthread_cond_wait`: the thread joins the condition variable's
+    /// waiters (the mutex is then released by the [`Action::Unlock`] that follows).
+    CondWait(ObjId),
+    /// Second half of a condition wait: `(cond, timed, signalled)`. An untimed wake is
+    /// enabled once a signal addressed to this waiter is pending; a timed one (also
+    /// used for spurious wake-ups) is always enabled and consumes a pending signal if
+    /// there is one (`signalled`), else returns by time-out.
+    CondWake(ObjId, bool, bool),
+    /// `pthread_cond_signal`: wakes one waiter (which one is explored); lost if none.
+    Signal(ObjId),
+    /// `pthread_cond_broadcast`: wakes every current waiter.
+    Broadcast(ObjId),
+    /// `sem_init` with the initial value.
+    SemInit(ObjId, u32),
+    /// `sem_post`.
+    SemPost(ObjId),
+    /// `sem_wait`: enabled when the value is positive.
+    SemWait(ObjId),
+    /// `sem_trywait` / `sem_timedwait`: decrements when positive (`true`), otherwise
+    /// fails. Always enabled.
+    SemTryWait(ObjId, bool),
+    /// `sem_getvalue`: reads the value.
+    SemValue(ObjId),
+    /// `pthread_rwlock_rdlock`: enabled when no writer holds the lock.
+    RdLock(ObjId),
+    /// `pthread_rwlock_wrlock`: enabled when the lock is free.
+    WrLock(ObjId),
+    /// `pthread_rwlock_tryrdlock` / `timedrdlock`: `true` if acquired.
+    TryRdLock(ObjId, bool),
+    /// `pthread_rwlock_trywrlock` / `timedwrlock`: `true` if acquired.
+    TryWrLock(ObjId, bool),
+    /// `pthread_rwlock_unlock`: `true` when releasing a write lock.
+    RwUnlock(ObjId, bool),
+    /// `pthread_barrier_init` with the count.
+    BarrierInit(ObjId, u32),
+    /// First half of `pthread_barrier_wait`: arrive; `serial` is true for the arrival
+    /// that completes the round (it returns `PTHREAD_BARRIER_SERIAL_THREAD` and does not
+    /// wait).
+    BarrierArrive(ObjId, bool),
+    /// Second half of `pthread_barrier_wait`: enabled once the round is complete.
+    BarrierLeave(ObjId),
 }
 
-/// What kind of object an action touches, if any.
+/// What kind of object an action touches, if any. Each kind is defined in one module
+/// of [`crate::objects`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum ObjKind {
-    /// A mutex.
+    /// A mutex (also spinlocks, `pthread_once` controls, C11 `mtx_t`).
     Mutex,
     /// A memory location.
     Memory,
+    /// A condition variable.
+    CondVar,
+    /// A counting semaphore.
+    Semaphore,
+    /// A read-write lock.
+    RwLock,
+    /// A barrier.
+    Barrier,
+}
+
+/// How an operation touches its object, for read-read independence: two `Read`
+/// operations on one object commute under [`Independence::ReadReadIndependent`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Access {
+    /// Commutes with every other `Read` of the object (a memory read; a read-side
+    /// operation on a read-write lock).
+    Read,
+    /// Conflicts with every other operation on the object.
+    Write,
 }
 
 impl Action {
-    /// The mutex or memory object the action operates on, if any.
+    /// The synchronising object or memory location the action operates on, if any.
     #[inline]
     pub fn object(self) -> Option<ObjId> {
         match self {
+            Action::Create(_) | Action::Join(_) | Action::Exit | Action::ExitProcess => None,
             Action::Lock(o)
             | Action::Unlock(o)
             | Action::TryLock(o, _)
             | Action::Read(o)
             | Action::Write(o)
-            | Action::Rmw(o) => Some(o),
-            _ => None,
+            | Action::Rmw(o)
+            | Action::CondWait(o)
+            | Action::CondWake(o, ..)
+            | Action::Signal(o)
+            | Action::Broadcast(o)
+            | Action::SemInit(o, _)
+            | Action::SemPost(o)
+            | Action::SemWait(o)
+            | Action::SemTryWait(o, _)
+            | Action::SemValue(o)
+            | Action::RdLock(o)
+            | Action::WrLock(o)
+            | Action::TryRdLock(o, _)
+            | Action::TryWrLock(o, _)
+            | Action::RwUnlock(o, _)
+            | Action::BarrierInit(o, _)
+            | Action::BarrierArrive(o, _)
+            | Action::BarrierLeave(o) => Some(o),
         }
     }
 
     /// The kind of object the action touches.
     #[inline]
     pub fn obj_kind(self) -> Option<ObjKind> {
-        match self {
-            Action::Lock(_) | Action::Unlock(_) | Action::TryLock(..) => Some(ObjKind::Mutex),
-            Action::Read(_) | Action::Write(_) | Action::Rmw(_) => Some(ObjKind::Memory),
-            _ => None,
-        }
+        Some(match self {
+            Action::Create(_) | Action::Join(_) | Action::Exit | Action::ExitProcess => return None,
+            Action::Lock(_) | Action::Unlock(_) | Action::TryLock(..) => ObjKind::Mutex,
+            Action::Read(_) | Action::Write(_) | Action::Rmw(_) => ObjKind::Memory,
+            Action::CondWait(_) | Action::CondWake(..) | Action::Signal(_) | Action::Broadcast(_) => ObjKind::CondVar,
+            Action::SemInit(..)
+            | Action::SemPost(_)
+            | Action::SemWait(_)
+            | Action::SemTryWait(..)
+            | Action::SemValue(_) => ObjKind::Semaphore,
+            Action::RdLock(_)
+            | Action::WrLock(_)
+            | Action::TryRdLock(..)
+            | Action::TryWrLock(..)
+            | Action::RwUnlock(..) => ObjKind::RwLock,
+            Action::BarrierInit(..) | Action::BarrierArrive(..) | Action::BarrierLeave(_) => ObjKind::Barrier,
+        })
     }
 
-    /// True for actions that leave the object's state unchanged: a read, or a failed
-    /// trylock.
+    /// How the action touches its object (see [`Access`]); `Write` for actions without
+    /// an object.
     #[inline]
-    pub fn is_read_only(self) -> bool {
-        matches!(self, Action::Read(_) | Action::TryLock(_, false))
+    pub fn access(self) -> Access {
+        match self {
+            Action::Read(_) | Action::RdLock(_) | Action::TryRdLock(..) | Action::RwUnlock(_, false) => Access::Read,
+            _ => Access::Write,
+        }
     }
 
     /// True for `acq` actions: a lock, or a successful trylock.
@@ -99,19 +198,59 @@ impl Action {
         matches!(self, Action::Lock(_) | Action::TryLock(_, true))
     }
 
-    /// The same action with the pending-form normalisation applied (a trylock's outcome
+    /// The same action with the pending-form normalisation applied (outcomes
     /// forgotten). Two pending actions compare equal iff they request the same thing.
     #[inline]
     pub fn pending_form(self) -> Action {
         match self {
             Action::TryLock(o, _) => Action::TryLock(o, false),
+            Action::SemTryWait(o, _) => Action::SemTryWait(o, false),
+            Action::TryRdLock(o, _) => Action::TryRdLock(o, false),
+            Action::TryWrLock(o, _) => Action::TryWrLock(o, false),
+            Action::CondWake(o, true, _) => Action::CondWake(o, true, false),
+            Action::CondWake(o, false, _) => Action::CondWake(o, false, true),
+            Action::BarrierArrive(o, _) => Action::BarrierArrive(o, false),
             a => a,
+        }
+    }
+
+    /// The blocking operation an action *requests*: a try or timed operation requests
+    /// what its blocking variant would wait for (a trylock requests the lock). Used by
+    /// the explorers to ask "could this request have been granted before event `e`?".
+    /// `None` for actions that are not requests for a synchronising object.
+    #[inline]
+    pub fn request(self) -> Option<Action> {
+        Some(match self {
+            Action::Lock(o) | Action::TryLock(o, _) => Action::Lock(o),
+            Action::SemWait(o) | Action::SemTryWait(o, _) => Action::SemWait(o),
+            Action::RdLock(o) | Action::TryRdLock(o, _) => Action::RdLock(o),
+            Action::WrLock(o) | Action::TryWrLock(o, _) => Action::WrLock(o),
+            Action::CondWake(o, ..) => Action::CondWake(o, false, true),
+            Action::BarrierLeave(o) => Action::BarrierLeave(o),
+            _ => return None,
+        })
+    }
+
+    /// The value handed back to the thread that performs this (resolved) action: 1 for
+    /// a successful try operation, a signalled wake and the serial barrier arrival,
+    /// else 0 (see also [`crate::SchedState::result`] for values read from the state).
+    #[inline]
+    pub fn outcome(self) -> u64 {
+        match self {
+            Action::TryLock(_, b)
+            | Action::SemTryWait(_, b)
+            | Action::TryRdLock(_, b)
+            | Action::TryWrLock(_, b)
+            | Action::CondWake(_, _, b)
+            | Action::BarrierArrive(_, b) => b as u64,
+            _ => 0,
         }
     }
 }
 
 impl fmt::Debug for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ok = |b: bool| if b { "ok" } else { "busy" };
         match *self {
             Action::Create(t) => write!(f, "create({t})"),
             Action::Join(t) => write!(f, "join({t})"),
@@ -119,11 +258,30 @@ impl fmt::Debug for Action {
             Action::ExitProcess => write!(f, "exit-process"),
             Action::Lock(o) => write!(f, "lock({o})"),
             Action::Unlock(o) => write!(f, "unlock({o})"),
-            Action::TryLock(o, true) => write!(f, "trylock({o})=ok"),
-            Action::TryLock(o, false) => write!(f, "trylock({o})=busy"),
+            Action::TryLock(o, b) => write!(f, "trylock({o})={}", ok(b)),
             Action::Read(o) => write!(f, "read({o})"),
             Action::Write(o) => write!(f, "write({o})"),
             Action::Rmw(o) => write!(f, "rmw({o})"),
+            Action::CondWait(o) => write!(f, "cond-wait({o})"),
+            Action::CondWake(o, false, _) => write!(f, "cond-wake({o})"),
+            Action::CondWake(o, true, s) => {
+                write!(f, "cond-timedwake({o})={}", if s { "signalled" } else { "timeout" })
+            }
+            Action::Signal(o) => write!(f, "signal({o})"),
+            Action::Broadcast(o) => write!(f, "broadcast({o})"),
+            Action::SemInit(o, v) => write!(f, "sem-init({o}, {v})"),
+            Action::SemPost(o) => write!(f, "sem-post({o})"),
+            Action::SemWait(o) => write!(f, "sem-wait({o})"),
+            Action::SemTryWait(o, b) => write!(f, "sem-trywait({o})={}", ok(b)),
+            Action::SemValue(o) => write!(f, "sem-getvalue({o})"),
+            Action::RdLock(o) => write!(f, "rdlock({o})"),
+            Action::WrLock(o) => write!(f, "wrlock({o})"),
+            Action::TryRdLock(o, b) => write!(f, "tryrdlock({o})={}", ok(b)),
+            Action::TryWrLock(o, b) => write!(f, "trywrlock({o})={}", ok(b)),
+            Action::RwUnlock(o, w) => write!(f, "rwunlock({o}){}", if w { "" } else { "-read" }),
+            Action::BarrierInit(o, n) => write!(f, "barrier-init({o}, {n})"),
+            Action::BarrierArrive(o, s) => write!(f, "barrier-arrive({o}){}", if s { "=serial" } else { "" }),
+            Action::BarrierLeave(o) => write!(f, "barrier-leave({o})"),
         }
     }
 }
@@ -134,11 +292,12 @@ impl fmt::Display for Action {
     }
 }
 
-/// Which independence relation on memory accesses the exploration uses. Mutex, thread
-/// and process actions are treated the same way in both modes.
+/// Which independence relation the exploration uses on operations that only read an
+/// object (memory reads, read-side read-write lock operations). Every other action is
+/// treated the same way in both modes.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub enum Independence {
-    /// Every two accesses to one memory object are dependent (what QPOR supports).
+    /// Every two operations on one object are dependent (what QPOR supports).
     #[default]
     AllDependent,
     /// Two accesses to one object are dependent only if one of them writes (the
@@ -160,17 +319,14 @@ impl Independence {
     }
 
     /// Whether two actions (assumed to be of different threads) are dependent through
-    /// the object they touch.
+    /// the object they touch: every two operations on one object are, except two
+    /// [`Access::Read`]s in [`Independence::ReadReadIndependent`] mode.
     #[inline]
     pub fn objects_conflict(self, a: Action, b: Action) -> bool {
         match (a.object(), b.object()) {
-            (Some(x), Some(y)) if x == y => match (a.obj_kind(), b.obj_kind()) {
-                (Some(ObjKind::Memory), Some(ObjKind::Memory)) => {
-                    self == Independence::AllDependent
-                        || !(matches!(a, Action::Read(_)) && matches!(b, Action::Read(_)))
-                }
-                _ => true,
-            },
+            (Some(x), Some(y)) if x == y => {
+                self == Independence::AllDependent || a.access() == Access::Write || b.access() == Access::Write
+            }
             _ => false,
         }
     }

@@ -21,6 +21,7 @@ pub mod action;
 pub mod explore;
 pub mod ids;
 pub mod model;
+pub mod objects;
 pub mod program;
 pub mod trace;
 pub mod unfolding;

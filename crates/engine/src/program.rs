@@ -18,7 +18,8 @@
 
 use crate::action::{Action, Independence};
 use crate::ids::{ObjId, ThreadId};
-use std::collections::HashMap;
+use crate::objects::ObjState;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 /// An opaque program location of a step (a return address for C, an instruction index
@@ -202,13 +203,14 @@ enum Status {
 }
 
 /// The synchronisation state of a run: which thread is live with which pending action,
-/// who holds which mutex, who has exited. Used by [`Scheduler`] and by explorers that
-/// need `enabled(s)` at every state of an execution.
+/// the state of every synchronising object (asked of [`crate::objects`]), who has
+/// exited. Used by [`Scheduler`] and by explorers that need `enabled(s)` at every state
+/// of an execution.
 #[derive(Clone, Debug, Default)]
 pub struct SchedState {
     // invariant: threads[t] is Some for every thread created so far.
     threads: Vec<Option<Status>>,
-    owner: HashMap<ObjId, ThreadId>,
+    objects: HashMap<ObjId, ObjState>,
     exited_process: bool,
 }
 
@@ -227,7 +229,7 @@ impl SchedState {
             Some(a) => Status::Live(a),
             None => Status::Stopped,
         }));
-        self.owner.clear();
+        self.objects.clear();
         self.exited_process = false;
     }
 
@@ -244,9 +246,15 @@ impl SchedState {
         matches!(self.threads.get(t.index()), Some(Some(Status::Exited)))
     }
 
-    /// The thread holding mutex `m`, if any.
+    /// The thread holding mutex (or write-locked read-write lock) `m`, if any.
     pub fn owner(&self, m: ObjId) -> Option<ThreadId> {
-        self.owner.get(&m).copied()
+        self.objects.get(&m).and_then(ObjState::holder)
+    }
+
+    /// The state of object `o` ([`ObjState::Fresh`] if never operated on).
+    pub fn object(&self, o: ObjId) -> &ObjState {
+        const FRESH: &ObjState = &ObjState::Fresh;
+        self.objects.get(&o).unwrap_or(FRESH)
     }
 
     /// Threads that exist in this run, in id order.
@@ -255,12 +263,14 @@ impl SchedState {
     }
 
     /// Whether thread `t`'s pending action `a` is enabled, ignoring process exit.
-    fn enabled_ignoring_exit(&self, a: Action) -> bool {
+    fn enabled_ignoring_exit(&self, t: ThreadId, a: Action) -> bool {
         match a {
-            Action::Lock(m) => !self.owner.contains_key(&m),
             Action::Join(u) => self.has_exited(u),
             Action::ExitProcess => false,
-            _ => true,
+            a => match a.object() {
+                Some(o) => self.object(o).enabled(t, a),
+                None => true,
+            },
         }
     }
 
@@ -272,18 +282,29 @@ impl SchedState {
         match self.pending(t) {
             None => false,
             Some(Action::ExitProcess) => {
-                self.threads().all(|u| u == t || !self.pending(u).is_some_and(|b| self.enabled_ignoring_exit(b)))
+                self.threads().all(|u| u == t || !self.pending(u).is_some_and(|b| self.enabled_ignoring_exit(u, b)))
             }
-            Some(a) => self.enabled_ignoring_exit(a),
+            Some(a) => self.enabled_ignoring_exit(t, a),
         }
     }
 
-    /// The action `t` would perform if scheduled now (resolving a trylock's outcome).
+    /// The action `t` would perform if scheduled now (resolving the outcome of a try or
+    /// timed operation).
     pub fn resolve(&self, t: ThreadId) -> Option<Action> {
-        self.pending(t).map(|a| match a {
-            Action::TryLock(m, _) => Action::TryLock(m, !self.owner.contains_key(&m)),
-            a => a,
+        self.pending(t).map(|a| match a.object() {
+            Some(o) => self.object(o).resolve(t, a),
+            None => a,
         })
+    }
+
+    /// The value handed back to `t` when it performs the resolved action `a` now (a try
+    /// operation's success, a semaphore's value...): what a frontend resumes the thread
+    /// with.
+    pub fn result(&self, t: ThreadId, a: Action) -> u64 {
+        match a.object() {
+            Some(o) => self.object(o).result(t, a),
+            None => 0,
+        }
     }
 
     /// Apply a step reported by a program, checking that it was possible.
@@ -297,16 +318,10 @@ impl SchedState {
         if expected != Some(step.action) {
             return Err(diverge(format!("{t} performed {:?} but its pending action was {:?}", step.action, expected)));
         }
+        if let Some(o) = step.action.object() {
+            self.objects.entry(o).or_default().apply(t, step.action).map_err(diverge)?;
+        }
         match step.action {
-            Action::Lock(m) | Action::TryLock(m, true) => {
-                self.owner.insert(m, t);
-            }
-            Action::Unlock(m) => {
-                let holder = self.owner.remove(&m);
-                if holder != Some(t) {
-                    return Err(diverge(format!("{t} unlocked {m} which it does not hold")));
-                }
-            }
             Action::Create(c) => {
                 if self.threads.len() <= c.index() {
                     self.threads.resize(c.index() + 1, None);
@@ -423,6 +438,74 @@ impl<'a> Scheduler<'a> {
     /// Number of steps performed so far.
     pub fn steps(&self) -> usize {
         self.pos
+    }
+}
+
+/// What a frontend does for [`drive`]: run its threads' code, one visible step at a
+/// time. The frontend owns the threads (coroutines for C, an interpreter for the test
+/// model); [`drive`] owns the schedule and the synchronisation state, so every frontend
+/// schedules identically and no frontend decides an outcome itself.
+pub trait Frontend {
+    /// The program location of `t`'s pending action.
+    fn site(&self, t: ThreadId) -> Site;
+
+    /// Called with step `index` before it is performed (its `next` fields still empty).
+    /// A frontend that streams steps records it here, so that a crash while performing
+    /// it leaves the step behind. Returns false if the step cannot be recorded (the run
+    /// then ends with [`End::StepBound`]).
+    fn begin(&mut self, index: usize, step: &Step) -> bool {
+        let _ = (index, step);
+        true
+    }
+
+    /// Perform `t`'s resolved `action`, handing the thread `result` (the value its call
+    /// returns: [`SchedState::result`]), and run the thread (and, for a create, the new
+    /// thread) up to its next visible action. Returns `(next, child_next)` as in
+    /// [`Step`].
+    fn perform(
+        &mut self,
+        index: usize,
+        t: ThreadId,
+        action: Action,
+        result: u64,
+    ) -> Result<(Option<Action>, Option<Action>), ProgramError>;
+
+    /// Called with the completed step `index`, before it is applied to the state.
+    fn finish(&mut self, index: usize, step: &Step) -> Result<(), ProgramError>;
+}
+
+/// Run one execution: the drive loop every frontend shares (decide → resolve → perform
+/// → apply). `state` is reset to the initial state with main's first pending action
+/// `first` (the frontend has started main). Returns how the run ended.
+pub fn drive(
+    req: &RunRequest<'_>,
+    first: Option<Action>,
+    state: &mut SchedState,
+    frontend: &mut impl Frontend,
+) -> Result<End, ProgramError> {
+    state.reset(first);
+    let mut sched = Scheduler::new(*req);
+    loop {
+        let t = match sched.decide(state)? {
+            Decision::Run(t) => t,
+            Decision::Stop(StopReason::NoneEnabled) => {
+                let blocked = state.blocked();
+                return Ok(if blocked.is_empty() { End::Finished } else { End::Deadlock { blocked } });
+            }
+            Decision::Stop(StopReason::SleepBlocked) => return Ok(End::SleepBlocked),
+            Decision::Stop(StopReason::StepBound) => return Ok(End::StepBound),
+        };
+        let action = state.resolve(t).expect("checker bug: scheduled a thread without a pending action");
+        let result = state.result(t, action);
+        let index = sched.steps();
+        let mut step = Step { thread: t, action, site: frontend.site(t), next: None, child_next: None };
+        if !frontend.begin(index, &step) {
+            return Ok(End::StepBound);
+        }
+        (step.next, step.child_next) = frontend.perform(index, t, action, result)?;
+        frontend.finish(index, &step)?;
+        state.apply(index, &step)?;
+        sched.performed(t, action);
     }
 }
 

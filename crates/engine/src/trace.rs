@@ -13,7 +13,7 @@
 //!
 //! Cost: O(n log n) in the number of steps (the per-object grouping sorts).
 
-use crate::action::{Action, Independence, ObjKind};
+use crate::action::{Access, Independence};
 use crate::ids::{ObjId, ThreadId};
 use crate::program::Step;
 use std::hash::{Hash, Hasher};
@@ -64,7 +64,7 @@ pub fn trace_key(steps: &[Step], mode: Independence) -> TraceKey {
         idx.hash(&mut g);
         *b = g.finish();
         if let Some(o) = s.action.object() {
-            let is_read = s.action.obj_kind() == Some(ObjKind::Memory) && matches!(s.action, Action::Read(_));
+            let is_read = s.action.access() == Access::Read;
             accesses.push((o, i as u32, s.thread, idx, is_read));
         }
     }
@@ -107,6 +107,7 @@ pub fn trace_key(steps: &[Step], mode: Independence) -> TraceKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::action::Action;
 
     fn st(t: u16, a: Action) -> Step {
         Step { thread: ThreadId(t), action: a, site: 0, next: None, child_next: None }

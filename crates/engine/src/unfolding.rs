@@ -43,8 +43,9 @@
 //! explorer keeps `Q(C, D)` and its causal closure), and freed slots are reused. A
 //! freed event's id must not be used again by the caller.
 
-use crate::action::Action;
+use crate::action::{Action, ObjKind};
 use crate::ids::{EventId, ObjId, ThreadId};
+use crate::objects::ObjState;
 use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
@@ -86,6 +87,9 @@ pub struct Event {
     pub extra: Box<[EventId]>,
     /// The object of the action, as a dense index (`u32::MAX` if none).
     pub obj: ObjIdx,
+    // invariant: for an object operation, the state of its object after `pm(e)` (or the
+    // fresh state) with the action applied; `Fresh` otherwise.
+    state: ObjState,
     tnode: TreeNode,
     onode: TreeNode,
     // invariant: tmax[i] is the <-maximal event of thread i in [e] (BOTTOM if none),
@@ -427,6 +431,13 @@ impl Unfolding {
                 Err(i) => lmax.insert(i, (obj, e)),
             }
         }
+        let mut state = ObjState::Fresh;
+        if obj != u32::MAX && action.obj_kind() != Some(ObjKind::Memory) {
+            state = self.state_after(opred).clone();
+            // The explorer only adds events whose action is enabled after their history.
+            let applied = state.apply(thread, action);
+            debug_assert!(applied.is_ok(), "checker bug: event {action:?} impossible after {opred:?}: {applied:?}");
+        }
         let ev = Event {
             action,
             thread,
@@ -434,6 +445,7 @@ impl Unfolding {
             opred,
             extra: preds.extra.clone().into_boxed_slice(),
             obj,
+            state,
             tnode,
             onode,
             tmax: tmax.into_boxed_slice(),
@@ -457,6 +469,17 @@ impl Unfolding {
         (e, true)
     }
 
+    /// The state of an object after event `e` of its tree (the fresh state for
+    /// [`BOTTOM`], the root).
+    pub fn state_after(&self, e: EventId) -> &ObjState {
+        const FRESH: &ObjState = &ObjState::Fresh;
+        if e == BOTTOM {
+            FRESH
+        } else {
+            &self.events[e.index()].state
+        }
+    }
+
     fn alloc(&mut self) -> EventId {
         self.live += 1;
         self.peak = self.peak.max(self.live);
@@ -471,6 +494,7 @@ impl Unfolding {
             opred: BOTTOM,
             extra: Box::new([]),
             obj: u32::MAX,
+            state: ObjState::Fresh,
             tnode: TreeNode::default(),
             onode: TreeNode::default(),
             tmax: Box::new([]),
@@ -576,6 +600,7 @@ impl Unfolding {
                 ev.extra = Box::new([]);
                 ev.tnode.skips = Box::new([]);
                 ev.onode.skips = Box::new([]);
+                ev.state = ObjState::Fresh;
                 self.free.push(EventId(i as u32));
                 freed += 1;
             }

@@ -28,7 +28,10 @@ fn has_blocking(m: &Model, mode: Independence) -> bool {
     // Locks or joins make threads block; detect from one dfs-free run of each schedule
     // prefix is overkill: look at the actions of a brute force instead.
     let (_, traces, _) = run(m, Algorithm::SourceDpor, mode);
-    traces.iter().any(|c| c.threads.iter().any(|(_, acts)| acts.iter().any(|&(k, _)| k == 1 || k == 4)))
+    let blocking = ["join(", "lock(", "sem-wait(", "cond-wake(", "barrier-leave(", "rdlock(", "wrlock("];
+    traces
+        .iter()
+        .any(|c| c.threads.iter().any(|(_, acts)| acts.iter().any(|(_, a)| blocking.iter().any(|b| a.starts_with(b)))))
 }
 
 /// Check every algorithm against brute force on `m`; returns the optimal SSB count.
@@ -71,9 +74,13 @@ fn check(name: &str, m: &Model, mode: Independence) -> Option<u64> {
 }
 
 fn random_suite(seeds: std::ops::Range<u64>, mode: Independence) {
+    random_suite_with(seeds, mode, random::Shape::default());
+}
+
+fn random_suite_with(seeds: std::ops::Range<u64>, mode: Independence, shape: random::Shape) {
     let (mut checked, mut ssb_total, mut ssb_progs) = (0, 0, 0);
     for seed in seeds {
-        let m = random::program(seed);
+        let m = random::program_with(seed, shape);
         if let Some(ssb) = check(&format!("random seed {seed}"), &m, mode) {
             checked += 1;
             if ssb > 0 {
@@ -95,6 +102,19 @@ fn random_programs_all_dependent() {
 #[test]
 fn random_programs_read_read_independent() {
     random_suite(1000..1160, Independence::ReadReadIndependent);
+}
+
+#[test]
+fn random_programs_with_every_sync_object_all_dependent() {
+    let shape = random::Shape { sync_objects: true, ..random::Shape::default() };
+    random_suite_with(7000..7160, Independence::AllDependent, shape);
+}
+
+#[test]
+fn random_programs_with_every_sync_object_read_read_independent() {
+    // Read-side read-write lock operations commute in this mode.
+    let shape = random::Shape { sync_objects: true, ..random::Shape::default() };
+    random_suite_with(8000..8160, Independence::ReadReadIndependent, shape);
 }
 
 #[test]
@@ -334,7 +354,8 @@ fn explorers_stop_at_the_execution_limit() {
 /// are the reference.
 #[test]
 fn optimal_regression_prefix_races() {
-    let shape = random::Shape { max_threads: 5, max_statements: 4, max_visible: 10, lock_free: false };
+    let shape =
+        random::Shape { max_threads: 5, max_statements: 4, max_visible: 10, lock_free: false, sync_objects: false };
     let m = random::program_with(228, shape);
     let mode = Independence::AllDependent;
     let (opt, opt_traces, _) = run(&m, Algorithm::OptimalDpor, mode);
@@ -351,7 +372,8 @@ fn optimal_regression_prefix_races() {
 /// such programs agreed when it was fixed.)
 #[test]
 fn larger_random_programs_agree_across_algorithms() {
-    let shape = random::Shape { max_threads: 5, max_statements: 4, max_visible: 10, lock_free: false };
+    let shape =
+        random::Shape { max_threads: 5, max_statements: 4, max_visible: 10, lock_free: false, sync_objects: false };
     let mut compared = 0;
     for seed in 800..900 {
         let m = random::program_with(seed, shape);

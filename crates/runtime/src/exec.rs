@@ -19,10 +19,9 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void};
-use unfold_engine::program::{Decision, Site, StopReason};
+use unfold_engine::program::{drive, Frontend, Site};
 use unfold_engine::{
-    Action, Defect, DefectKind, End, ObjId, ProgramError, RunRequest, SchedState, Scheduler, Step, ThreadId,
-    ThreadNames,
+    Action, Defect, DefectKind, End, ObjId, ProgramError, RunRequest, SchedState, Step, ThreadId, ThreadNames,
 };
 
 extern "C" {
@@ -328,72 +327,74 @@ impl Executor {
         let argv = self.argv.as_ptr() as usize;
         let first = self.start(ThreadId::MAIN, Body::Main { main, argc, argv })?;
         Self::sync_names(sink);
-        let mut state = SchedState::new(first);
-        let mut sched = Scheduler::new(*req);
-        let mut outcome = Outcome { first, end: End::Finished };
-        loop {
-            let t = match sched.decide(&state)? {
-                Decision::Run(t) => t,
-                Decision::Stop(reason) => {
-                    outcome.end = match reason {
-                        StopReason::NoneEnabled => {
-                            let blocked = state.blocked();
-                            if blocked.is_empty() {
-                                End::Finished
-                            } else {
-                                End::Deadlock { blocked }
-                            }
-                        }
-                        StopReason::SleepBlocked => End::SleepBlocked,
-                        StopReason::StepBound => End::StepBound,
-                    };
-                    return Ok(outcome);
-                }
-            };
-            let action = state.resolve(t).expect("unfold bug: scheduled a thread without a pending action");
-            let index = sched.steps();
-            let mut step = Step { thread: t, action, site: self.sites[t.index()], next: None, child_next: None };
-            if !sink.push(step) {
-                outcome.end = End::StepBound;
-                return Ok(outcome);
+        let mut state = SchedState::default();
+        let end = drive(req, first, &mut state, &mut CRun { ex: self, sink })?;
+        Ok(Outcome { first, end })
+    }
+}
+
+/// One execution of the C program as a [`Frontend`] of the engine's drive loop.
+struct CRun<'a> {
+    ex: &'a mut Executor,
+    sink: &'a mut dyn StepSink,
+}
+
+impl Frontend for CRun<'_> {
+    fn site(&self, t: ThreadId) -> Site {
+        self.ex.sites[t.index()]
+    }
+
+    fn begin(&mut self, index: usize, step: &Step) -> bool {
+        if !self.sink.push(*step) {
+            return false;
+        }
+        with_rt(|rt| rt.steps_done = index + 1);
+        true
+    }
+
+    fn perform(
+        &mut self,
+        _index: usize,
+        t: ThreadId,
+        action: Action,
+        result: u64,
+    ) -> Result<(Option<Action>, Option<Action>), ProgramError> {
+        Ok(match action {
+            Action::Create(c) => {
+                let spawn = with_rt(|rt| rt.thread(c).spawn.take());
+                let (f, arg) = spawn.expect("unfold bug: Create without a pending spawn");
+                // SAFETY: `f` is the address of the start routine the program passed to
+                // pthread_create (stored as usize in the runtime state).
+                let f: StartFn = unsafe { std::mem::transmute::<usize, StartFn>(f) };
+                let child_next = self.ex.start(c, Body::Start { f, arg })?;
+                (self.ex.resume(t, 0), child_next)
             }
-            with_rt(|rt| rt.steps_done = index + 1);
-            match action {
-                Action::Create(c) => {
-                    let spawn = with_rt(|rt| rt.thread(c).spawn.take());
-                    let (f, arg) = spawn.expect("unfold bug: Create without a pending spawn");
-                    // SAFETY: `f` is the address of the start routine the program passed to
-                    // pthread_create (stored as usize in the runtime state).
-                    let f: StartFn = unsafe { std::mem::transmute::<usize, StartFn>(f) };
-                    step.child_next = self.start(c, Body::Start { f, arg })?;
-                    step.next = self.resume(t, 0);
-                }
-                Action::Exit | Action::ExitProcess => {}
-                Action::TryLock(_, ok) => step.next = self.resume(t, ok as u64),
-                _ => step.next = self.resume(t, 0),
-            }
-            if action == Action::ExitProcess {
-                let code = with_rt(|rt| rt.exit_code);
-                if code != 0 {
-                    with_rt(|rt| {
-                        rt.defects.push(Defect {
-                            kind: DefectKind::Exit,
-                            message: format!("the program exited with status {code}"),
-                            thread: t,
-                            site: (step.site != 0).then_some(step.site),
-                            after_steps: index + 1,
-                        })
-                    });
-                }
-            }
-            Self::sync_names(sink);
-            sink.update_last(step);
-            state.apply(index, &step)?;
-            sched.performed(t, action);
-            if with_rt(|rt| rt.too_many_threads) {
-                return Err(ProgramError::Failed(format!("more than {} threads", crate::mem::SLOTS)));
+            Action::Exit | Action::ExitProcess => (None, None),
+            _ => (self.ex.resume(t, result), None),
+        })
+    }
+
+    fn finish(&mut self, index: usize, step: &Step) -> Result<(), ProgramError> {
+        if step.action == Action::ExitProcess {
+            let code = with_rt(|rt| rt.exit_code);
+            if code != 0 {
+                with_rt(|rt| {
+                    rt.defects.push(Defect {
+                        kind: DefectKind::Exit,
+                        message: format!("the program exited with status {code}"),
+                        thread: step.thread,
+                        site: (step.site != 0).then_some(step.site),
+                        after_steps: index + 1,
+                    })
+                });
             }
         }
+        Executor::sync_names(self.sink);
+        self.sink.update_last(*step);
+        if with_rt(|rt| rt.too_many_threads) {
+            return Err(ProgramError::Failed(format!("more than {} threads", crate::mem::SLOTS)));
+        }
+        Ok(())
     }
 }
 

@@ -4,8 +4,9 @@
 //! action `next(s, p)` (enabled or not), let `i` be the last event that is dependent
 //! and may be co-enabled with `next(s, p)` and does not happen before `p`; if `p` is
 //! enabled before `i`, add `p` to `backtrack(pre(S, i))`, otherwise add every thread
-//! enabled there (as the paper does for blocked processes). Co-enabledness: an
-//! `unlock(m)` and another thread's `lock(m)` never are; everything else may be.
+//! enabled there (as the paper does for blocked processes). Co-enabledness is asked of
+//! the object's kind ([`crate::objects::co_enabled`]): an `unlock(m)` and another
+//! thread's `lock(m)` never are, nor a write unlock and a lock of a read-write lock.
 //!
 //! Departure (sleep sets): if `p` is asleep at `pre(S, i)`, every enabled thread is
 //! added instead of `p`. POPL'05 adds `p`, which is then skipped; with trylock and
@@ -54,10 +55,7 @@ impl Explorer for ClassicDpor {
     }
 }
 
-/// "May be co-enabled" (POPL'05 §3): false only for an unlock and a lock of one mutex.
-fn co_enabled(a: Action, b: Action) -> bool {
-    !matches!((a, b), (Action::Unlock(x), Action::Lock(y)) | (Action::Lock(x), Action::Unlock(y)) if x == y)
-}
+use crate::objects::co_enabled;
 
 pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mut Stats) {
     let mut prev_pending: Vec<Option<crate::Action>> = Vec::new();

@@ -27,14 +27,26 @@
 //! Races (JACM'17 §3.3, `e ⋖_E e'`): `e →_E e'` through a direct dependence, different
 //! threads, and no event in between in happens-before. Only the maximal conflicting
 //! earlier accesses of the object can race with an event, so detection is O(n·T).
-//! A race is *reversible* unless `e'` is a `lock(m)` and `e` the `unlock(m)` it waited
-//! for (the only way an action of this model can be blocked before its race partner).
+//!
+//! # Blocking (JACM'17 §8, generalised to every kind of object)
+//!
+//! A race `e ⋖ e'` is *reversible* iff `e'` would be enabled where the reversal puts it:
+//! in the object's state before `e`, plus the operations on the object that follow `e`
+//! without happening after it (read-side operations that commute with `e`). The object
+//! state before every event is kept by the analysis ([`Analysis::enabled_before`]) and
+//! the question is asked of the object's kind ([`crate::objects`]): an `unlock → lock`
+//! race is irreversible, as in the paper, and so is `post → wait` on an empty semaphore
+//! or `signal → wake`. JACM'17's lock rule (Alg. 3/4: a blocked or later `lock` races
+//! with the last *acquire*, not with the `unlock` it waited for) becomes: a request
+//! ([`Action::request`]) races with the last dependent event before which it would have
+//! been granted ([`Analysis::last_grantable`]).
 
-use crate::action::{Action, Independence, ObjKind};
+use crate::action::{Access, Action, Independence, ObjKind};
 use crate::explore::{ExploreError, Session};
 use crate::ids::{ObjId, ThreadId};
+use crate::objects::ObjState;
 use crate::program::{End, Execution, SchedState};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::time::Instant;
 
 /// Whether an event `a` of `ta`, placed before an event `b` of `tb`, is ordered before
@@ -73,11 +85,18 @@ pub(crate) struct Analysis {
     pub races: Vec<(u32, u32)>,
     /// Per object: event indices touching it, in order.
     pub by_object: HashMap<ObjId, Vec<u32>>,
+    /// The independence relation the analysis was built with.
+    pub mode: Independence,
+    // invariant: before[i] is the state of event i's object just before it (Fresh for
+    // events without an object and for memory accesses).
+    before: Vec<ObjState>,
+    /// Current object states while building.
+    states: HashMap<ObjId, ObjState>,
 }
 
 /// Per-object access state while computing clocks.
 #[derive(Default)]
-struct ObjState {
+struct AccessState {
     last: Option<u32>,
     last_write: Option<u32>,
     reads: Vec<u32>,
@@ -110,7 +129,10 @@ impl Analysis {
         self.creator.clear();
         self.creator.resize(nt, None);
         self.by_object.clear();
-        let mut objs: HashMap<ObjId, ObjState> = HashMap::new();
+        self.mode = mode;
+        self.before.clear();
+        self.states.clear();
+        let mut objs: HashMap<ObjId, AccessState> = HashMap::default();
         let mut cands: Vec<u32> = Vec::new();
         for (j, s) in steps.iter().enumerate() {
             let t = s.thread;
@@ -141,12 +163,20 @@ impl Analysis {
             }
             // Object predecessors and race candidates.
             cands.clear();
+            let kind = s.action.obj_kind();
+            if let (Some(o), true) = (s.action.object(), kind.is_some() && kind != Some(ObjKind::Memory)) {
+                let st = self.states.entry(o).or_default();
+                self.before.push(st.clone());
+                // The session validated the execution with the same semantics.
+                let _ = st.apply(t, s.action);
+            } else {
+                self.before.push(ObjState::Fresh);
+            }
             if let Some(o) = s.action.object() {
                 self.by_object.entry(o).or_default().push(j as u32);
                 let st = objs.entry(o).or_default();
-                let rr = mode == Independence::ReadReadIndependent && s.action.obj_kind() == Some(ObjKind::Memory);
-                if rr {
-                    if matches!(s.action, Action::Read(_)) {
+                if mode == Independence::ReadReadIndependent {
+                    if s.action.access() == Access::Read {
                         cands.extend(st.last_write);
                         st.reads.push(j as u32);
                     } else {
@@ -179,8 +209,7 @@ impl Analysis {
                     if hidden {
                         continue;
                     }
-                    let reversible = !matches!((ce.action, s.action), (Action::Unlock(a), Action::Lock(b)) if a == b);
-                    if reversible {
+                    if self.enabled_before(c as usize, j, t, s.action.pending_form()) {
                         self.races.push((c, j as u32));
                     }
                 }
@@ -192,6 +221,70 @@ impl Analysis {
                 }
             }
         }
+    }
+
+    /// Whether thread `p`'s pending action `a` (on `e`'s object) would be enabled if it
+    /// were moved just before event `e`, with the events of `e`'s object up to `limit`
+    /// that do not happen after `e` (read-side operations commuting with it) moved
+    /// along: the reversibility test of the module documentation.
+    pub fn enabled_before(&self, e: usize, limit: usize, p: ThreadId, a: Action) -> bool {
+        let Some(o) = a.object() else { return true };
+        if a.obj_kind() == Some(ObjKind::Memory) {
+            return true;
+        }
+        let ev = self.evs[e];
+        if self.mode == Independence::AllDependent || ev.action.access() == Access::Write {
+            // Every later operation on the object happens after e.
+            return self.before[e].enabled(p, a);
+        }
+        let mut st = self.before[e].clone();
+        if let Some(list) = self.by_object.get(&o) {
+            let from = list.partition_point(|&x| x as usize <= e);
+            for &x in &list[from..] {
+                let x = x as usize;
+                if x >= limit || self.evs[x].action.access() == Access::Write {
+                    break;
+                }
+                if !self.hb(e, x) {
+                    let _ = st.apply(self.evs[x].thread, self.evs[x].action);
+                }
+            }
+        }
+        st.enabled(p, a)
+    }
+
+    /// The last event before `k` with which thread `p`'s pending request `a` races in
+    /// the sense of JACM'17 §8 (generalised): an event of `a`'s object, of another
+    /// thread, not happening before `p`'s pending action (whose clock is `pclock`),
+    /// dependent with `a`, and before which the request would be granted
+    /// ([`Action::request`] enabled, [`Analysis::enabled_before`]).
+    pub fn last_grantable(&self, p: ThreadId, a: Action, k: usize, pclock: &[u32]) -> Option<usize> {
+        let req = a.request()?;
+        let o = a.object()?;
+        let list = self.by_object.get(&o)?;
+        // With every operation on the object dependent, the operations are totally
+        // ordered by happens-before: once one happens before p, all earlier ones do.
+        let total = self.mode == Independence::AllDependent || a.obj_kind() != Some(ObjKind::RwLock);
+        let upto = list.partition_point(|&x| (x as usize) < k);
+        for &x in list[..upto].iter().rev() {
+            let x = x as usize;
+            let ev = self.evs[x];
+            // An event happening before p's request (p's own included) cannot be
+            // reordered after it; with read-side operations, an earlier one still can.
+            if ev.thread == p || pclock[ev.thread.index()] > ev.local {
+                if total {
+                    return None;
+                }
+                continue;
+            }
+            if !self.mode.dependent(ev.thread, ev.action, p, a) {
+                continue;
+            }
+            if self.enabled_before(x, k, p, req) {
+                return Some(x);
+            }
+        }
+        None
     }
 
     fn join_clock(&mut self, j: usize, p: usize) {

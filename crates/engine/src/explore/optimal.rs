@@ -25,8 +25,8 @@
 //! kept as the regression test `optimal_regression_prefix_races`.)
 
 use super::dpor::{self, Driver, Kind};
-use super::source::acquire_request;
 use super::{ExploreConfig, ExploreError, Explorer, Session, Stats};
+use crate::action::ObjKind;
 use crate::ids::ThreadId;
 use crate::program::Execution;
 
@@ -69,14 +69,14 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, stats: &mut Stats) {
         consider(d, e as usize, stats);
     }
     d.an.races = races;
-    // Lock races.
+    // Request races (Alg. 4 lines 8–14, generalised: see `dpor`'s module documentation).
     let mut clock = std::mem::take(&mut d.clock);
     for e in 0..n {
         let ev = d.an.evs[e];
-        if !ev.action.is_acquire() {
+        if !matches!(ev.action.obj_kind(), Some(k) if k != ObjKind::Memory) {
             continue;
         }
-        let l = ev.action.object().expect("acquire has an object");
+        let o = ev.action.object();
         for pi in 0..d.an.nt.max(d.final_pending.len()) {
             let p = ThreadId(pi as u16);
             if p == ev.thread {
@@ -89,13 +89,14 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, stats: &mut Stats) {
             let first_after = evs.partition_point(|&x| !d.an.hb(e, x as usize));
             let next_pos = (first_after < evs.len()).then_some(first_after);
             let (k, a) = match next_pos {
-                Some(i) => (evs[i] as usize, d.an.evs[evs[i] as usize].action),
+                Some(i) => (evs[i] as usize, d.an.evs[evs[i] as usize].action.pending_form()),
                 None => match d.final_pending.get(pi).copied().flatten() {
                     Some(a) => (n, a),
                     None => continue,
                 },
             };
-            if acquire_request(a) != Some(l) {
+            let Some(req) = a.request() else { continue };
+            if a.object() != o || !d.mode.dependent(ev.thread, ev.action, p, a) || !d.an.enabled_before(e, n, p, req) {
                 continue;
             }
             // p must exist after E'.w.

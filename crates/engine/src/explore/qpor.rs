@@ -320,17 +320,14 @@ impl Qpor {
     }
 
     /// The events of `thread` performing `stmt` after `[et] ∪ [q]`, for `q = first`
-    /// and its ancestors in the object's tree, up to and including the first `q ≤ et`.
+    /// and its ancestors in the object's tree, up to and including the first `q ≤ et`,
+    /// wherever the object's state after `q` enables the statement (asked of the
+    /// object's kind: a lock needs the mutex free, a semaphore wait a positive value...).
     fn cexp_walk(&mut self, thread: ThreadId, stmt: Action, et: EventId, first: EventId, s: &mut Session<'_>) {
         let mut q = first;
         loop {
-            // The mutex state after position q.
-            let held = q != BOTTOM && matches!(self.u.event(q).action, Action::Lock(_) | Action::TryLock(..));
-            let action = match stmt {
-                Action::Lock(_) if held => None,
-                Action::TryLock(m, _) => Some(Action::TryLock(m, !held)),
-                a => Some(a),
-            };
+            let st = self.u.state_after(q);
+            let action = st.enabled(thread, stmt).then(|| st.resolve(thread, stmt));
             if let Some(a) = action {
                 let preds = Preds {
                     tpred: Some(et).filter(|&x| x != BOTTOM),
@@ -349,10 +346,11 @@ impl Qpor {
         }
     }
 
-    /// `cex` events of threads still blocked on a lock at the end of a run: their
-    /// acquisition at earlier positions of the mutex's tree. (The paper's `cexp` reads
-    /// `cex(C)` off the `acq` events *in* `C`; a thread that never acquired the mutex in
-    /// `C` — a deadlock — has none, yet its earlier acquisitions are in `ex(C)`.)
+    /// `cex` events of threads still blocked at the end of a run (on a lock, a
+    /// semaphore, a condition variable, a barrier): their operation at earlier positions
+    /// of the object's tree. (The paper's `cexp` reads `cex(C)` off the `acq` events *in*
+    /// `C`; a thread that never acquired the mutex in `C` — a deadlock — has none, yet
+    /// its earlier acquisitions are in `ex(C)`.)
     fn cexp_blocked(&mut self, exec: &Execution, s: &mut Session<'_>) {
         let mut pending: Vec<Option<Action>> = vec![exec.first];
         for st in &exec.steps {
@@ -365,7 +363,9 @@ impl Qpor {
             pending[st.thread.index()] = st.next;
         }
         for (t, a) in pending.into_iter().enumerate() {
-            let Some(Action::Lock(m)) = a else { continue };
+            // Blocking requests only (a try or timed operation never blocks).
+            let Some(a) = a.filter(|a| a.request() == Some(*a)) else { continue };
+            let Some(m) = a.object() else { continue };
             let t = ThreadId(t as u16);
             let Some(o) = self.u.obj_lookup(m) else { continue };
             let last = self.obj_last_of(o);
@@ -374,7 +374,7 @@ impl Qpor {
             }
             let lt = self.last_of(t);
             let et = if lt != BOTTOM { lt } else { self.creator.get(t.index()).copied().unwrap_or(BOTTOM) };
-            self.cexp_walk(t, Action::Lock(m), et, last, s);
+            self.cexp_walk(t, a, et, last, s);
         }
     }
 
@@ -655,7 +655,7 @@ mod tests {
     use super::*;
     use crate::explore::{explore, Algorithm};
     use crate::ids::{ObjId, ThreadNames};
-    use crate::program::{Decision, Program, RunRequest, SchedState, Scheduler, Step, StopReason};
+    use crate::program::{drive, Frontend, Program, RunRequest, SchedState, Step};
     use crate::trace::trace_key;
     use crate::End;
 
@@ -665,68 +665,81 @@ mod tests {
         code: Vec<Vec<Action>>,
     }
 
+    /// One run of [`Lines`]: program counters and code of each thread.
+    struct LinesRun<'a> {
+        code: &'a [Vec<Action>],
+        names: ThreadNames,
+        pc: Vec<usize>,
+        code_of: Vec<usize>,
+        spawned: Vec<u32>,
+        out: &'a mut Execution,
+    }
+
+    impl LinesRun<'_> {
+        fn pending(&mut self, t: usize) -> Option<Action> {
+            let c = &self.code[self.code_of[t]];
+            match c.get(self.pc[t]) {
+                Some(Action::Create(_)) => Some(Action::Create(self.names.child(ThreadId(t as u16), self.spawned[t]))),
+                Some(a) => Some(*a),
+                None if t == 0 => Some(Action::ExitProcess),
+                None if self.pc[t] == c.len() => Some(Action::Exit),
+                None => None,
+            }
+        }
+    }
+
+    impl Frontend for LinesRun<'_> {
+        fn site(&self, _: ThreadId) -> u64 {
+            0
+        }
+
+        fn perform(
+            &mut self,
+            _: usize,
+            t: ThreadId,
+            action: Action,
+            _: u64,
+        ) -> Result<(Option<Action>, Option<Action>), ProgramError> {
+            let ti = t.index();
+            let mut child_next = None;
+            if let Action::Create(c) = action {
+                let Action::Create(ThreadId(code)) = self.code[self.code_of[ti]][self.pc[ti]] else { unreachable!() };
+                self.spawned[ti] += 1;
+                if self.pc.len() <= c.index() {
+                    self.pc.resize(c.index() + 1, 0);
+                    self.code_of.resize(c.index() + 1, 0);
+                    self.spawned.resize(c.index() + 1, 0);
+                }
+                self.pc[c.index()] = 0;
+                self.code_of[c.index()] = code as usize;
+                child_next = self.pending(c.index());
+            }
+            self.pc[ti] += 1;
+            Ok((self.pending(ti), child_next))
+        }
+
+        fn finish(&mut self, _: usize, step: &Step) -> Result<(), ProgramError> {
+            self.out.steps.push(*step);
+            Ok(())
+        }
+    }
+
     impl Program for Lines {
         fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
             out.clear();
-            let mut names = ThreadNames::new();
-            // pc per thread id; code index per thread id.
-            let mut pc: Vec<usize> = vec![0];
-            let mut code_of: Vec<usize> = vec![0];
-            let mut spawned: Vec<u32> = vec![0];
-            let pending =
-                |code_of: &Vec<usize>, pc: &Vec<usize>, t: usize, names: &mut ThreadNames, spawned: &Vec<u32>| {
-                    let c = &self.code[code_of[t]];
-                    match c.get(pc[t]) {
-                        Some(Action::Create(_)) => Some(Action::Create(names.child(ThreadId(t as u16), spawned[t]))),
-                        Some(a) => Some(*a),
-                        None if t == 0 => Some(Action::ExitProcess),
-                        None if pc[t] == c.len() => Some(Action::Exit),
-                        None => None,
-                    }
-                };
-            out.first = pending(&code_of, &pc, 0, &mut names, &spawned);
-            let mut state = SchedState::new(out.first);
-            let mut sched = Scheduler::new(*req);
-            loop {
-                match sched.decide(&state)? {
-                    Decision::Run(t) => {
-                        let ti = t.index();
-                        let action = state.resolve(t).expect("enabled thread has an action");
-                        let mut child_next = None;
-                        if let Action::Create(c) = action {
-                            let Action::Create(ThreadId(code)) = self.code[code_of[ti]][pc[ti]] else { unreachable!() };
-                            spawned[ti] += 1;
-                            if pc.len() <= c.index() {
-                                pc.resize(c.index() + 1, 0);
-                                code_of.resize(c.index() + 1, 0);
-                                spawned.resize(c.index() + 1, 0);
-                            }
-                            pc[c.index()] = 0;
-                            code_of[c.index()] = code as usize;
-                            child_next = pending(&code_of, &pc, c.index(), &mut names, &spawned);
-                        }
-                        pc[ti] += 1;
-                        let next = pending(&code_of, &pc, ti, &mut names, &spawned);
-                        let step = Step { thread: t, action, site: 0, next, child_next };
-                        state.apply(out.steps.len(), &step)?;
-                        out.steps.push(step);
-                        sched.performed(t, action);
-                    }
-                    Decision::Stop(StopReason::NoneEnabled) => {
-                        let blocked = state.blocked();
-                        out.end = if blocked.is_empty() { End::Finished } else { End::Deadlock { blocked } };
-                        return Ok(());
-                    }
-                    Decision::Stop(StopReason::SleepBlocked) => {
-                        out.end = End::SleepBlocked;
-                        return Ok(());
-                    }
-                    Decision::Stop(StopReason::StepBound) => {
-                        out.end = End::StepBound;
-                        return Ok(());
-                    }
-                }
-            }
+            let mut run = LinesRun {
+                code: &self.code,
+                names: ThreadNames::new(),
+                pc: vec![0],
+                code_of: vec![0],
+                spawned: vec![0],
+                out,
+            };
+            let first = run.pending(0);
+            let end = drive(req, first, &mut SchedState::default(), &mut run)?;
+            out.first = first;
+            out.end = end;
+            Ok(())
         }
     }
 

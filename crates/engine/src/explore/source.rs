@@ -12,12 +12,14 @@
 //! (with this choice lastzero(5) takes 79 executions, JACM'17 Table 4's figure; taking
 //! the first initial gave 97).
 //!
-//! Locks (Alg. 3 lines 2–8): at every state, for every thread `p` whose next operation
-//! is an acquire of `l` — enabled or blocked — with `e` the last acquire of `l`, the
+//! Locks and other blocking objects (Alg. 3 lines 2–8, generalised): at every state, for
+//! every thread `p` whose next operation is a request ([`Action::request`]: a lock, a
+//! semaphore wait, a condition wake, a barrier leave, or their try/timed variants) —
+//! enabled or blocked — with `e` the last event before which the request would have
+//! been granted (`Analysis::last_grantable`; for a mutex, the last acquire), the
 //! same test is made with `v = notdep(e, E).p`. Only the first state of each
 //! (episode of `p`, `e`) pair matters: later states only lengthen `v` with events
-//! independent of `p`'s lock, and the initials only grow. A successful trylock counts
-//! as an acquire, and a pending trylock as a request (it may then succeed).
+//! independent of `p`'s request, and the initials only grow.
 //!
 //! Departure: the runtime chooses the first branch of a new state (the shared default
 //! policy), which is a valid "arbitrary r" of line 3.
@@ -25,9 +27,8 @@
 use super::dpor::{self, Driver, Kind};
 use super::{ExploreConfig, ExploreError, Explorer, Session, Stats};
 use crate::action::Action;
-use crate::ids::{ObjId, ThreadId};
+use crate::ids::ThreadId;
 use crate::program::Execution;
-use std::collections::HashMap;
 
 /// Source-DPOR (JACM'17 Alg. 1 + Alg. 3).
 #[derive(Debug, Default)]
@@ -66,14 +67,6 @@ fn ensure_initial(d: &mut Driver, e: usize, stats: &mut Stats) {
     d.initials = initials;
 }
 
-/// The mutex an action requests to acquire, if any (lock or trylock).
-pub(crate) fn acquire_request(a: Action) -> Option<ObjId> {
-    match a {
-        Action::Lock(m) | Action::TryLock(m, _) => Some(m),
-        _ => None,
-    }
-}
-
 pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mut Stats) {
     // Races whose second event is new.
     let races = std::mem::take(&mut d.an.races);
@@ -85,56 +78,46 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
         ensure_initial(d, e as usize, stats);
     }
     d.an.races = races;
-    // Lock races (Alg. 3 lines 2–8).
-    let mut last_acq: HashMap<ObjId, usize> = HashMap::new();
-    // Per thread: (pending action, last e handled for this episode).
+    // Request races (Alg. 3 lines 2–8, generalised: see `dpor`'s module documentation).
+    // The last grantable event only changes when p's pending action changes or an
+    // event touches its object, so it is looked up only then.
     let mut episode: Vec<(Option<Action>, Option<usize>)> = Vec::new();
-    let mut work: Vec<(usize, ThreadId, usize, Action)> = Vec::new();
+    let mut work: Vec<(ThreadId, usize, Action)> = Vec::new();
     dpor::walk_states(exec, 0, |k, st| {
+        let touched = k.checked_sub(1).and_then(|i| exec.steps[i].action.object());
         for p in st.threads() {
             let pend = st.pending(p);
             if episode.len() <= p.index() {
                 episode.resize(p.index() + 1, (None, None));
             }
-            if episode[p.index()].0 != pend {
+            let changed = episode[p.index()].0 != pend;
+            if changed {
                 episode[p.index()] = (pend, None);
             }
             let Some(a) = pend else { continue };
-            let Some(l) = acquire_request(a) else {
-                continue;
-            };
-            let Some(&e) = last_acq.get(&l) else { continue };
-            if k <= fresh || episode[p.index()].1 == Some(e) {
+            if a.request().is_none() || k <= fresh || !(changed || touched == a.object()) {
                 continue;
             }
-            episode[p.index()].1 = Some(e);
-            if exec.steps[e].thread != p {
-                work.push((e, p, k, a));
-            }
-        }
-        if let Some(s) = exec.steps.get(k) {
-            if s.action.is_acquire() {
-                last_acq.insert(s.action.object().expect("acquire has an object"), k);
-            }
+            work.push((p, k, a));
         }
     });
-    for (e, p, k, a) in work {
-        lock_race(d, e, p, k, a, stats);
-    }
-}
-
-/// The lock race of `e` (an acquire) with `p`'s request `a` pending at state `k`.
-fn lock_race(d: &mut Driver, e: usize, p: ThreadId, k: usize, a: Action, stats: &mut Stats) {
     let mut clock = std::mem::take(&mut d.clock);
-    let local = d.an.pending_clock(p, k, &mut clock);
-    let et = d.an.evs[e];
-    if clock[et.thread.index()] > et.local {
-        // p itself happens after e: its request cannot move before e.
-        d.clock = clock;
-        return;
+    let mut last: Vec<(Option<Action>, Option<usize>)> = Vec::new();
+    for (p, k, a) in work {
+        let local = d.an.pending_clock(p, k, &mut clock);
+        let Some(e) = d.an.last_grantable(p, a, k, &clock) else { continue };
+        if last.len() <= p.index() {
+            last.resize(p.index() + 1, (None, None));
+        }
+        // Only the first state of each (episode of p, e) pair matters: later states
+        // only lengthen `v` with events independent of p's request.
+        if last[p.index()] == (Some(a), Some(e)) {
+            continue;
+        }
+        last[p.index()] = (Some(a), Some(e));
+        d.build_v(e, k, None);
+        d.v.push(p, a, &clock, local);
+        ensure_initial(d, e, stats);
     }
-    d.build_v(e, k, None);
-    d.v.push(p, a, &clock, local);
-    ensure_initial(d, e, stats);
     d.clock = clock;
 }

@@ -23,6 +23,8 @@
 //! ```
 
 use super::{BinOp, Code, Instr, Model};
+use crate::action::Action;
+use crate::ids::ObjId;
 
 /// A per-thread register.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -139,18 +141,60 @@ impl Reg {
     }
 }
 
+/// A condition variable of a model.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Cond(pub(crate) ObjId);
+
+/// A semaphore of a model (initialised with [`ThreadBuilder::sem_init`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Sem(pub(crate) ObjId);
+
+/// A read-write lock of a model.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct RwLock(pub(crate) ObjId);
+
+/// A barrier of a model (initialised with [`ThreadBuilder::barrier_init`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Barrier(pub(crate) ObjId);
+
 /// Builds a [`Model`]: declare mutexes and variables, then thread codes, then main.
 #[derive(Debug, Default)]
 pub struct ModelBuilder {
     codes: Vec<Option<Code>>,
     var_init: Vec<i64>,
     nmutex: u32,
+    nsync: u64,
 }
 
 impl ModelBuilder {
     /// An empty builder (main must be given with [`ModelBuilder::main`]).
     pub fn new() -> Self {
-        ModelBuilder { codes: vec![None], var_init: Vec::new(), nmutex: 0 }
+        ModelBuilder { codes: vec![None], var_init: Vec::new(), nmutex: 0, nsync: 0 }
+    }
+
+    fn sync_obj(&mut self) -> ObjId {
+        self.nsync += 1;
+        ObjId(super::SYNC_BASE + self.nsync - 1)
+    }
+
+    /// A new condition variable.
+    pub fn cond(&mut self) -> Cond {
+        Cond(self.sync_obj())
+    }
+
+    /// A new semaphore (value 0 until a thread runs [`ThreadBuilder::sem_init`]).
+    pub fn sem(&mut self) -> Sem {
+        Sem(self.sync_obj())
+    }
+
+    /// A new read-write lock, initially free.
+    pub fn rwlock(&mut self) -> RwLock {
+        RwLock(self.sync_obj())
+    }
+
+    /// A new barrier (to be initialised with [`ThreadBuilder::barrier_init`]).
+    pub fn barrier(&mut self) -> Barrier {
+        Barrier(self.sync_obj())
     }
 
     /// A new mutex, initially free.
@@ -274,6 +318,112 @@ impl ThreadBuilder {
     pub fn exchange(&mut self, v: Var, e: impl Into<Expr>) -> Reg {
         let r = self.reg();
         self.instrs.push(Instr::Exchange(r, v.0, e.into()));
+        r
+    }
+
+    fn op(&mut self, a: Action) {
+        self.instrs.push(Instr::Op(a, None));
+    }
+
+    fn op_reg(&mut self, a: Action) -> Reg {
+        let r = self.reg();
+        self.instrs.push(Instr::Op(a, Some(r)));
+        r
+    }
+
+    /// `pthread_cond_wait(c, m)`: join the waiters, release `m`, wait for a signal,
+    /// reacquire `m` (four visible steps, see [`crate::objects::condvar`]).
+    pub fn cond_wait(&mut self, c: Cond, m: Mutex) {
+        self.op(Action::CondWait(c.0));
+        self.unlock(m);
+        self.op(Action::CondWake(c.0, false, true));
+        self.lock(m);
+    }
+
+    /// `pthread_cond_timedwait(c, m)` (or a wait with spurious wake-ups): like
+    /// [`ThreadBuilder::cond_wait`], but the wake never blocks; the register holds 1 if
+    /// it was signalled, 0 on time-out.
+    pub fn cond_timedwait(&mut self, c: Cond, m: Mutex) -> Reg {
+        self.op(Action::CondWait(c.0));
+        self.unlock(m);
+        let r = self.op_reg(Action::CondWake(c.0, true, false));
+        self.lock(m);
+        r
+    }
+
+    /// `pthread_cond_signal(c)`.
+    pub fn signal(&mut self, c: Cond) {
+        self.op(Action::Signal(c.0));
+    }
+
+    /// `pthread_cond_broadcast(c)`.
+    pub fn broadcast(&mut self, c: Cond) {
+        self.op(Action::Broadcast(c.0));
+    }
+
+    /// `sem_init(s, v)`.
+    pub fn sem_init(&mut self, s: Sem, v: u32) {
+        self.op(Action::SemInit(s.0, v));
+    }
+
+    /// `sem_post(s)`.
+    pub fn sem_post(&mut self, s: Sem) {
+        self.op(Action::SemPost(s.0));
+    }
+
+    /// `sem_wait(s)`: blocks while the value is 0.
+    pub fn sem_wait(&mut self, s: Sem) {
+        self.op(Action::SemWait(s.0));
+    }
+
+    /// `sem_trywait(s)`: 1 if it decremented, 0 otherwise.
+    pub fn sem_trywait(&mut self, s: Sem) -> Reg {
+        self.op_reg(Action::SemTryWait(s.0, false))
+    }
+
+    /// `sem_getvalue(s)`.
+    pub fn sem_getvalue(&mut self, s: Sem) -> Reg {
+        self.op_reg(Action::SemValue(s.0))
+    }
+
+    /// `pthread_rwlock_rdlock(l)`.
+    pub fn rdlock(&mut self, l: RwLock) {
+        self.op(Action::RdLock(l.0));
+    }
+
+    /// `pthread_rwlock_wrlock(l)`.
+    pub fn wrlock(&mut self, l: RwLock) {
+        self.op(Action::WrLock(l.0));
+    }
+
+    /// `pthread_rwlock_tryrdlock(l)`: 1 if acquired.
+    pub fn tryrdlock(&mut self, l: RwLock) -> Reg {
+        self.op_reg(Action::TryRdLock(l.0, false))
+    }
+
+    /// `pthread_rwlock_trywrlock(l)`: 1 if acquired.
+    pub fn trywrlock(&mut self, l: RwLock) -> Reg {
+        self.op_reg(Action::TryWrLock(l.0, false))
+    }
+
+    /// `pthread_rwlock_unlock(l)` (read or write, as held; unlocking a lock not held
+    /// is a misuse defect).
+    pub fn rwunlock(&mut self, l: RwLock) {
+        self.op(Action::RwUnlock(l.0, false));
+    }
+
+    /// `pthread_barrier_init(b, n)`.
+    pub fn barrier_init(&mut self, b: Barrier, n: u32) {
+        self.op(Action::BarrierInit(b.0, n));
+    }
+
+    /// `pthread_barrier_wait(b)`: the register holds 1 for the serial thread.
+    pub fn barrier_wait(&mut self, b: Barrier) -> Reg {
+        let r = self.op_reg(Action::BarrierArrive(b.0, false));
+        let done = self.label();
+        self.jump_if(r.e(), done);
+        self.op(Action::BarrierLeave(b.0));
+        self.place(done);
         r
     }
 

@@ -38,18 +38,21 @@ mod builder;
 pub mod programs;
 pub mod random;
 
-pub use builder::{CodeId, Expr, Label, ModelBuilder, Mutex, Reg, ThreadBuilder, Var};
+pub use builder::{Barrier, CodeId, Cond, Expr, Label, ModelBuilder, Mutex, Reg, RwLock, Sem, ThreadBuilder, Var};
 
 use crate::action::Action;
 use crate::ids::{ObjId, ThreadId, ThreadNames};
 use crate::program::{
-    Decision, Defect, DefectKind, End, Execution, Program, ProgramError, RunRequest, SchedState, Scheduler, Step,
-    StopReason,
+    drive, Defect, DefectKind, Execution, Frontend, Program, ProgramError, RunRequest, SchedState, Step,
 };
 use std::fmt;
 
 /// Object ids of variables start here; mutex `k` is `ObjId(k)`.
 pub const VAR_BASE: u64 = 1 << 32;
+
+/// Object ids of the other synchronising objects (condition variables, semaphores,
+/// read-write locks, barriers) start here.
+pub const SYNC_BASE: u64 = 2 << 32;
 
 /// Binary operators of [`Expr`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -97,6 +100,10 @@ pub(crate) enum Instr {
     Spawn(Reg, u32),
     Join(Expr),
     End,
+    /// Any other operation on a synchronising object (condition variable, semaphore,
+    /// read-write lock, barrier), in pending form; the value the engine hands back
+    /// ([`crate::SchedState::result`]) goes to the register.
+    Op(Action, Option<Reg>),
 }
 
 impl Instr {
@@ -113,6 +120,7 @@ impl Instr {
                 | Instr::Spawn(..)
                 | Instr::Join(_)
                 | Instr::End
+                | Instr::Op(..)
         )
     }
 }
@@ -149,6 +157,8 @@ pub struct Model {
     threads: Vec<ThreadRt>,
     vars: Vec<i64>,
     owner: Vec<Option<ThreadId>>,
+    /// Read-write locks held: (thread, lock, as writer).
+    rw_held: Vec<(ThreadId, ObjId, bool)>,
     sched: SchedState,
 }
 
@@ -185,6 +195,7 @@ impl Model {
             threads: Vec::new(),
             vars: Vec::new(),
             owner: Vec::new(),
+            rw_held: Vec::new(),
             sched: SchedState::default(),
         }
     }
@@ -214,6 +225,7 @@ impl Model {
         self.vars.extend_from_slice(&self.var_init);
         self.owner.clear();
         self.owner.resize(self.nmutex, None);
+        self.rw_held.clear();
         for t in &mut self.threads {
             t.exists = false;
             t.pending = None;
@@ -299,6 +311,24 @@ impl Model {
                         Action::Exit
                     }
                 }
+                Instr::Op(a, _) => match *a {
+                    Action::RwUnlock(l, _) => match self.rw_held.iter().find(|&&(u, m, _)| u == tid && m == l) {
+                        Some(&(_, _, write)) => Action::RwUnlock(l, write),
+                        None => {
+                            out.defects.push(defect(DefectKind::MutexMisuse, format!("unlock of {l:?}, not held")));
+                            t.pending = None;
+                            return;
+                        }
+                    },
+                    Action::RdLock(l) | Action::WrLock(l) | Action::TryRdLock(l, _) | Action::TryWrLock(l, _)
+                        if self.rw_held.iter().any(|&(u, m, _)| u == tid && m == l) =>
+                    {
+                        out.defects.push(defect(DefectKind::MutexMisuse, format!("relock of {l:?}")));
+                        t.pending = None;
+                        return;
+                    }
+                    a => a,
+                },
                 Instr::Load(r, v) => {
                     t.regs[r.0 as usize] = self.vars[*v as usize];
                     t.pc += 1;
@@ -346,73 +376,60 @@ impl Model {
         }
     }
 
-    /// Perform thread `tid`'s pending visible instruction (already validated as enabled
-    /// by the scheduler) and return the step (with `next` filled by the caller).
-    fn perform(&mut self, tid: ThreadId, out: &mut Execution) -> Step {
+    /// Perform thread `tid`'s pending visible instruction, which the engine resolved to
+    /// `action` with `result` for the thread, and run the thread (and a created one) to
+    /// its next visible action.
+    fn perform(&mut self, tid: ThreadId, action: Action, result: u64, out: &mut Execution) -> Step {
         let ti = tid.index();
         let code = self.threads[ti].code as usize;
         let pc = self.threads[ti].pc as usize;
         let site = ((code as u64) << 32) | pc as u64;
         let mut child: Option<(ThreadId, u32)> = None;
-        let action = {
+        {
             let t = &mut self.threads[ti];
-            let a = match &self.codes[code].instrs[pc] {
-                Instr::Lock(m) => {
-                    self.owner[*m as usize] = Some(tid);
-                    Action::Lock(mutex_obj(*m))
-                }
-                Instr::Unlock(m) => {
-                    self.owner[*m as usize] = None;
-                    Action::Unlock(mutex_obj(*m))
-                }
+            match &self.codes[code].instrs[pc] {
+                Instr::Lock(m) => self.owner[*m as usize] = Some(tid),
+                Instr::Unlock(m) => self.owner[*m as usize] = None,
                 Instr::TryLock(m, r) => {
-                    let free = self.owner[*m as usize].is_none();
-                    if free {
+                    if result == 1 {
                         self.owner[*m as usize] = Some(tid);
                     }
-                    t.regs[r.0 as usize] = free as i64;
-                    Action::TryLock(mutex_obj(*m), free)
+                    t.regs[r.0 as usize] = result as i64;
                 }
-                Instr::Read(r, v) => {
-                    t.regs[r.0 as usize] = self.vars[*v as usize];
-                    Action::Read(var_obj(*v))
-                }
-                Instr::Write(v, e) => {
-                    self.vars[*v as usize] = e.eval(&t.regs);
-                    Action::Write(var_obj(*v))
-                }
+                Instr::Read(r, v) => t.regs[r.0 as usize] = self.vars[*v as usize],
+                Instr::Write(v, e) => self.vars[*v as usize] = e.eval(&t.regs),
                 Instr::FetchAdd(r, v, e) => {
                     let old = self.vars[*v as usize];
                     self.vars[*v as usize] = old.wrapping_add(e.eval(&t.regs));
                     t.regs[r.0 as usize] = old;
-                    Action::Rmw(var_obj(*v))
                 }
                 Instr::Exchange(r, v, e) => {
                     let old = self.vars[*v as usize];
                     self.vars[*v as usize] = e.eval(&t.regs);
                     t.regs[r.0 as usize] = old;
-                    Action::Rmw(var_obj(*v))
                 }
                 Instr::Spawn(r, c) => {
-                    let id = self.names.child(tid, t.spawned);
+                    let Action::Create(id) = action else { unreachable!("checker bug: spawn performed as {action:?}") };
                     t.spawned += 1;
                     t.regs[r.0 as usize] = id.0 as i64;
                     child = Some((id, *c));
-                    Action::Create(id)
                 }
-                Instr::Join(e) => Action::Join(ThreadId(e.eval(&t.regs) as u16)),
-                Instr::End => {
-                    if tid == ThreadId::MAIN {
-                        Action::ExitProcess
-                    } else {
-                        Action::Exit
+                Instr::Join(_) | Instr::End => {}
+                Instr::Op(_, r) => {
+                    match action {
+                        Action::RdLock(l) | Action::TryRdLock(l, true) => self.rw_held.push((tid, l, false)),
+                        Action::WrLock(l) | Action::TryWrLock(l, true) => self.rw_held.push((tid, l, true)),
+                        Action::RwUnlock(l, _) => self.rw_held.retain(|&(u, m, _)| !(u == tid && m == l)),
+                        _ => {}
+                    }
+                    if let Some(r) = r {
+                        t.regs[r.0 as usize] = result as i64;
                     }
                 }
                 other => unreachable!("checker bug: performing invisible instruction {other:?}"),
-            };
+            }
             t.pc += 1;
-            a
-        };
+        }
         let mut child_next = None;
         if let Some((id, c)) = child {
             self.spawn_thread(id, c);
@@ -430,6 +447,35 @@ impl Model {
     }
 }
 
+/// One run of a [`Model`] as a [`Frontend`] of the shared drive loop.
+struct ModelRun<'a> {
+    model: &'a mut Model,
+    out: &'a mut Execution,
+}
+
+impl Frontend for ModelRun<'_> {
+    fn site(&self, t: ThreadId) -> crate::program::Site {
+        let th = &self.model.threads[t.index()];
+        ((th.code as u64) << 32) | th.pc as u64
+    }
+
+    fn perform(
+        &mut self,
+        _index: usize,
+        t: ThreadId,
+        action: Action,
+        result: u64,
+    ) -> Result<(Option<Action>, Option<Action>), ProgramError> {
+        let step = self.model.perform(t, action, result, self.out);
+        Ok((step.next, step.child_next))
+    }
+
+    fn finish(&mut self, _index: usize, step: &Step) -> Result<(), ProgramError> {
+        self.out.steps.push(*step);
+        Ok(())
+    }
+}
+
 impl Program for Model {
     fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
         out.clear();
@@ -438,39 +484,11 @@ impl Program for Model {
         self.advance(ThreadId::MAIN, out, 0);
         out.first = self.threads[0].pending;
         let mut state = std::mem::take(&mut self.sched);
-        state.reset(out.first);
-        let mut sched = Scheduler::new(*req);
-        let result = loop {
-            let decision = match sched.decide(&state) {
-                Ok(d) => d,
-                Err(e) => break Err(e),
-            };
-            match decision {
-                Decision::Run(t) => {
-                    let step = self.perform(t, out);
-                    if let Err(e) = state.apply(out.steps.len(), &step) {
-                        break Err(e);
-                    }
-                    sched.performed(t, step.action);
-                    out.steps.push(step);
-                }
-                Decision::Stop(StopReason::NoneEnabled) => {
-                    let blocked = state.blocked();
-                    out.end = if blocked.is_empty() { End::Finished } else { End::Deadlock { blocked } };
-                    break Ok(());
-                }
-                Decision::Stop(StopReason::SleepBlocked) => {
-                    out.end = End::SleepBlocked;
-                    break Ok(());
-                }
-                Decision::Stop(StopReason::StepBound) => {
-                    out.end = End::StepBound;
-                    break Ok(());
-                }
-            }
-        };
+        let first = out.first;
+        let end = drive(req, first, &mut state, &mut ModelRun { model: self, out });
         self.sched = state;
-        result
+        out.end = end?;
+        Ok(())
     }
 }
 

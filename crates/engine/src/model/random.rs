@@ -7,10 +7,11 @@
 //! data-deterministic per trace). Statements: critical sections, nested in random
 //! orders (so deadlocks occur), trylock with a branch on its result, visible reads,
 //! writes and read-modify-writes, branches and asserts on values read (data-dependent
-//! control flow), rare assumes, spawn and join. The same seed always gives the same
-//! program.
+//! control flow), rare assumes, spawn and join; with [`Shape::sync_objects`], also
+//! condition variables, semaphores, read-write locks and barriers. The same seed always
+//! gives the same program.
 
-use super::{CodeId, Expr, Model, ModelBuilder, Mutex, Reg, ThreadBuilder, Var};
+use super::{Barrier, CodeId, Cond, Expr, Model, ModelBuilder, Mutex, Reg, RwLock, Sem, ThreadBuilder, Var};
 
 /// SplitMix64: a tiny deterministic generator (no dependency needed).
 #[derive(Clone, Debug)]
@@ -54,11 +55,15 @@ pub struct Shape {
     /// No mutexes and no joins: only visible memory accesses, branches and asserts
     /// (programs in which no thread can block another).
     pub lock_free: bool,
+    /// Also use condition variables (guarded flag waits, bare waits, timed waits,
+    /// signal, broadcast), semaphores (post, wait, trywait, getvalue), read-write locks
+    /// (read and write sections, try variants) and barriers.
+    pub sync_objects: bool,
 }
 
 impl Default for Shape {
     fn default() -> Self {
-        Shape { max_threads: 4, max_statements: 3, max_visible: 8, lock_free: false }
+        Shape { max_threads: 4, max_statements: 3, max_visible: 8, lock_free: false, sync_objects: false }
     }
 }
 
@@ -67,6 +72,12 @@ struct Ctx {
     mutexes: Vec<Mutex>,
     guarded: Vec<Var>,
     visible: Vec<Var>,
+    /// Condition variables, each with the index of its mutex; the mutex's guarded
+    /// variable is the flag waited for.
+    conds: Vec<(Cond, usize)>,
+    sems: Vec<Sem>,
+    rwlocks: Vec<RwLock>,
+    barriers: Vec<Barrier>,
 }
 
 struct Gen<'a> {
@@ -91,8 +102,146 @@ impl Gen<'_> {
         }
     }
 
+    /// A condition-variable statement under its mutex: `sub` 0–1 waits for the flag
+    /// (in a loop or, wrongly, with an `if`), 2 waits without a flag, 3–4 set the flag
+    /// and signal or broadcast. False if it does not fit.
+    fn cond_statement(&mut self, t: &mut ThreadBuilder, sub: usize) -> bool {
+        let ctx = self.ctx;
+        if ctx.conds.is_empty() || self.budget < 3 {
+            return false;
+        }
+        let (c, m) = ctx.conds[self.rng.below(ctx.conds.len())];
+        if self.held.contains(&m) {
+            return false;
+        }
+        let (mutex, flag) = (ctx.mutexes[m], ctx.guarded[m]);
+        self.budget -= 3;
+        t.lock(mutex);
+        match sub {
+            // Wait for the flag, correctly (a loop) or not (an if).
+            0 | 1 => {
+                // A timed wait may time out forever: never in a loop.
+                let timed = self.rng.chance(25);
+                let looped = !timed && self.rng.chance(60);
+                let head = t.label();
+                let end = t.label();
+                t.place(head);
+                let f = t.load(flag);
+                t.jump_if(f.e(), end);
+                if timed {
+                    let r = t.cond_timedwait(c, mutex);
+                    self.data.push(r);
+                } else {
+                    t.cond_wait(c, mutex);
+                }
+                if looped {
+                    t.jump(head);
+                }
+                t.place(end);
+            }
+            // A bare wait (lost wake-ups deadlock it).
+            2 => t.cond_wait(c, mutex),
+            // Set the flag and wake one or all.
+            _ => {
+                t.store(flag, 1);
+                if self.rng.chance(70) {
+                    t.signal(c);
+                } else {
+                    t.broadcast(c);
+                }
+            }
+        }
+        t.unlock(mutex);
+        true
+    }
+
+    /// A barrier wait (top level only). False if it does not fit.
+    fn barrier_statement(&mut self, t: &mut ThreadBuilder, depth: usize) -> bool {
+        let ctx = self.ctx;
+        if ctx.barriers.is_empty() || depth > 0 || self.budget < 2 {
+            return false;
+        }
+        self.budget -= 2;
+        let b = ctx.barriers[self.rng.below(ctx.barriers.len())];
+        let r = t.barrier_wait(b);
+        self.data.push(r);
+        true
+    }
+
+    /// A statement over the other synchronising objects; false if none fits.
+    fn sync_statement(&mut self, t: &mut ThreadBuilder, depth: usize) -> bool {
+        let ctx = self.ctx;
+        match self.rng.below(5) {
+            0 => {
+                let sub = self.rng.below(5);
+                self.cond_statement(t, sub)
+            }
+            1 if !ctx.sems.is_empty() => {
+                self.budget -= 1;
+                let s = ctx.sems[self.rng.below(ctx.sems.len())];
+                match self.rng.below(5) {
+                    0 | 1 => t.sem_post(s),
+                    2 => t.sem_wait(s),
+                    3 => {
+                        let r = t.sem_trywait(s);
+                        self.data.push(r);
+                    }
+                    _ => {
+                        let r = t.sem_getvalue(s);
+                        self.data.push(r);
+                    }
+                }
+                true
+            }
+            2 | 3 if !ctx.rwlocks.is_empty() && self.budget >= 2 => {
+                let l = ctx.rwlocks[self.rng.below(ctx.rwlocks.len())];
+                self.budget -= 2;
+                let write = self.rng.chance(40);
+                let body = |g: &mut Self, t: &mut ThreadBuilder| {
+                    if !g.ctx.visible.is_empty() && g.budget > 0 {
+                        g.budget -= 1;
+                        let v = g.ctx.visible[g.rng.below(g.ctx.visible.len())];
+                        if write {
+                            t.write(v, 1 + g.rng.below(2) as i64);
+                        } else {
+                            let r = t.read(v);
+                            g.data.push(r);
+                        }
+                    } else if depth < 2 {
+                        g.statement(t, depth + 1);
+                    }
+                };
+                if self.rng.chance(25) {
+                    let r = if write { t.trywrlock(l) } else { t.tryrdlock(l) };
+                    let saved = self.data.len();
+                    t.if_(r.e(), |t| {
+                        body(self, t);
+                        t.rwunlock(l);
+                    });
+                    self.data.truncate(saved);
+                } else {
+                    if write {
+                        t.wrlock(l);
+                    } else {
+                        t.rdlock(l);
+                    }
+                    body(self, t);
+                    t.rwunlock(l);
+                }
+                true
+            }
+            4 => self.barrier_statement(t, depth),
+            _ => false,
+        }
+    }
+
     fn statement(&mut self, t: &mut ThreadBuilder, depth: usize) {
         if self.budget == 0 {
+            return;
+        }
+        let c = self.ctx;
+        let any = !c.conds.is_empty() || !c.sems.is_empty() || !c.rwlocks.is_empty() || !c.barriers.is_empty();
+        if any && self.rng.chance(45) && self.sync_statement(t, depth) {
             return;
         }
         let mut choice = self.rng.below(if depth > 1 { 5 } else { 8 });
@@ -227,14 +376,60 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let guarded: Vec<Var> = (0..nm).map(|_| b.var(0)).collect();
     let nv = if shape.lock_free { 1 + rng.below(2) } else { rng.below(3) };
     let visible: Vec<Var> = (0..nv).map(|_| b.var(0)).collect();
-    let ctx = Ctx { lock_free: shape.lock_free, mutexes, guarded, visible };
+    let (mut conds, mut sems, mut rwlocks, mut barriers) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut sem_init = Vec::new();
+    let mut barrier_init = Vec::new();
+    if shape.sync_objects && !shape.lock_free {
+        if rng.chance(70) {
+            conds.push((b.cond(), rng.below(nm)));
+        }
+        if rng.chance(50) {
+            let s = b.sem();
+            sems.push(s);
+            sem_init.push((s, rng.below(2) as u32));
+        }
+        if rng.chance(45) {
+            rwlocks.push(b.rwlock());
+        }
+        if rng.chance(35) {
+            let x = b.barrier();
+            barriers.push(x);
+            barrier_init.push((x, 2));
+        }
+    }
+    let ctx = Ctx { lock_free: shape.lock_free, mutexes, guarded, visible, conds, sems, rwlocks, barriers };
 
     // Thread tree: main has 1..=3 children; a child may have one child of its own.
     let total = 2 + rng.below(shape.max_threads.max(2) - 1);
     let mut others = total - 1;
     let mut top: Vec<CodeId> = Vec::new();
-    let body = |rng: &mut Rng, t: &mut ThreadBuilder| {
+    // Planned statements so that blocking operations meet their partners: a waiter
+    // and a setter of a condition variable, two barrier waits, in different threads
+    // (slot 0 is main, slot i its i-th child; grandchildren get no plan).
+    let mut plans: Vec<Vec<u8>> = vec![Vec::new(); total];
+    if !ctx.conds.is_empty() && total >= 2 {
+        let waiter = rng.below(total);
+        let setter = (waiter + 1 + rng.below(total - 1)) % total;
+        plans[waiter].push(0);
+        plans[setter].push(3);
+    }
+    if !ctx.barriers.is_empty() && total >= 2 {
+        let a = rng.below(total);
+        let b2 = (a + 1 + rng.below(total - 1)) % total;
+        plans[a].push(5);
+        plans[b2].push(5);
+    }
+    let body = |rng: &mut Rng, t: &mut ThreadBuilder, plan: &[u8]| {
         let mut g = Gen { rng, ctx: &ctx, held: Vec::new(), data: Vec::new(), budget: shape.max_visible };
+        for &p in plan {
+            if p == 5 {
+                g.budget += 2;
+                g.barrier_statement(t, 0);
+            } else {
+                g.budget += 3;
+                g.cond_statement(t, p as usize);
+            }
+        }
         let n = 1 + g.rng.below(shape.max_statements);
         for _ in 0..n {
             g.statement(t, 0);
@@ -243,15 +438,17 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     while others > 0 {
         let grandchild = if others >= 2 && rng.chance(35) {
             others -= 1;
-            Some(b.thread("grandchild", |t| body(&mut rng, t)))
+            Some(b.thread("grandchild", |t| body(&mut rng, t, &[])))
         } else {
             None
         };
         others -= 1;
         let join_gc = rng.chance(50);
+        let slot = (top.len() + 1).min(total - 1);
+        let plan = std::mem::take(&mut plans[slot]);
         let child = b.thread("child", |t| {
             let h = grandchild.map(|gc| t.spawn(gc));
-            body(&mut rng, t);
+            body(&mut rng, t, &plan);
             if let (Some(h), true, false) = (h, join_gc, shape.lock_free) {
                 t.join(h);
             }
@@ -260,13 +457,20 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     }
     let joins: Vec<bool> = top.iter().map(|_| rng.chance(70) && !shape.lock_free).collect();
     let main_first = rng.chance(50);
+    let main_plan = std::mem::take(&mut plans[0]);
     b.main(|t| {
+        for &(s, v) in &sem_init {
+            t.sem_init(s, v);
+        }
+        for &(x, n) in &barrier_init {
+            t.barrier_init(x, n);
+        }
         if main_first {
-            body(&mut rng, t);
+            body(&mut rng, t, &main_plan);
         }
         let hs: Vec<Reg> = top.iter().map(|&c| t.spawn(c)).collect();
         if !main_first {
-            body(&mut rng, t);
+            body(&mut rng, t, &main_plan);
         }
         for (h, j) in hs.into_iter().zip(joins) {
             if j {

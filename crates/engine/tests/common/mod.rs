@@ -4,7 +4,6 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;
-use unfold_engine::action::ObjKind;
 use unfold_engine::{Action, End, Execution, Independence, ObjId, Program, RunRequest, SchedState, Step, ThreadId};
 
 /// One position in an object's history: a single access, or (read-read mode) a set of
@@ -20,29 +19,24 @@ pub enum Slot {
 /// Canonical form of a trace: per-thread action sequences, per-object histories.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Canon {
-    pub threads: Vec<(ThreadId, Vec<(u8, u64)>)>,
+    pub threads: Vec<(ThreadId, Vec<(u8, String)>)>,
     pub objects: Vec<(ObjId, Vec<Slot>)>,
 }
 
-/// An orderable encoding of an action.
-pub fn akey(a: Action) -> (u8, u64) {
-    match a {
-        Action::Create(t) => (0, t.0 as u64),
-        Action::Join(t) => (1, t.0 as u64),
-        Action::Exit => (2, 0),
-        Action::ExitProcess => (3, 0),
-        Action::Lock(o) => (4, o.0),
-        Action::Unlock(o) => (5, o.0),
-        Action::TryLock(o, false) => (6, o.0),
-        Action::TryLock(o, true) => (7, o.0),
-        Action::Read(o) => (8, o.0),
-        Action::Write(o) => (9, o.0),
-        Action::Rmw(o) => (10, o.0),
-    }
+/// An orderable encoding of an action (its debug form names the operation, its object
+/// and its outcome).
+pub fn akey(a: Action) -> (u8, String) {
+    (0, format!("{a:?}"))
+}
+
+/// Operations that commute with each other in read-read mode: memory reads and the
+/// read side of a read-write lock.
+fn is_read(a: Action) -> bool {
+    matches!(a, Action::Read(_) | Action::RdLock(_) | Action::TryRdLock(..) | Action::RwUnlock(_, false))
 }
 
 pub fn canon(steps: &[Step], mode: Independence) -> Canon {
-    let mut threads: std::collections::BTreeMap<ThreadId, Vec<(u8, u64)>> = Default::default();
+    let mut threads: std::collections::BTreeMap<ThreadId, Vec<(u8, String)>> = Default::default();
     let mut objects: std::collections::BTreeMap<ObjId, Vec<Slot>> = Default::default();
     for s in steps {
         let seq = threads.entry(s.thread).or_default();
@@ -50,7 +44,7 @@ pub fn canon(steps: &[Step], mode: Independence) -> Canon {
         seq.push(akey(s.action));
         let Some(o) = s.action.object() else { continue };
         let hist = objects.entry(o).or_default();
-        let is_read = s.action.obj_kind() == Some(ObjKind::Memory) && matches!(s.action, Action::Read(_));
+        let is_read = is_read(s.action);
         if is_read && mode == Independence::ReadReadIndependent {
             if let Some(Slot::Reads(set)) = hist.last_mut() {
                 set.insert((s.thread, idx));

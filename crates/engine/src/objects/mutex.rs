@@ -1,0 +1,67 @@
+//! Mutexes (QPOR §2's locks): `lock` is enabled when the mutex is free, `unlock`
+//! releases it, `trylock` (and `timedlock`, whose time-out is explored as a failed try)
+//! acquires it when free and otherwise fails without blocking. Recursive relocking and
+//! misuse (unlocking a mutex not held) are the frontend's business: the engine sees only
+//! the operations that change ownership.
+
+use super::ObjectKind;
+use crate::action::Action;
+use crate::ids::ThreadId;
+
+/// A mutex.
+#[derive(Debug)]
+pub struct Mutex;
+
+/// The state of a mutex.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MutexState {
+    /// The holder, if any.
+    pub owner: Option<ThreadId>,
+}
+
+impl ObjectKind for Mutex {
+    type State = MutexState;
+
+    fn enabled(st: &MutexState, _: ThreadId, a: Action) -> bool {
+        match a {
+            Action::Lock(_) => st.owner.is_none(),
+            _ => true,
+        }
+    }
+
+    fn resolve(st: &MutexState, _: ThreadId, a: Action) -> Action {
+        match a {
+            Action::TryLock(m, _) => Action::TryLock(m, st.owner.is_none()),
+            a => a,
+        }
+    }
+
+    fn apply(st: &mut MutexState, t: ThreadId, a: Action) -> Result<(), String> {
+        match a {
+            Action::Lock(m) | Action::TryLock(m, true) => match st.owner {
+                None => {
+                    st.owner = Some(t);
+                    Ok(())
+                }
+                Some(o) => Err(format!("{t} acquired {m}, held by {o}")),
+            },
+            Action::TryLock(m, false) => match st.owner {
+                Some(_) => Ok(()),
+                None => Err(format!("{t}'s trylock of {m} failed but the mutex is free")),
+            },
+            Action::Unlock(m) => {
+                if st.owner != Some(t) {
+                    return Err(format!("{t} unlocked {m} which it does not hold"));
+                }
+                st.owner = None;
+                Ok(())
+            }
+            other => Err(format!("{other:?} is not a mutex operation")),
+        }
+    }
+
+    /// An unlock and another thread's lock of one mutex never are (the unlocker holds it).
+    fn co_enabled(a: Action, b: Action) -> bool {
+        !matches!((a, b), (Action::Unlock(_), Action::Lock(_)) | (Action::Lock(_), Action::Unlock(_)))
+    }
+}
