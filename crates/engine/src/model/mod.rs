@@ -24,7 +24,7 @@
 //! Unlocking a mutex the thread does not hold or relocking one it holds is a
 //! [`DefectKind::MutexMisuse`] defect.
 //!
-//! Scheduling is [`Scheduler`]'s (shared with every other [`Program`]); [`SchedState`]
+//! Scheduling is the shared drive loop's ([`crate::program::drive`], used by every [`Program`]); [`SchedState`]
 //! validates each step. Thread ids come from a [`ThreadNames`] owned by the model, so
 //! they are stable across runs. A [`Site`](crate::program::Site) is
 //! `(code index << 32) | pc`.
@@ -32,7 +32,7 @@
 //! # Cost
 //!
 //! A run reuses every buffer of the model and of the [`Execution`]: no allocation per
-//! step once warm (only [`End::Deadlock`] and defects allocate).
+//! step once warm (only [`crate::End::Deadlock`] and defects allocate).
 
 mod builder;
 pub mod programs;
