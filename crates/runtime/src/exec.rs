@@ -1,11 +1,14 @@
 //! One execution of the program, inside a worker process: coroutine threads driven by the
-//! shared [`Scheduler`], and the state the C shims ([`crate::shims`]) work on.
+//! engine's shared drive loop ([`drive`]), and the state the C shims ([`crate::shims`])
+//! work on.
 //!
 //! Each C thread is a `corosensei` coroutine on its own fixed stack slot. A thread runs
 //! its local code eagerly and suspends at its next visible operation, yielding the pending
-//! action; the executor then asks the engine's [`Scheduler`] who moves, *performs* that
-//! thread's pending action (a lock is granted by resuming the thread; a `Create` starts the
-//! child and runs it up to its own first visible operation), and records the [`Step`] with
+//! action; the drive loop decides who moves and resolves the action's outcome, and the
+//! executor ([`Frontend::perform`]) *performs* it by resuming the thread with the value its
+//! call returns (a lock is granted by resuming; a trylock, a timed wait or a barrier
+//! arrival gets its outcome; a `Create` starts the child and runs it up to its own first
+//! visible operation), and records the [`Step`] with
 //! the thread's next pending action. Steps are streamed into shared memory as they happen
 //! so that a crash leaves the trace up to the crashing step behind.
 //!
