@@ -1,7 +1,10 @@
 //! Compiling the program under test into a shared object, and vetting what it imports.
 //!
 //! The program is compiled with the system C compiler (`$CC`, default `cc`) as
-//! `-g -fPIC -shared -include unfold.h`, plus the user's flags. The header (embedded in
+//! `-c -g -fPIC -fsanitize=thread -include unfold.h`, plus the user's flags, and linked
+//! as a shared object *without* the sanitizer's runtime: the instrumentation's calls
+//! (`__tsan_read4`, `__tsan_atomic32_load`, ...) bind to the runtime's definitions
+//! (`crates/runtime/src/tsan.c`), which make shared memory visible. The header (embedded in
 //! the binary) renames the supported API to the runtime's shims; whatever else the object
 //! still imports is inspected here: unsupported thread/semaphore/condition functions and
 //! `__VERIFIER_nondet_*` are refused by name; imports outside a list of functions without
@@ -131,6 +134,9 @@ fn refusal(name: &str) -> Option<String> {
              pthread_mutex_init/destroy/lock/unlock/trylock, pthread_mutexattr_init/destroy/settype/gettype)"
         ));
     }
+    if name.starts_with("__tsan_atomic128") {
+        return Some(format!("`{name}`: 128-bit atomic operations are not supported by unfold"));
+    }
     if name.starts_with("__VERIFIER_nondet") {
         return Some(format!(
             "`{name}` makes the program data-nondeterministic; unfold explores thread schedules only \
@@ -171,8 +177,12 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
         std::fs::write(&header, unfold_runtime::HEADER).context("writing the runtime header")?;
     }
     let so = dir.join("program.so");
+    let obj = dir.join("program.o");
+    // Compile with the thread sanitizer's instrumentation (every shared access and
+    // atomic calls a `__tsan_*` function, which unfold exports), then link without its
+    // runtime.
     let mut cmd = Command::new(cc());
-    cmd.args(["-g", "-fPIC", "-shared", "-fno-omit-frame-pointer", "-Wl,-Bsymbolic"]);
+    cmd.args(["-c", "-g", "-fPIC", "-fno-omit-frame-pointer", "-fsanitize=thread", "-Wno-tsan"]);
     cmd.arg(format!("-O{}", flags.opt.as_deref().unwrap_or("0")));
     cmd.arg("-include").arg(&header);
     for d in &flags.defines {
@@ -183,11 +193,19 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     }
     cmd.args(extra);
     cmd.args(&flags.cflags);
-    cmd.arg("-o").arg(&so).arg(src).arg("-lm");
+    cmd.arg("-o").arg(&obj).arg(src);
     let out = cmd.output().with_context(|| format!("cannot run the C compiler `{}` (set $CC)", cc()))?;
     if !out.status.success() {
         eprint!("{}", String::from_utf8_lossy(&out.stderr));
         bail!("compilation of {} failed", src.display());
+    }
+    let mut link = Command::new(cc());
+    link.args(["-shared", "-Wl,-Bsymbolic", "-o"]).arg(&so).arg(&obj).arg("-lm");
+    link.args(flags.cflags.iter().filter(|f| f.starts_with("-l") || f.starts_with("-L") || f.starts_with("-Wl,")));
+    let out = link.output().with_context(|| format!("cannot run the C compiler `{}` (set $CC)", cc()))?;
+    if !out.status.success() {
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        bail!("linking of {} failed", src.display());
     }
     Ok(so)
 }
@@ -279,6 +297,7 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         .filter(|n| {
             !STATELESS.contains(&n.as_str())
                 && !n.starts_with("__unfold_")
+                && !n.starts_with("__tsan_")
                 && *n != "__cyg_profile_func_enter"
                 && *n != "__cyg_profile_func_exit"
         })

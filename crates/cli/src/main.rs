@@ -21,7 +21,7 @@ use unfold_engine::explore::explorer_for;
 use unfold_engine::{
     Algorithm, Control, Execution, ExploreConfig, Explorer, Independence, Program, RunRequest, Session, Stats, ThreadId,
 };
-use unfold_runtime::{CProgram, Image, Mode, Options};
+use unfold_runtime::{CProgram, Image, MemoryMode, Mode, Options};
 
 const EXIT_HELP: &str = "Exit status: 0 no defect found (verdict ok, or incomplete), 1 defect found, \
 2 usage, compilation or internal error.
@@ -88,6 +88,12 @@ struct BuildArgs {
     /// cannot cover), `persistent`, or `fork` (one process per execution).
     #[arg(long, value_name = "MODE", default_value = "auto", help_heading = "Execution")]
     isolation: String,
+    /// How shared memory is treated: `races` (plain accesses are checked for data races
+    /// in every execution; atomics are scheduling points), `sc` (every shared access,
+    /// plain or atomic, is a scheduling point under sequential consistency; races are not
+    /// reported), or `off` (plain accesses ignored; atomics are scheduling points).
+    #[arg(long, value_name = "MODE", default_value = "races", help_heading = "Execution")]
+    memory: String,
     /// Arguments passed to the program's main (after `--`).
     #[arg(last = true, value_name = "PROGRAM ARGS")]
     args: Vec<String>,
@@ -146,6 +152,7 @@ struct ReplayArgs {
 fn main() -> ExitCode {
     // Keep the C shims in the binary (they are exported to the program under test).
     std::hint::black_box(unfold_runtime::shims::shim_table());
+    std::hint::black_box(unfold_runtime::memory::shim_table());
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -202,6 +209,12 @@ fn load(file: &Path, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
     if b.exec_timeout.is_nan() || b.exec_timeout <= 0.0 {
         bail!("--exec-timeout must be positive");
     }
+    let memory = match b.memory.as_str() {
+        "races" => MemoryMode::Races,
+        "sc" => MemoryMode::Sc,
+        "off" => MemoryMode::Off,
+        other => bail!("unknown --memory `{other}` (races, sc or off)"),
+    };
     let image = Image::load(&c.so)?;
     let base = image.base;
     let mut args = vec![file.display().to_string()];
@@ -213,10 +226,21 @@ fn load(file: &Path, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
         atomic_fns: c.atomic_fns.iter().map(|a| a + base).collect(),
         quiet,
         step_capacity: b.max_steps.saturating_add(1),
+        memory,
     };
     let prog = CProgram::new(image, opts)?;
     let sym = Symbols::new(&c.so, base, c.data_symbols);
     Ok(Loaded { prog, sym, mode, stateful: c.stateful_imports, _dir: dir })
+}
+
+/// The independence relation an explorer runs with: reads of a memory location (and
+/// read locks) commute for the DPOR family (JACM'17 §2); QPOR's trees need every two
+/// operations on an object dependent.
+fn independence_for(alg: Algorithm) -> Independence {
+    match alg {
+        Algorithm::Qpor { .. } => Independence::AllDependent,
+        _ => Independence::ReadReadIndependent,
+    }
 }
 
 fn algorithm(a: &CheckArgs) -> Result<Algorithm> {
@@ -325,6 +349,7 @@ fn check(a: CheckArgs) -> Result<u8> {
         algorithm: alg,
         max_steps: a.build.max_steps,
         max_preemptions: a.max_context_switches,
+        independence: independence_for(alg),
         ..ExploreConfig::default()
     };
     let deadline = a.timeout.map(|s| started + Duration::from_secs_f64(s.max(0.0)));

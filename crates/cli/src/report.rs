@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use unfold_engine::program::Site;
 use unfold_engine::{Action, DefectKind, End, Execution, ObjId, ThreadId};
-use unfold_runtime::{decode_site, CProgram, SiteKind, ATOMIC_OBJ};
+use unfold_runtime::{decode_site, memory_addr, site_word_offset, CProgram, SiteKind, ATOMIC_OBJ};
 
 /// Resolves sites to file:line and objects to names.
 pub struct Symbols {
@@ -57,10 +57,25 @@ impl Symbols {
         }
     }
 
-    /// Replace every `0x…` address in a runtime message by the object's name.
+    /// Replace every `0x…` address in a runtime message by the object's name, and every
+    /// `[[site:HEX]]` (a code address) by its source location.
     pub fn name_addresses(&self, prog: &CProgram, msg: &str) -> String {
-        let mut out = String::new();
+        let mut sited = String::new();
         let mut rest = msg;
+        while let Some(i) = rest.find("[[site:") {
+            sited.push_str(&rest[..i]);
+            let after = &rest[i + 7..];
+            let Some(end) = after.find("]]") else { break };
+            let loc = u64::from_str_radix(&after[..end], 16).ok().and_then(|pc| self.location(prog, Some(pc)));
+            match loc {
+                Some(l) => sited.push_str(&l.to_string()),
+                None => sited.push_str("(unknown location)"),
+            }
+            rest = &after[end + 2..];
+        }
+        sited.push_str(rest);
+        let mut out = String::new();
+        let mut rest = sited.as_str();
         while let Some(i) = rest.find("0x") {
             out.push_str(&rest[..i]);
             let hex: String = rest[i + 2..].chars().take_while(|c| c.is_ascii_hexdigit()).collect();
@@ -79,6 +94,8 @@ impl Symbols {
         if o == ATOMIC_OBJ {
             return "<atomic section>".into();
         }
+        // Memory words are tagged (unfold_runtime::memory_obj): name the word.
+        let o = if o.0 & 1 == 1 { ObjId(memory_addr(o)) } else { o };
         let off = o.0.wrapping_sub(self.base);
         if let Some((a, size, name)) = self.data.iter().find(|(a, s, _)| off >= *a && off < a + s) {
             let _ = size;
@@ -88,6 +105,18 @@ impl Symbols {
             Some((t, true)) => format!("heap object {:#x} of t{t}", o.0),
             Some((t, false)) => format!("stack object {:#x} of t{t}", o.0),
             None => format!("{:#x}", o.0),
+        }
+    }
+
+    /// A step's operation with its object named (a memory access names the accessed
+    /// byte, which the step's site carries, not just its word).
+    pub fn step_op(&self, prog: &CProgram, s: &unfold_engine::Step) -> String {
+        let at = |o: ObjId| self.object(prog, ObjId(memory_addr(o) + site_word_offset(s.site)));
+        match s.action {
+            Action::Read(o) => format!("read({})", at(o)),
+            Action::Write(o) => format!("write({})", at(o)),
+            Action::Rmw(o) => format!("rmw({})", at(o)),
+            a => self.action(prog, a),
         }
     }
 
@@ -262,7 +291,7 @@ pub fn trace(sym: &Symbols, prog: &CProgram, exec: &Execution) -> Vec<TraceStep>
         .iter()
         .map(|s| TraceStep {
             thread: s.thread.to_string(),
-            op: sym.action(prog, s.action),
+            op: sym.step_op(prog, s),
             location: sym.location(prog, Some(s.site)),
         })
         .collect()

@@ -23,6 +23,7 @@ pub mod ids;
 pub mod model;
 pub mod objects;
 pub mod program;
+pub mod race;
 pub mod trace;
 pub mod unfolding;
 

@@ -58,6 +58,9 @@ pub enum DefectKind {
     /// Unlocking a mutex the thread does not hold, relocking a non-recursive mutex,
     /// destroying a locked mutex.
     MutexMisuse,
+    /// Two conflicting accesses, at least one plain, not ordered by happens-before
+    /// ([`crate::race`]).
+    DataRace,
 }
 
 impl DefectKind {
@@ -69,6 +72,7 @@ impl DefectKind {
             DefectKind::Exit => "exit",
             DefectKind::Crash => "crash",
             DefectKind::MutexMisuse => "mutex-misuse",
+            DefectKind::DataRace => "data-race",
         }
     }
 }

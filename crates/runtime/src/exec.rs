@@ -91,6 +91,20 @@ pub fn site_file_line(file: *const c_char, line: c_int) -> Site {
     (1 << 63) | (((line.clamp(0, 0xffff) as u64) & 0xffff) << 47) | (file as u64 & ((1 << 47) - 1))
 }
 
+/// The code-address bits of a code site; bits 56..59 of the site of a memory access
+/// hold the byte offset of the access within its 8-byte word ([`site_word_offset`]).
+const CODE_MASK: u64 = (1 << 47) - 1;
+
+/// The byte offset within its word of the memory access whose step has site `s` (the
+/// memory object of a step names only the word: [`crate::memory_obj`]).
+pub fn site_word_offset(s: Site) -> u64 {
+    if s >> 63 == 1 {
+        0
+    } else {
+        (s >> 56) & 7
+    }
+}
+
 /// A decoded [`Site`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SiteKind {
@@ -109,7 +123,7 @@ pub fn decode_site(s: Site) -> SiteKind {
     } else if s >> 63 == 1 {
         SiteKind::FileLine(s & ((1 << 47) - 1), ((s >> 47) & 0xffff) as u32)
     } else {
-        SiteKind::Code(s)
+        SiteKind::Code(s & CODE_MASK)
     }
 }
 
@@ -143,6 +157,10 @@ pub(crate) struct Rt {
     pub atomic_fns: Vec<u64>,
     pub arena: Option<Arena>,
     pub too_many_threads: bool,
+    /// Shared memory: the mode and the race detector of this execution.
+    pub mem: crate::memory::MemState,
+    /// Something the program did that unfold cannot model (ends the run with an error).
+    pub unsupported: Option<String>,
 }
 
 thread_local! {
@@ -160,6 +178,8 @@ thread_local! {
         atomic_fns: Vec::new(),
         arena: None,
         too_many_threads: false,
+        mem: crate::memory::MemState::default(),
+        unsupported: None,
     });
 }
 
@@ -310,6 +330,8 @@ impl Executor {
             rt.steps_done = 0;
             rt.exit_code = 0;
             rt.too_many_threads = false;
+            rt.mem.reset();
+            rt.unsupported = None;
         });
         let r = self.run_inner(req, sink);
         self.discard();
@@ -362,6 +384,14 @@ impl Frontend for CRun<'_> {
         action: Action,
         result: u64,
     ) -> Result<(Option<Action>, Option<Action>), ProgramError> {
+        if !matches!(action, Action::Read(_) | Action::Write(_) | Action::Rmw(_)) {
+            // Happens-before of the step, before the thread (or the child) runs on.
+            with_rt(|rt| {
+                if rt.mem.tracking() {
+                    rt.mem.detector.on_step(t, action);
+                }
+            });
+        }
         Ok(match action {
             Action::Create(c) => {
                 let spawn = with_rt(|rt| rt.thread(c).spawn.take());
@@ -396,6 +426,9 @@ impl Frontend for CRun<'_> {
         self.sink.update_last(*step);
         if with_rt(|rt| rt.too_many_threads) {
             return Err(ProgramError::Failed(format!("more than {} threads", crate::mem::SLOTS)));
+        }
+        if let Some(msg) = with_rt(|rt| rt.unsupported.take()) {
+            return Err(ProgramError::Failed(msg));
         }
         Ok(())
     }

@@ -64,10 +64,12 @@
 
 pub mod exec;
 pub mod mem;
+pub mod memory;
 pub mod shims;
 pub mod worker;
 
-pub use exec::{decode_site, SiteKind, ATOMIC_OBJ};
+pub use exec::{decode_site, site_word_offset, SiteKind, ATOMIC_OBJ};
+pub use memory::{memory_addr, memory_obj, MemoryMode};
 pub use worker::{install_interrupt_handler, interrupted, CProgram, Image, Mode, Options, Timing};
 
 /// The header force-included (`cc -include`) into every program.

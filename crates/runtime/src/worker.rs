@@ -55,6 +55,9 @@ pub struct Options {
     pub quiet: bool,
     /// Most steps one execution can record.
     pub step_capacity: usize,
+    /// How plain memory accesses are treated (programs compiled with
+    /// `-fsanitize=thread`; without it no access is seen).
+    pub memory: crate::memory::MemoryMode,
 }
 
 /// The program image, loaded in the parent.
@@ -771,6 +774,7 @@ impl CProgram {
             let mut fns = self.opts.atomic_fns.clone();
             fns.sort_unstable();
             rt.atomic_fns = fns;
+            rt.mem.mode = self.opts.memory;
             for (p, nth) in names {
                 rt.names.child(p, nth);
             }
