@@ -101,9 +101,11 @@ impl Symbols {
             let _ = size;
             return if off == *a { name.clone() } else { format!("{name}+{}", off - a) };
         }
-        match prog.locate(o.0) {
-            Some((t, true)) => format!("heap object {:#x} of t{t}", o.0),
-            Some((t, false)) => format!("stack object {:#x} of t{t}", o.0),
+        // Heap and stack slots sit at different addresses in different processes: name
+        // their objects by offset, so that a replay prints the same trace.
+        match prog.locate_offset(o.0) {
+            Some((t, true, off)) => format!("heap object of t{t} at +{off:#x}"),
+            Some((t, false, off)) => format!("stack object of t{t} at +{off:#x}"),
             None => format!("{:#x}", o.0),
         }
     }

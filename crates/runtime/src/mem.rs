@@ -186,6 +186,12 @@ impl Stacks {
         let a = addr as usize;
         (a >= self.res.base && a < self.res.base + self.res.len).then(|| (a - self.res.base) / STACK_SLOT)
     }
+
+    /// The offset of `addr` from the start of its slot (meaningful when [`Stacks::locate`]
+    /// finds it).
+    pub fn offset_in_slot(&self, addr: u64) -> u64 {
+        ((addr as usize).wrapping_sub(self.res.base) % STACK_SLOT) as u64
+    }
 }
 
 /// A coroutine stack in a fixed slot of [`Stacks`].

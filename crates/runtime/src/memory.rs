@@ -188,7 +188,9 @@ pub extern "C" fn __unfold_mem_atomic_post(addr: *const c_void, size: usize, kin
             _ => AtomicOp::FailedRmw,
         };
         let t = rt.current;
-        rt.mem.detector.on_atomic(t, memory_obj(a), op);
+        // Synchronisation is per location (the exact address), not per word: a store to
+        // a neighbour in the same word must not replace what this location released.
+        rt.mem.detector.on_atomic(t, ObjId(a), op);
         true
     });
     if tracking {

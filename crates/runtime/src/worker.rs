@@ -713,6 +713,17 @@ impl CProgram {
         self.stacks.as_ref().and_then(|s| s.locate(addr)).map(|s| (s, false))
     }
 
+    /// Like [`CProgram::locate`], with the offset of `addr` in its thread's heap or stack
+    /// slot: stable across processes (the slots' base addresses are not).
+    pub fn locate_offset(&self, addr: u64) -> Option<(usize, bool, u64)> {
+        if let Some((s, off)) = self.arena.as_ref().and_then(|a| a.locate(addr)) {
+            return Some((s, true, off as u64));
+        }
+        let stacks = self.stacks.as_ref()?;
+        let s = stacks.locate(addr)?;
+        Some((s, false, stacks.offset_in_slot(addr)))
+    }
+
     fn spawn(&mut self) -> Result<(), RuntimeError> {
         let (req_r, req_w) = pipe()?;
         let (resp_r, resp_w) = pipe()?;
