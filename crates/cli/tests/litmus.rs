@@ -123,13 +123,33 @@ impl Litmus {
 fn shapes() -> Vec<Litmus> {
     use Op::*;
     vec![
-        Litmus { name: "SB", vars: 2, threads: vec![vec![Store(0, 1), Load(1, 0)], vec![Store(1, 1), Load(0, 1)]], observe_vars: vec![] },
-        Litmus { name: "MP", vars: 2, threads: vec![vec![Store(0, 1), Store(1, 1)], vec![Load(1, 0), Load(0, 1)]], observe_vars: vec![] },
-        Litmus { name: "LB", vars: 2, threads: vec![vec![Load(0, 0), Store(1, 1)], vec![Load(1, 1), Store(0, 1)]], observe_vars: vec![] },
+        Litmus {
+            name: "SB",
+            vars: 2,
+            threads: vec![vec![Store(0, 1), Load(1, 0)], vec![Store(1, 1), Load(0, 1)]],
+            observe_vars: vec![],
+        },
+        Litmus {
+            name: "MP",
+            vars: 2,
+            threads: vec![vec![Store(0, 1), Store(1, 1)], vec![Load(1, 0), Load(0, 1)]],
+            observe_vars: vec![],
+        },
+        Litmus {
+            name: "LB",
+            vars: 2,
+            threads: vec![vec![Load(0, 0), Store(1, 1)], vec![Load(1, 1), Store(0, 1)]],
+            observe_vars: vec![],
+        },
         Litmus {
             name: "IRIW",
             vars: 2,
-            threads: vec![vec![Store(0, 1)], vec![Store(1, 1)], vec![Load(0, 0), Load(1, 1)], vec![Load(1, 2), Load(0, 3)]],
+            threads: vec![
+                vec![Store(0, 1)],
+                vec![Store(1, 1)],
+                vec![Load(0, 0), Load(1, 1)],
+                vec![Load(1, 2), Load(0, 3)],
+            ],
             observe_vars: vec![],
         },
         Litmus {
@@ -157,7 +177,8 @@ fn tuples(domain: &[i64], n: usize) -> Vec<Vec<i64>> {
 }
 
 fn reachable(dir: &Path, file: &str, outcome: &[i64], algorithm: &str) -> bool {
-    let mut args: Vec<String> = vec!["check".into(), file.into(), "--json".into(), "--algorithm".into(), algorithm.into()];
+    let mut args: Vec<String> =
+        vec!["check".into(), file.into(), "--json".into(), "--algorithm".into(), algorithm.into()];
     args.extend(outcome.iter().enumerate().map(|(i, v)| format!("-DO{i}={v}")));
     let out = Command::new(env!("CARGO_BIN_EXE_unfold")).current_dir(dir).args(&args).output().expect("unfold runs");
     let j: serde_json::Value = serde_json::from_slice(&out.stdout)
@@ -190,7 +211,11 @@ fn litmus_outcomes_are_exactly_the_sequentially_consistent_ones() {
             for alg in ["qpor", "optimal-dpor", "source-dpor"] {
                 let got = reachable(dir.path(), &file, o, alg);
                 if got != sc.contains(o) {
-                    report.push(format!("{} {alg}: outcome {o:?} found={got}, SC-reachable={}", l.name, sc.contains(o)));
+                    report.push(format!(
+                        "{} {alg}: outcome {o:?} found={got}, SC-reachable={}",
+                        l.name,
+                        sc.contains(o)
+                    ));
                 }
             }
         }

@@ -128,7 +128,7 @@ pub enum AtomicOp {
 }
 
 /// The happens-before detector of one execution (see the module documentation).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RaceDetector {
     threads: Vec<Clock>,
     /// Final clock of each exited thread (for joins).

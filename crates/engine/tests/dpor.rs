@@ -118,6 +118,20 @@ fn random_programs_with_every_sync_object_read_read_independent() {
 }
 
 #[test]
+fn random_racy_programs_under_sequential_consistency() {
+    // Plain accesses made visible (`--memory sc`): every explorer finds every trace.
+    let shape = random::Shape { racy: true, sync_objects: true, ..random::Shape::default() };
+    for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
+        let mut checked = 0;
+        for seed in 9500..9640 {
+            let m = random::program_with(seed, shape).with_plain_accesses_visible();
+            checked += check(&format!("sc seed {seed}"), &m, mode).is_some() as u32;
+        }
+        assert!(checked >= 90, "{mode:?}: only {checked} programs small enough");
+    }
+}
+
+#[test]
 fn random_programs_without_locks_have_no_optimal_ssb() {
     // Visible memory only, no locks and no joins: optimal-DPOR must never be blocked.
     let mut checked = 0;
@@ -354,8 +368,14 @@ fn explorers_stop_at_the_execution_limit() {
 /// are the reference.
 #[test]
 fn optimal_regression_prefix_races() {
-    let shape =
-        random::Shape { max_threads: 5, max_statements: 4, max_visible: 10, lock_free: false, sync_objects: false };
+    let shape = random::Shape {
+        max_threads: 5,
+        max_statements: 4,
+        max_visible: 10,
+        lock_free: false,
+        sync_objects: false,
+        racy: false,
+    };
     let m = random::program_with(228, shape);
     let mode = Independence::AllDependent;
     let (opt, opt_traces, _) = run(&m, Algorithm::OptimalDpor, mode);
@@ -372,8 +392,14 @@ fn optimal_regression_prefix_races() {
 /// such programs agreed when it was fixed.)
 #[test]
 fn larger_random_programs_agree_across_algorithms() {
-    let shape =
-        random::Shape { max_threads: 5, max_statements: 4, max_visible: 10, lock_free: false, sync_objects: false };
+    let shape = random::Shape {
+        max_threads: 5,
+        max_statements: 4,
+        max_visible: 10,
+        lock_free: false,
+        sync_objects: false,
+        racy: false,
+    };
     let mut compared = 0;
     for seed in 800..900 {
         let m = random::program_with(seed, shape);

@@ -176,3 +176,28 @@ fn random_programs_with_every_sync_object_match_brute_force() {
     assert!(checked >= 150, "only {checked} random programs were small enough for brute force");
     assert!(deadlocks >= 10, "the suite must contain blocking bugs: {deadlocks}");
 }
+
+#[test]
+fn random_racy_programs_under_sequential_consistency_match_brute_force() {
+    // Plain accesses made visible (`--memory sc`): one memory object per variable.
+    let shape = random::Shape { racy: true, sync_objects: true, ..random::Shape::default() };
+    let mut checked = 0;
+    for seed in 9500..9640u64 {
+        let m = random::program_with(seed, shape).with_plain_accesses_visible();
+        let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
+        checked += 1;
+        for k in [None, Some(1)] {
+            let (stats, traces) = run_pruning(&m, k, 0);
+            assert!(
+                traces == brute.traces,
+                "seed {seed} k={k:?}: {} traces, brute force {}\n{m:?}",
+                traces.len(),
+                brute.traces.len()
+            );
+            if k.is_none() {
+                assert_eq!((stats.redundant, stats.ssb), (0, 0), "seed {seed}");
+            }
+        }
+    }
+    assert!(checked >= 90, "only {checked} programs small enough");
+}

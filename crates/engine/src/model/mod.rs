@@ -45,6 +45,7 @@ use crate::ids::{ObjId, ThreadId, ThreadNames};
 use crate::program::{
     drive, Defect, DefectKind, Execution, Frontend, Program, ProgramError, RunRequest, SchedState, Step,
 };
+use crate::race::{AtomicOp, Race, RaceDetector};
 use std::fmt;
 
 /// Object ids of variables start here; mutex `k` is `ObjId(k)`.
@@ -160,6 +161,10 @@ pub struct Model {
     /// Read-write locks held: (thread, lock, as writer).
     rw_held: Vec<(ThreadId, ObjId, bool)>,
     sched: SchedState,
+    /// Plain `load`/`store` are visible steps (sequential consistency) instead of
+    /// invisible accesses checked for data races.
+    plain_visible: bool,
+    race: RaceDetector,
 }
 
 impl fmt::Debug for Model {
@@ -197,7 +202,24 @@ impl Model {
             owner: Vec::new(),
             rw_held: Vec::new(),
             sched: SchedState::default(),
+            plain_visible: false,
+            race: RaceDetector::default(),
         }
+    }
+
+    /// The same program with every plain `load`/`store` a visible step (a read or write
+    /// of the variable's object) instead of an invisible access checked for data races:
+    /// what `--memory sc` is to a C program.
+    pub fn with_plain_accesses_visible(mut self) -> Model {
+        self.plain_visible = true;
+        self
+    }
+
+    /// Whether the step at `site` is a plain `load`/`store` (made visible by
+    /// [`Model::with_plain_accesses_visible`]) rather than an atomic access.
+    pub fn is_plain_site(&self, site: crate::program::Site) -> bool {
+        let (code, pc) = ((site >> 32) as usize, (site & 0xffff_ffff) as usize);
+        matches!(self.codes.get(code).and_then(|c| c.instrs.get(pc)), Some(Instr::Load(..) | Instr::Store(..)))
     }
 
     /// Number of thread codes (code 0 is main).
@@ -226,6 +248,7 @@ impl Model {
         self.owner.clear();
         self.owner.resize(self.nmutex, None);
         self.rw_held.clear();
+        self.race.reset();
         for t in &mut self.threads {
             t.exists = false;
             t.pending = None;
@@ -329,12 +352,20 @@ impl Model {
                     }
                     a => a,
                 },
+                Instr::Load(_, v) if self.plain_visible => Action::Read(var_obj(*v)),
+                Instr::Store(v, _) if self.plain_visible => Action::Write(var_obj(*v)),
                 Instr::Load(r, v) => {
+                    if let Some(r) = self.race.on_access(tid, var_addr(*v), 8, false, false, site) {
+                        out.defects.push(race_defect(&r, after_steps));
+                    }
                     t.regs[r.0 as usize] = self.vars[*v as usize];
                     t.pc += 1;
                     continue;
                 }
                 Instr::Store(v, e) => {
+                    if let Some(r) = self.race.on_access(tid, var_addr(*v), 8, true, false, site) {
+                        out.defects.push(race_defect(&r, after_steps));
+                    }
                     self.vars[*v as usize] = e.eval(&t.regs);
                     t.pc += 1;
                     continue;
@@ -384,6 +415,22 @@ impl Model {
         let code = self.threads[ti].code as usize;
         let pc = self.threads[ti].pc as usize;
         let site = ((code as u64) << 32) | pc as u64;
+        // Happens-before of the step, before the thread runs on.
+        match (&self.codes[code].instrs[pc], action) {
+            (Instr::Read(_, v) | Instr::Write(v, _) | Instr::FetchAdd(_, v, _) | Instr::Exchange(_, v, _), a) => {
+                let (op, write) = match a {
+                    Action::Read(_) => (AtomicOp::Load, false),
+                    Action::Write(_) => (AtomicOp::Store, true),
+                    _ => (AtomicOp::Rmw, true),
+                };
+                self.race.on_atomic(tid, var_obj(*v), op);
+                if let Some(r) = self.race.on_access(tid, var_addr(*v), 8, write, true, site) {
+                    out.defects.push(race_defect(&r, out.steps.len() + 1));
+                }
+            }
+            (Instr::Load(..) | Instr::Store(..), _) => {}
+            (_, a) => self.race.on_step(tid, a),
+        }
         let mut child: Option<(ThreadId, u32)> = None;
         {
             let t = &mut self.threads[ti];
@@ -396,6 +443,8 @@ impl Model {
                     }
                     t.regs[r.0 as usize] = result as i64;
                 }
+                Instr::Load(r, v) => t.regs[r.0 as usize] = self.vars[*v as usize],
+                Instr::Store(v, e) => self.vars[*v as usize] = e.eval(&t.regs),
                 Instr::Read(r, v) => t.regs[r.0 as usize] = self.vars[*v as usize],
                 Instr::Write(v, e) => self.vars[*v as usize] = e.eval(&t.regs),
                 Instr::FetchAdd(r, v, e) => {
@@ -444,6 +493,21 @@ impl Model {
             self.threads[ti].pending
         };
         Step { thread: tid, action, site, next, child_next }
+    }
+}
+
+/// The address standing for variable `v` in the race detector's shadow memory.
+fn var_addr(v: u32) -> u64 {
+    0x1000 + 8 * v as u64
+}
+
+fn race_defect(r: &Race, after_steps: usize) -> Defect {
+    Defect {
+        kind: DefectKind::DataRace,
+        message: format!("data race between {} and {}", r.first.thread, r.second.thread),
+        thread: r.second.thread,
+        site: Some(r.second.site),
+        after_steps,
     }
 }
 

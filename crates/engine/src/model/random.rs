@@ -59,16 +59,20 @@ pub struct Shape {
     /// signal, broadcast), semaphores (post, wait, trywait, getvalue), read-write locks
     /// (read and write sections, try variants) and barriers.
     pub sync_objects: bool,
+    /// Also make plain (invisible) accesses to shared variables outside the mutex that
+    /// guards them, or to the atomically accessed ones: programs that may race.
+    pub racy: bool,
 }
 
 impl Default for Shape {
     fn default() -> Self {
-        Shape { max_threads: 4, max_statements: 3, max_visible: 8, lock_free: false, sync_objects: false }
+        Shape { max_threads: 4, max_statements: 3, max_visible: 8, lock_free: false, sync_objects: false, racy: false }
     }
 }
 
 struct Ctx {
     lock_free: bool,
+    racy: bool,
     mutexes: Vec<Mutex>,
     guarded: Vec<Var>,
     visible: Vec<Var>,
@@ -239,6 +243,19 @@ impl Gen<'_> {
         if self.budget == 0 {
             return;
         }
+        if self.ctx.racy && self.rng.chance(25) {
+            // A plain access that nothing may order: a guarded variable without its
+            // mutex, or an atomically accessed one.
+            let pool: Vec<Var> = self.ctx.guarded.iter().chain(&self.ctx.visible).copied().collect();
+            let v = pool[self.rng.below(pool.len())];
+            if self.rng.chance(50) {
+                let r = t.load(v);
+                self.data.push(r);
+            } else {
+                t.store(v, 1 + self.rng.below(2) as i64);
+            }
+            return;
+        }
         let c = self.ctx;
         let any = !c.conds.is_empty() || !c.sems.is_empty() || !c.rwlocks.is_empty() || !c.barriers.is_empty();
         if any && self.rng.chance(45) && self.sync_statement(t, depth) {
@@ -397,7 +414,8 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
             barrier_init.push((x, 2));
         }
     }
-    let ctx = Ctx { lock_free: shape.lock_free, mutexes, guarded, visible, conds, sems, rwlocks, barriers };
+    let ctx =
+        Ctx { lock_free: shape.lock_free, racy: shape.racy, mutexes, guarded, visible, conds, sems, rwlocks, barriers };
 
     // Thread tree: main has 1..=3 children; a child may have one child of its own.
     let total = 2 + rng.below(shape.max_threads.max(2) - 1);

@@ -109,3 +109,35 @@ pub fn brute_force(p: &mut dyn Program, mode: Independence, cap: u64) -> Option<
     }
     Some(res)
 }
+
+/// Run every maximal schedule of `p` (up to `cap` of them), calling `f` on each
+/// execution. Returns false if there were more than `cap`.
+pub fn each_schedule(p: &mut dyn Program, cap: u64, mut f: impl FnMut(&Execution)) -> bool {
+    let mut out = Execution::default();
+    let mut stack: Vec<Vec<ThreadId>> = vec![Vec::new()];
+    let mut n = 0;
+    while let Some(prefix) = stack.pop() {
+        let req =
+            RunRequest { replay: &prefix, sleep: &[], independence: Independence::AllDependent, max_steps: 10_000 };
+        p.run(&req, &mut out).expect("brute force run");
+        n += 1;
+        if n > cap {
+            return false;
+        }
+        f(&out);
+        let mut st = SchedState::new(out.first);
+        for (k, s) in out.steps.iter().enumerate() {
+            if k >= prefix.len() {
+                for t in st.threads().collect::<Vec<_>>() {
+                    if t != s.thread && st.enabled(t) {
+                        let mut np: Vec<ThreadId> = out.steps[..k].iter().map(|s| s.thread).collect();
+                        np.push(t);
+                        stack.push(np);
+                    }
+                }
+            }
+            st.apply(k, s).expect("brute force: step rejected by SchedState");
+        }
+    }
+    true
+}
