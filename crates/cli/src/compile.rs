@@ -27,6 +27,8 @@ pub struct CompileFlags {
     pub opt: Option<String>,
     /// Extra compiler arguments.
     pub cflags: Vec<String>,
+    /// Compile with the thread sanitizer's instrumentation (shared memory visible).
+    pub instrument: bool,
 }
 
 /// A compiled program, ready to load.
@@ -182,7 +184,10 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     // atomic calls a `__tsan_*` function, which unfold exports), then link without its
     // runtime.
     let mut cmd = Command::new(cc());
-    cmd.args(["-c", "-g", "-fPIC", "-fno-omit-frame-pointer", "-fsanitize=thread", "-Wno-tsan"]);
+    cmd.args(["-c", "-g", "-fPIC", "-fno-omit-frame-pointer"]);
+    if flags.instrument {
+        cmd.args(["-fsanitize=thread", "-Wno-tsan"]);
+    }
     cmd.arg(format!("-O{}", flags.opt.as_deref().unwrap_or("0")));
     cmd.arg("-include").arg(&header);
     for d in &flags.defines {

@@ -91,7 +91,9 @@ struct BuildArgs {
     /// How shared memory is treated: `races` (plain accesses are checked for data races
     /// in every execution; atomics are scheduling points), `sc` (every shared access,
     /// plain or atomic, is a scheduling point under sequential consistency; races are not
-    /// reported), or `off` (plain accesses ignored; atomics are scheduling points).
+    /// reported), or `none` (the program is not instrumented: only pthread calls are
+    /// visible, atomics run unobserved — for measurements and programs whose memory
+    /// accesses are all protected by locks).
     #[arg(long, value_name = "MODE", default_value = "races", help_heading = "Execution")]
     memory: String,
     /// Arguments passed to the program's main (after `--`).
@@ -198,6 +200,7 @@ fn load(file: &Path, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
         includes: b.include.clone(),
         opt: b.opt.clone(),
         cflags: b.cflags.iter().flat_map(|s| s.split_whitespace().map(String::from)).collect(),
+        instrument: b.memory != "none",
     };
     let c = compile::compile(file, dir.path(), &flags)?;
     let mode = match b.isolation.as_str() {
@@ -212,8 +215,8 @@ fn load(file: &Path, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
     let memory = match b.memory.as_str() {
         "races" => MemoryMode::Races,
         "sc" => MemoryMode::Sc,
-        "off" => MemoryMode::Off,
-        other => bail!("unknown --memory `{other}` (races, sc or off)"),
+        "none" => MemoryMode::Off,
+        other => bail!("unknown --memory `{other}` (races, sc or none)"),
     };
     let image = Image::load(&c.so)?;
     let base = image.base;

@@ -138,6 +138,21 @@ pub struct RaceDetector {
     /// Read-write locks: the clock published by read unlocks (write locks acquire it).
     read_released: HashMap<ObjId, Clock>,
     shadow: HashMap<u64, Byte>,
+    /// The last word accessed, by whom, at which epoch, and which of its bytes that
+    /// thread has already written / read at that epoch: repeating such an access can
+    /// neither race nor change the shadow state (the hot path of a loop).
+    hot: Option<Hot>,
+}
+
+/// See [`RaceDetector::hot`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Hot {
+    thread: ThreadId,
+    word: u64,
+    clock: u32,
+    atomic: bool,
+    written: u8,
+    read: u8,
 }
 
 impl RaceDetector {
@@ -148,6 +163,7 @@ impl RaceDetector {
         self.objects.clear();
         self.read_released.clear();
         self.shadow.clear();
+        self.hot = None;
         self.clock_mut(ThreadId::MAIN)[0] = 1;
     }
 
@@ -273,6 +289,17 @@ impl RaceDetector {
         site: Site,
     ) -> Option<Race> {
         let now = self.clock_mut(t)[t.index()];
+        // Hot path: an access within one word that this thread already made at this
+        // epoch, with the same atomicity, changes nothing.
+        let word = addr & !7;
+        let in_word = size > 0 && size <= 8 && (addr & 7) + size <= 8;
+        let mask = if in_word { (((1u16 << size) - 1) << (addr & 7)) as u8 } else { 0 };
+        let key = |h: &Hot| h.thread == t && h.word == word && h.clock == now && h.atomic == atomic;
+        if let Some(h) = self.hot.filter(|h| in_word && key(h)) {
+            if mask & !h.written == 0 || (!write && mask & !(h.read | h.written) == 0) {
+                return None;
+            }
+        }
         let me = Epoch { thread: t, clock: now, site };
         let clock = &self.threads[t.index()];
         let mut race = None;
@@ -302,6 +329,20 @@ impl RaceDetector {
                 byte.reads.retain(|(e, _)| e.thread != t && !e.before(clock));
                 byte.reads.push((me, atomic));
             }
+        }
+        if in_word {
+            let mut h = match self.hot {
+                Some(h) if key(&h) => h,
+                _ => Hot { thread: t, word, clock: now, atomic, written: 0, read: 0 },
+            };
+            if write {
+                h.written |= mask;
+            } else {
+                h.read |= mask;
+            }
+            self.hot = Some(h);
+        } else {
+            self.hot = None;
         }
         race
     }
@@ -393,6 +434,25 @@ mod tests {
         d.on_access(A, X, 4, true, true, 1);
         assert!(d.on_access(B, X, 4, true, true, 2).is_none());
         assert!(d.on_access(A, X, 4, false, false, 3).is_some());
+    }
+
+    #[test]
+    fn repeated_accesses_take_the_hot_path_without_hiding_races() {
+        let mut d = two_threads();
+        for _ in 0..3 {
+            assert!(d.on_access(A, X, 8, false, false, 1).is_none());
+            assert!(d.on_access(A, X, 8, true, false, 1).is_none());
+        }
+        // Another thread's access to the word replaces the hot entry: A's next access
+        // is checked again and races with B's write.
+        assert!(d.on_access(B, X + 4, 4, true, false, 2).is_some());
+        let r = d.on_access(A, X, 8, false, false, 3).expect("A's read races with B's write");
+        assert_eq!(r.first.thread, B);
+        // An atomic access does not hit a plain access's hot entry.
+        let mut d = two_threads();
+        d.on_access(A, X, 4, true, true, 1);
+        d.on_access(A, X, 4, true, false, 2);
+        assert!(d.on_access(B, X, 4, true, true, 3).is_some(), "A's plain write races with B's atomic one");
     }
 
     #[test]

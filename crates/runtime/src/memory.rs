@@ -34,7 +34,8 @@ pub enum MemoryMode {
     /// Every shared access, plain or atomic, is a visible step (sequential
     /// consistency); races are not reported.
     Sc,
-    /// Plain accesses are ignored (no race detection); atomics are visible steps.
+    /// Plain accesses are ignored (no race detection); atomics are visible steps. (The
+    /// CLI's `--memory none` also compiles without instrumentation, so nothing is seen.)
     Off,
 }
 
