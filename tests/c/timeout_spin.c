@@ -1,5 +1,8 @@
-// main busy-waits on a flag without any visible operation: the execution never ends.
-// expect: verdict=defect kind=timeout flags=--exec-timeout=0.3
+// main busy-waits on a plain flag that the worker sets under a mutex main never takes:
+// a data race (nothing orders the write before main's reads). The spin is detected (the
+// loop's iterations are identical), main waits instead of spinning, the worker's write
+// wakes it, and the race is reported: no time-out.
+// expect: verdict=defect kind=data-race line=14|22
 #include <pthread.h>
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;

@@ -38,7 +38,7 @@ maximal_configurations, ssb, events (QPOR: the events its unfolding created; oth
 events of the executions explored), steps, elapsed_s, peak_rss_bytes, algorithm, \
 explorer, isolation, defects: [{kind, message, thread, location: {file, line} or null, \
 replay, trace: [{thread, op, location}]}], kind one of assertion, deadlock, abort, exit, \
-crash, mutex-misuse, bound, timeout.";
+crash, mutex-misuse, data-race, livelock, bound, timeout.";
 
 /// unfold — model-check multithreaded C programs (POSIX threads).
 #[derive(Parser, Debug)]
@@ -309,13 +309,13 @@ fn report_for(
     let reports = fs
         .into_iter()
         .map(|f| {
-            let message = if f.kind == Kind::Deadlock {
+            let message = if matches!(f.kind, Kind::Deadlock | Kind::Livelock) {
                 report::describe_deadlock(&l.sym, &l.prog, &exec)
             } else {
                 l.sym.name_addresses(&l.prog, &f.message)
             };
             let location = match (f.kind, f.site) {
-                (Kind::Deadlock, _) => blocked_location(l, &exec, f.thread),
+                (Kind::Deadlock | Kind::Livelock, _) => blocked_location(l, &exec, f.thread),
                 (_, s) => l.sym.location(&l.prog, s),
             };
             DefectReport {

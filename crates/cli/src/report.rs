@@ -118,6 +118,7 @@ impl Symbols {
             Action::Read(o) => format!("read({})", at(o)),
             Action::Write(o) => format!("write({})", at(o)),
             Action::Rmw(o) => format!("rmw({})", at(o)),
+            Action::Await(o, _) => format!("spin-wait on {} (until another thread writes it)", at(o)),
             a => self.action(prog, a),
         }
     }
@@ -139,6 +140,7 @@ impl Symbols {
             Action::Read(m) => format!("read({})", o(m)),
             Action::Write(m) => format!("write({})", o(m)),
             Action::Rmw(m) => format!("rmw({})", o(m)),
+            Action::Await(m, _) => format!("spin-wait on {} (until another thread writes it)", o(m)),
             Action::CondWait(c) => format!("pthread_cond_wait({}) begins", o(c)),
             Action::CondWake(c, false, _) => format!("pthread_cond_wait({}) woken", o(c)),
             Action::CondWake(c, true, true) => format!("pthread_cond_timedwait({}) woken", o(c)),
@@ -181,6 +183,9 @@ pub enum Kind {
     Program(DefectKind),
     /// Deadlock.
     Deadlock,
+    /// Every thread that has not finished is blocked, at least one of them spinning on a
+    /// location no thread will write (an await that can never be satisfied).
+    Livelock,
     /// Step bound.
     Bound,
     /// Execution timeout.
@@ -193,6 +198,7 @@ impl Kind {
         match self {
             Kind::Program(k) => k.name(),
             Kind::Deadlock => "deadlock",
+            Kind::Livelock => "livelock",
             Kind::Bound => "bound",
             Kind::Timeout => "timeout",
         }
@@ -223,12 +229,13 @@ pub fn findings(exec: &Execution, max_steps: usize) -> Vec<RawFinding> {
     match &exec.end {
         End::Deadlock { blocked } if exec.assumed.is_empty() => {
             // Name a thread waiting for a mutex if there is one (a join only waits for it).
-            let t = blocked
-                .iter()
-                .find(|b| matches!(b.1, Action::Lock(_)))
+            let spinning = blocked.iter().find(|b| matches!(b.1, Action::Await(..)));
+            let t = spinning
+                .or_else(|| blocked.iter().find(|b| matches!(b.1, Action::Lock(_))))
                 .or(blocked.first())
                 .map_or(ThreadId::MAIN, |b| b.0);
-            v.push(RawFinding { kind: Kind::Deadlock, message: String::new(), thread: t, site: None });
+            let kind = if spinning.is_some() { Kind::Livelock } else { Kind::Deadlock };
+            v.push(RawFinding { kind, message: String::new(), thread: t, site: None });
         }
         End::StepBound => {
             let t = exec.steps.last().map_or(ThreadId::MAIN, |s| s.thread);
@@ -317,12 +324,18 @@ pub fn describe_deadlock(sym: &Symbols, prog: &CProgram, exec: &Execution) -> St
                     None => format!("{t} waits for {}", sym.object(prog, m)),
                 },
                 Action::Join(u) => format!("{t} waits to join {u}"),
+                Action::Await(o, _) => {
+                    let off = prog.pending_site(t).map_or(0, site_word_offset);
+                    let x = sym.object(prog, ObjId(memory_addr(o) + off));
+                    format!("{t} spins on {x} and no thread will write it")
+                }
                 other => format!("{t} waits for {}", sym.action(prog, other)),
             };
             what
         })
         .collect();
-    format!("deadlock: {}", parts.join("; "))
+    let what = if blocked.iter().any(|b| matches!(b.1, Action::Await(..))) { "livelock" } else { "deadlock" };
+    format!("{what}: {}", parts.join("; "))
 }
 
 /// Render one defect for people.

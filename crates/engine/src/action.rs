@@ -56,6 +56,11 @@ pub enum Action {
     Write(ObjId),
     /// A visible read-modify-write (atomic exchange, fetch-add, compare-exchange...).
     Rmw(ObjId),
+    /// A spin-wait: the thread's last loop iteration read the location (when it had
+    /// seen the given number of writes) and changed nothing, so it cannot make progress
+    /// until another thread writes the location: enabled once the location's write
+    /// count differs. A read otherwise (see `objects::memory`).
+    Await(ObjId, u32),
     /// First half of `pthread_cond_wait`: the thread joins the condition variable's
     /// waiters (the mutex is then released by the [`Action::Unlock`] that follows).
     CondWait(ObjId),
@@ -140,6 +145,7 @@ impl Action {
             | Action::Read(o)
             | Action::Write(o)
             | Action::Rmw(o)
+            | Action::Await(o, _)
             | Action::CondWait(o)
             | Action::CondWake(o, ..)
             | Action::Signal(o)
@@ -166,7 +172,7 @@ impl Action {
         Some(match self {
             Action::Create(_) | Action::Join(_) | Action::Exit | Action::ExitProcess => return None,
             Action::Lock(_) | Action::Unlock(_) | Action::TryLock(..) => ObjKind::Mutex,
-            Action::Read(_) | Action::Write(_) | Action::Rmw(_) => ObjKind::Memory,
+            Action::Read(_) | Action::Write(_) | Action::Rmw(_) | Action::Await(..) => ObjKind::Memory,
             Action::CondWait(_) | Action::CondWake(..) | Action::Signal(_) | Action::Broadcast(_) => ObjKind::CondVar,
             Action::SemInit(..)
             | Action::SemPost(_)
@@ -187,7 +193,11 @@ impl Action {
     #[inline]
     pub fn access(self) -> Access {
         match self {
-            Action::Read(_) | Action::RdLock(_) | Action::TryRdLock(..) | Action::RwUnlock(_, false) => Access::Read,
+            Action::Read(_)
+            | Action::Await(..)
+            | Action::RdLock(_)
+            | Action::TryRdLock(..)
+            | Action::RwUnlock(_, false) => Access::Read,
             _ => Access::Write,
         }
     }
@@ -227,6 +237,7 @@ impl Action {
             Action::WrLock(o) | Action::TryWrLock(o, _) => Action::WrLock(o),
             Action::CondWake(o, ..) => Action::CondWake(o, false, true),
             Action::BarrierLeave(o) => Action::BarrierLeave(o),
+            Action::Await(o, v) => Action::Await(o, v),
             _ => return None,
         })
     }
@@ -262,6 +273,7 @@ impl fmt::Debug for Action {
             Action::Read(o) => write!(f, "read({o})"),
             Action::Write(o) => write!(f, "write({o})"),
             Action::Rmw(o) => write!(f, "rmw({o})"),
+            Action::Await(o, v) => write!(f, "await({o}, {v})"),
             Action::CondWait(o) => write!(f, "cond-wait({o})"),
             Action::CondWake(o, false, _) => write!(f, "cond-wake({o})"),
             Action::CondWake(o, true, s) => {

@@ -43,7 +43,7 @@
 //! explorer keeps `Q(C, D)` and its causal closure), and freed slots are reused. A
 //! freed event's id must not be used again by the caller.
 
-use crate::action::{Action, ObjKind};
+use crate::action::Action;
 use crate::ids::{EventId, ObjId, ThreadId};
 use crate::objects::ObjState;
 use rustc_hash::FxHashMap as HashMap;
@@ -432,7 +432,7 @@ impl Unfolding {
             }
         }
         let mut state = ObjState::Fresh;
-        if obj != u32::MAX && action.obj_kind() != Some(ObjKind::Memory) {
+        if obj != u32::MAX {
             state = self.state_after(opred).clone();
             // The explorer only adds events whose action is enabled after their history.
             let applied = state.apply(thread, action);

@@ -118,6 +118,13 @@ fn random_programs_with_every_sync_object_read_read_independent() {
 }
 
 #[test]
+fn random_programs_with_spin_waits() {
+    let shape = random::Shape { spins: true, sync_objects: true, ..random::Shape::default() };
+    random_suite_with(12_000..12_160, Independence::AllDependent, shape);
+    random_suite_with(13_000..13_160, Independence::ReadReadIndependent, shape);
+}
+
+#[test]
 fn random_racy_programs_under_sequential_consistency() {
     // Plain accesses made visible (`--memory sc`): every explorer finds every trace.
     let shape = random::Shape { racy: true, sync_objects: true, ..random::Shape::default() };
@@ -375,6 +382,7 @@ fn optimal_regression_prefix_races() {
         lock_free: false,
         sync_objects: false,
         racy: false,
+        spins: false,
     };
     let m = random::program_with(228, shape);
     let mode = Independence::AllDependent;
@@ -399,6 +407,7 @@ fn larger_random_programs_agree_across_algorithms() {
         lock_free: false,
         sync_objects: false,
         racy: false,
+        spins: false,
     };
     let mut compared = 0;
     for seed in 800..900 {

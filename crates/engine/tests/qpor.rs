@@ -201,3 +201,34 @@ fn random_racy_programs_under_sequential_consistency_match_brute_force() {
     }
     assert!(checked >= 90, "only {checked} programs small enough");
 }
+
+#[test]
+fn random_programs_with_spin_waits_match_brute_force() {
+    // Spin-waits block (Action::Await) until another thread writes the location: the
+    // brute force treats them as blocking waits, and every execution spent on a spin
+    // iteration would show as an extra trace.
+    let shape = random::Shape { spins: true, sync_objects: true, ..random::Shape::default() };
+    let (mut checked, mut with_await) = (0, 0);
+    for seed in 12_000..12_200u64 {
+        let m = random::program_with(seed, shape);
+        let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
+        checked += 1;
+        with_await +=
+            brute.traces.iter().any(|c| c.threads.iter().any(|(_, a)| a.iter().any(|(_, s)| s.starts_with("await("))))
+                as u32;
+        for k in [None, Some(1)] {
+            let (stats, traces) = run_pruning(&m, k, 0);
+            assert!(
+                traces == brute.traces,
+                "seed {seed} k={k:?}: {} traces, brute force {}\n{m:?}",
+                traces.len(),
+                brute.traces.len()
+            );
+            if k.is_none() {
+                assert_eq!((stats.redundant, stats.ssb), (0, 0), "seed {seed}");
+            }
+        }
+    }
+    println!("{checked} programs with spin-waits, {with_await} with a wait performed");
+    assert!(checked >= 120 && with_await >= 20, "{checked} checked, {with_await} with a wait performed");
+}

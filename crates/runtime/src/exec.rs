@@ -63,6 +63,8 @@ enum Body {
 
 /// Run a thread's body on its coroutine; never returns (the executor discards it).
 fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
+    let top = 0u8;
+    with_rt(|rt| rt.thread(t).stack_top = std::hint::black_box(&top) as *const u8 as usize);
     match body {
         Body::Main { main, argc, argv } => {
             // SAFETY: `main` is the program's main function resolved by dlsym; argv is a
@@ -137,6 +139,11 @@ pub(crate) struct ThreadRt {
     pub detached: bool,
     pub exists: bool,
     pub atomic_depth: u32,
+    /// Highest address of the thread's stack that its code uses (recorded when its
+    /// coroutine starts): the top of its local state for spin detection.
+    pub stack_top: usize,
+    /// Spin-loop detection ([`crate::memory`]).
+    pub spin: crate::memory::SpinTracker,
 }
 
 /// The C side's state for the execution in progress (see the module docs).
@@ -384,14 +391,28 @@ impl Frontend for CRun<'_> {
         action: Action,
         result: u64,
     ) -> Result<(Option<Action>, Option<Action>), ProgramError> {
-        if !matches!(action, Action::Read(_) | Action::Write(_) | Action::Rmw(_)) {
-            // Happens-before of the step, before the thread (or the child) runs on.
-            with_rt(|rt| {
-                if rt.mem.tracking() {
+        with_rt(|rt| match action {
+            Action::Read(_) => {}
+            Action::Write(o) | Action::Rmw(o) => {
+                // The write count a spin-wait waits on (the engine's memory state).
+                let v = rt.mem.versions.entry(o).or_insert(0);
+                *v = v.wrapping_add(1);
+            }
+            _ => {
+                // Any other visible operation changes what other threads can see (or
+                // ends a spin-wait): the thread's loop iterations start afresh.
+                rt.thread(t).spin.clear();
+                if let Action::Await(o, _) = action {
+                    if let Some(i) = rt.mem.awaited.iter().position(|&x| x == o) {
+                        rt.mem.awaited.swap_remove(i);
+                    }
+                }
+                if rt.mem.tracking() && !matches!(action, Action::Await(..)) {
+                    // Happens-before of the step, before the thread (or the child) runs on.
                     rt.mem.detector.on_step(t, action);
                 }
-            });
-        }
+            }
+        });
         Ok(match action {
             Action::Create(c) => {
                 let spawn = with_rt(|rt| rt.thread(c).spawn.take());

@@ -60,6 +60,12 @@ pub(crate) struct MemState {
     pub detector: RaceDetector,
     /// Pairs of sites already reported in this execution.
     reported: Vec<(Site, Site)>,
+    /// Visible writes per memory object so far (the engine's memory state, which
+    /// [`Action::Await`] waits on).
+    pub versions: rustc_hash::FxHashMap<ObjId, u32>,
+    /// Memory objects some thread spin-waits on: in race mode, a plain write to one of
+    /// them is a visible step (it is what wakes the waiter).
+    pub awaited: Vec<ObjId>,
 }
 
 impl MemState {
@@ -67,6 +73,8 @@ impl MemState {
     pub fn reset(&mut self) {
         self.detector.reset();
         self.reported.clear();
+        self.versions.clear();
+        self.awaited.clear();
     }
 
     /// Whether happens-before is tracked.
@@ -120,13 +128,204 @@ fn check(addr: u64, size: u64, write: bool, atomic: bool, site: Site) {
     })
 }
 
+// ---- spin loops ------------------------------------------------------------------------
+//
+// A thread spins when one iteration of its loop reads memory, changes nothing another
+// thread can see, and comes back to the same instruction in the same local state: then
+// it will repeat that iteration until another thread writes what it read, so it is
+// blocked on an [`Action::Await`] instead of being explored iteration by iteration.
+//
+// Checkpoints are the thread's visible memory operations. At each one the thread's
+// whole local state — its callee-saved registers and the used part of its stack, the
+// shim's own frames included (the same code path leaves them identical) — is compared
+// with the state it had at its last visit of the same instruction. Since that visit the
+// thread must not have changed anything: no plain write, no atomic that changed a
+// value, no other visible operation (each clears the visits). A loop with a give-up
+// counter is not pure (the counter is in its state) and keeps its exact semantics. The
+// iteration must have read exactly one location (a spin on several locations would
+// need a wait on all of them: explored iteration by iteration instead), with loads only
+// (see `__unfold_mem_atomic_post`).
+
+/// The local state of a thread at a checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Snapshot {
+    regs: [u64; 10],
+    stack: Vec<u8>,
+}
+
+/// A checkpoint visit: where, in which state, and how many reads were logged then.
+#[derive(Debug, Clone)]
+struct Visit {
+    site: Site,
+    snap: Snapshot,
+    reads: usize,
+}
+
+/// Per-thread spin-loop detection state.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct SpinTracker {
+    visits: Vec<Visit>,
+    /// Locations read since the visits began, with the write count seen.
+    reads: Vec<(ObjId, u32)>,
+}
+
+impl SpinTracker {
+    /// Forget every visit: the thread changed something.
+    pub fn clear(&mut self) {
+        self.visits.clear();
+        self.reads.clear();
+    }
+}
+
+/// Most stack bytes compared at a checkpoint (deeper states are not checked).
+const MAX_SNAPSHOT: usize = 64 * 1024;
+/// Most checkpoints and reads remembered per thread between two changes.
+const MAX_VISITS: usize = 64;
+const MAX_READS: usize = 4096;
+
+/// The caller's local state as `tsan.c` captures it on entry: its callee-saved
+/// registers and the C function's frame address (above it: the saved frame pointer, the
+/// return address into the program, the program's frames). A null frame disables spin
+/// detection (an architecture `tsan.c` does not capture).
+#[repr(C)]
+#[derive(Debug)]
+pub struct UnfoldCtx {
+    regs: [u64; 10],
+    frame: *const u8,
+}
+
+/// At a checkpoint: the spin-wait the thread must block on, if its last iteration
+/// (since its previous visit of `site`) was pure.
+fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<Action> {
+    if ctx.is_null() {
+        return None;
+    }
+    // SAFETY: tsan.c passes a pointer to its own live local `struct unfold_ctx`, whose
+    // layout UnfoldCtx mirrors.
+    let ctx = unsafe { &*ctx };
+    let frame = ctx.frame as usize;
+    if frame == 0 {
+        return None;
+    }
+    with_rt(|rt| {
+        let t = rt.current;
+        let th = rt.thread(t);
+        let top = th.stack_top;
+        if top <= frame || top - frame > MAX_SNAPSHOT {
+            return None;
+        }
+        // SAFETY: [frame, top) is the used part of the current coroutine's own stack
+        // above the live C frame that called us (`top` was recorded by the coroutine's
+        // first frame): mapped, readable, and not written while we copy it.
+        let stack = unsafe { std::slice::from_raw_parts(frame as *const u8, top - frame) }.to_vec();
+        let snap = Snapshot { regs: ctx.regs, stack };
+        let spin = &mut th.spin;
+        if let Some(i) = spin.visits.iter().position(|v| v.site == site) {
+            if spin.visits[i].snap == snap {
+                let read = &spin.reads[spin.visits[i].reads..];
+                let o = read.first().map(|r| r.0);
+                if let Some(o) = o.filter(|&o| read.iter().all(|r| r.0 == o)) {
+                    let seen = read[0].1;
+                    spin.clear();
+                    return Some(Action::Await(o, seen));
+                }
+            }
+            spin.visits[i] = Visit { site, snap, reads: spin.reads.len() };
+        } else if spin.visits.len() < MAX_VISITS {
+            spin.visits.push(Visit { site, snap, reads: spin.reads.len() });
+        } else {
+            spin.clear();
+        }
+        None
+    })
+}
+
+/// The current thread read `o` (logged for spin detection).
+fn log_read(o: ObjId) {
+    with_rt(|rt| {
+        let t = rt.current;
+        let v = rt.mem.versions.get(&o).copied().unwrap_or(0);
+        let spin = &mut rt.thread(t).spin;
+        if spin.reads.len() >= MAX_READS {
+            spin.clear();
+        } else if !spin.visits.is_empty() || spin.reads.is_empty() {
+            spin.reads.push((o, v));
+        }
+    })
+}
+
+/// The current thread changed memory another thread can see.
+fn log_change() {
+    with_rt(|rt| {
+        let t = rt.current;
+        rt.thread(t).spin.clear();
+    })
+}
+
+/// Whether `addr` lies in the current thread's own live frames (between the
+/// instrumentation's frame and the stack top): local state, which the snapshots compared
+/// at checkpoints already cover.
+fn own_frames(addr: u64, ctx: *const UnfoldCtx) -> bool {
+    // SAFETY: tsan.c passes a pointer to its own live local context, or null.
+    let frame = if ctx.is_null() { 0 } else { unsafe { (*ctx).frame as u64 } };
+    frame != 0 && addr >= frame && with_rt(|rt| addr < rt.thread(rt.current).stack_top as u64)
+}
+
+/// A plain write by the current thread: a change, unless it is to its own frames.
+fn log_plain_write(addr: u64, ctx: *const UnfoldCtx) {
+    if !own_frames(addr, ctx) {
+        log_change();
+    }
+}
+
+/// Suspend on a visible memory operation, blocking first on a spin-wait if the
+/// thread's last iteration was pure.
+fn visible_access(a: Action, site: Site, ctx: *const UnfoldCtx) {
+    spin_wait(site, ctx);
+    suspend(Yield::Pending(a, site));
+}
+
+/// Block on a spin-wait if the thread's last iteration (ending at `site`) was pure.
+fn spin_wait(site: Site, ctx: *const UnfoldCtx) {
+    if let Some(w) = spin_check(site, ctx) {
+        if let Action::Await(o, _) = w {
+            with_rt(|rt| rt.mem.awaited.push(o));
+        }
+        suspend(Yield::Pending(w, site));
+    }
+}
+
 /// A plain access of `size` bytes at `addr` (`tsan.c`'s `__tsan_readN`/`__tsan_writeN`,
 /// range and unaligned variants).
 #[no_mangle]
-pub extern "C" fn __unfold_mem_access(addr: *const c_void, size: usize, write: c_int, ra: *mut c_void) {
+pub extern "C" fn __unfold_mem_access(
+    addr: *const c_void,
+    size: usize,
+    write: c_int,
+    ra: *mut c_void,
+    ctx: *const UnfoldCtx,
+) {
     let mode = with_rt(|rt| if rt.active { Some(rt.mem.mode) } else { None });
+    if write != 0 && mode.is_some() {
+        log_plain_write(addr as u64, ctx);
+    }
     match mode {
-        Some(MemoryMode::Races) => check(addr as u64, size as u64, write != 0, false, code_site(ra)),
+        Some(MemoryMode::Races) => {
+            // A plain spin (a racy one: nothing orders the write that ends it) waits like
+            // an atomic one, and the write to a location someone waits on becomes a
+            // visible step, so that the waiter wakes and the race is reported.
+            let (a, site) = (addr as u64, code_site(ra));
+            let o = memory_obj(a);
+            if write != 0 {
+                if with_rt(|rt| rt.mem.awaited.contains(&o)) {
+                    suspend(Yield::Pending(Action::Write(o), site | ((a & 7) << 56)));
+                }
+            } else if !own_frames(a, ctx) {
+                spin_wait(site | ((a & 7) << 56), ctx);
+                log_read(o);
+            }
+            check(a, size as u64, write != 0, false, site);
+        }
         Some(MemoryMode::Sc) => {
             // One visible step per word touched.
             let (start, end) = (addr as u64, (addr as u64).saturating_add(size.max(1) as u64));
@@ -135,7 +334,10 @@ pub extern "C" fn __unfold_mem_access(addr: *const c_void, size: usize, write: c
                 let o = memory_obj(w);
                 let a = if write != 0 { Action::Write(o) } else { Action::Read(o) };
                 let at = start.max(w);
-                suspend(Yield::Pending(a, code_site(ra) | ((at & 7) << 56)));
+                visible_access(a, code_site(ra) | ((at & 7) << 56), ctx);
+                if write == 0 && !own_frames(w, ctx) {
+                    log_read(o);
+                }
                 w += 8;
             }
         }
@@ -155,7 +357,13 @@ fn unsupported(msg: String) {
 
 /// Before an atomic operation: the scheduling point.
 #[no_mangle]
-pub extern "C" fn __unfold_mem_atomic_pre(addr: *const c_void, size: usize, kind: c_int, ra: *mut c_void) {
+pub extern "C" fn __unfold_mem_atomic_pre(
+    addr: *const c_void,
+    size: usize,
+    kind: c_int,
+    ra: *mut c_void,
+    ctx: *const UnfoldCtx,
+) {
     if !with_rt(|rt| rt.active) {
         return;
     }
@@ -171,13 +379,34 @@ pub extern "C" fn __unfold_mem_atomic_pre(addr: *const c_void, size: usize, kind
         1 => Action::Write(o),
         _ => Action::Rmw(o),
     };
-    suspend(Yield::Pending(action, code_site(ra) | ((a & 7) << 56)));
+    visible_access(action, code_site(ra) | ((a & 7) << 56), ctx);
 }
 
-/// After an atomic operation: happens-before, and races with plain accesses.
+/// After an atomic operation: happens-before, and races with plain accesses. `changed`
+/// says whether it changed the location's value (a failed compare-exchange, or a store
+/// of the value already there, did not).
 #[no_mangle]
-pub extern "C" fn __unfold_mem_atomic_post(addr: *const c_void, size: usize, kind: c_int, ra: *mut c_void) {
+pub extern "C" fn __unfold_mem_atomic_post(
+    addr: *const c_void,
+    size: usize,
+    kind: c_int,
+    changed: c_int,
+    ra: *mut c_void,
+) {
     let a = addr as u64;
+    if with_rt(|rt| rt.active) {
+        // Only a load leaves the iteration pure. Every store or read-modify-write is a
+        // write step (it moves the location's write count, which wakes spin-waits on
+        // it), even one that left the value unchanged: counting those as pure would let
+        // two threads spinning with test-and-set wake each other forever. So CAS and
+        // exchange retry loops are explored iteration by iteration.
+        let _ = changed;
+        if kind == 0 {
+            log_read(memory_obj(a));
+        } else {
+            log_change();
+        }
+    }
     let tracking = with_rt(|rt| {
         if !rt.active || !rt.mem.tracking() {
             return false;

@@ -21,93 +21,135 @@
 
 enum { K_LOAD = 0, K_STORE = 1, K_RMW = 2, K_FAILED_RMW = 3 };
 
-void __unfold_mem_access(const volatile void *addr, size_t size, int write, void *ra);
-void __unfold_mem_atomic_pre(const volatile void *addr, size_t size, int kind, void *ra);
-void __unfold_mem_atomic_post(const volatile void *addr, size_t size, int kind, void *ra);
+/*
+ * The caller's local state for spin-loop detection: its callee-saved registers, read on
+ * entry, and our frame address (above it: the saved frame pointer, the return address,
+ * then the caller's frames). This file is compiled without optimisation (build.rs), so
+ * these functions keep their own values in stack slots and use no callee-saved
+ * register: the registers read here are still the caller's.
+ */
+struct unfold_ctx {
+    unsigned long regs[10];
+    void *frame;
+};
+#if defined(__x86_64__)
+#define CAPTURE(c)                                                                         \
+    struct unfold_ctx c;                                                                   \
+    __asm__ volatile("mov %%rbx, %0\n\tmov %%r12, %1\n\tmov %%r13, %2\n\tmov %%r14, %3\n\tmov %%r15, %4" \
+                     : "=m"(c.regs[0]), "=m"(c.regs[1]), "=m"(c.regs[2]), "=m"(c.regs[3]), "=m"(c.regs[4])); \
+    c.regs[5] = c.regs[6] = c.regs[7] = c.regs[8] = c.regs[9] = 0;                         \
+    c.frame = __builtin_frame_address(0)
+#elif defined(__aarch64__)
+#define CAPTURE(c)                                                                         \
+    struct unfold_ctx c;                                                                   \
+    __asm__ volatile("stp x19, x20, [%0]\n\tstp x21, x22, [%0, #16]\n\tstp x23, x24, [%0, #32]\n\t" \
+                     "stp x25, x26, [%0, #48]\n\tstp x27, x28, [%0, #64]"                \
+                     : : "r"(c.regs) : "memory");                                          \
+    c.frame = __builtin_frame_address(0)
+#else
+/* No spin detection: a null frame disables it. */
+#define CAPTURE(c)                                                                         \
+    struct unfold_ctx c;                                                                   \
+    c.frame = 0
+#endif
+
+void __unfold_mem_access(const volatile void *addr, size_t size, int write, void *ra, struct unfold_ctx *ctx);
+void __unfold_mem_atomic_pre(const volatile void *addr, size_t size, int kind, void *ra, struct unfold_ctx *ctx);
+void __unfold_mem_atomic_post(const volatile void *addr, size_t size, int kind, int changed, void *ra);
 
 /* ---- lifecycle and call stacks ---------------------------------------------------- */
 void __tsan_init(void) {}
 void __tsan_func_entry(void *pc) { (void)pc; }
 void __tsan_func_exit(void) {}
-void __tsan_vptr_update(void **vptr, void *val) { (void)val; __unfold_mem_access(vptr, sizeof *vptr, 1, RA); }
-void __tsan_vptr_read(void **vptr) { __unfold_mem_access(vptr, sizeof *vptr, 0, RA); }
+void __tsan_vptr_update(void **vptr, void *val) { CAPTURE(c); (void)val; __unfold_mem_access(vptr, sizeof *vptr, 1, RA, &c); }
+void __tsan_vptr_read(void **vptr) { CAPTURE(c); __unfold_mem_access(vptr, sizeof *vptr, 0, RA, &c); }
 
 /* ---- plain accesses ---------------------------------------------------------------- */
 #define PLAIN(n)                                                                           \
-    void __tsan_read##n(void *a) { __unfold_mem_access(a, n, 0, RA); }                     \
-    void __tsan_write##n(void *a) { __unfold_mem_access(a, n, 1, RA); }                    \
-    void __tsan_unaligned_read##n(void *a) { __unfold_mem_access(a, n, 0, RA); }           \
-    void __tsan_unaligned_write##n(void *a) { __unfold_mem_access(a, n, 1, RA); }          \
-    void __tsan_volatile_read##n(void *a) { __unfold_mem_access(a, n, 0, RA); }            \
-    void __tsan_volatile_write##n(void *a) { __unfold_mem_access(a, n, 1, RA); }
+    void __tsan_read##n(void *a) { CAPTURE(c); __unfold_mem_access(a, n, 0, RA, &c); }     \
+    void __tsan_write##n(void *a) { CAPTURE(c); __unfold_mem_access(a, n, 1, RA, &c); }    \
+    void __tsan_unaligned_read##n(void *a) { CAPTURE(c); __unfold_mem_access(a, n, 0, RA, &c); } \
+    void __tsan_unaligned_write##n(void *a) { CAPTURE(c); __unfold_mem_access(a, n, 1, RA, &c); } \
+    void __tsan_volatile_read##n(void *a) { CAPTURE(c); __unfold_mem_access(a, n, 0, RA, &c); } \
+    void __tsan_volatile_write##n(void *a) { CAPTURE(c); __unfold_mem_access(a, n, 1, RA, &c); }
 PLAIN(1)
 PLAIN(2)
 PLAIN(4)
 PLAIN(8)
 PLAIN(16)
-void __tsan_read_range(void *a, size_t n) { __unfold_mem_access(a, n, 0, RA); }
-void __tsan_write_range(void *a, size_t n) { __unfold_mem_access(a, n, 1, RA); }
+void __tsan_read_range(void *a, size_t n) { CAPTURE(c); __unfold_mem_access(a, n, 0, RA, &c); }
+void __tsan_write_range(void *a, size_t n) { CAPTURE(c); __unfold_mem_access(a, n, 1, RA, &c); }
 
 /* ---- atomics ----------------------------------------------------------------------- */
 #define SC __ATOMIC_SEQ_CST
 #define ATOMICS(n, T)                                                                      \
     T __tsan_atomic##n##_load(const volatile T *a, int mo) {                               \
         (void)mo;                                                                          \
+        CAPTURE(c);                                                                        \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_LOAD, ra);                                 \
+        __unfold_mem_atomic_pre(a, sizeof(T), K_LOAD, ra, &c);                                 \
         T r = __atomic_load_n(a, SC);                                                      \
-        __unfold_mem_atomic_post(a, sizeof(T), K_LOAD, ra);                                \
+        __unfold_mem_atomic_post(a, sizeof(T), K_LOAD, 0, ra);                             \
         return r;                                                                          \
     }                                                                                      \
     void __tsan_atomic##n##_store(volatile T *a, T v, int mo) {                            \
         (void)mo;                                                                          \
+        CAPTURE(c);                                                                        \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_STORE, ra);                                \
-        __atomic_store_n(a, v, SC);                                                        \
-        __unfold_mem_atomic_post(a, sizeof(T), K_STORE, ra);                               \
+        __unfold_mem_atomic_pre(a, sizeof(T), K_STORE, ra, &c);                                \
+        T old = __atomic_exchange_n(a, v, SC);                                             \
+        __unfold_mem_atomic_post(a, sizeof(T), K_STORE, old != v, ra);                     \
     }                                                                                      \
-    RMW(n, T, exchange, __atomic_exchange_n)                                               \
-    RMW(n, T, fetch_add, __atomic_fetch_add)                                               \
-    RMW(n, T, fetch_sub, __atomic_fetch_sub)                                               \
-    RMW(n, T, fetch_and, __atomic_fetch_and)                                               \
-    RMW(n, T, fetch_or, __atomic_fetch_or)                                                 \
-    RMW(n, T, fetch_xor, __atomic_fetch_xor)                                               \
-    RMW(n, T, fetch_nand, __atomic_fetch_nand)                                             \
+    RMW(n, T, exchange, __atomic_exchange_n, v)                                            \
+    RMW(n, T, fetch_add, __atomic_fetch_add, (T)(r + v))                                   \
+    RMW(n, T, fetch_sub, __atomic_fetch_sub, (T)(r - v))                                   \
+    RMW(n, T, fetch_and, __atomic_fetch_and, (T)(r & v))                                   \
+    RMW(n, T, fetch_or, __atomic_fetch_or, (T)(r | v))                                     \
+    RMW(n, T, fetch_xor, __atomic_fetch_xor, (T)(r ^ v))                                   \
+    RMW(n, T, fetch_nand, __atomic_fetch_nand, (T)~(r & v))                                \
     int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fmo) { \
         (void)mo;                                                                          \
         (void)fmo;                                                                         \
+        CAPTURE(cx);                                                                       \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra);                                  \
+        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &cx);                                  \
+        T expected = *c;                                                                   \
         int ok = __atomic_compare_exchange_n(a, c, v, 0, SC, SC);                          \
-        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ra);             \
+        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ra); \
         return ok;                                                                         \
     }                                                                                      \
     int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fmo) { \
         (void)mo;                                                                          \
         (void)fmo;                                                                         \
+        CAPTURE(cx);                                                                       \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra);                                  \
+        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &cx);                                  \
+        T expected = *c;                                                                   \
         int ok = __atomic_compare_exchange_n(a, c, v, 0, SC, SC);                          \
-        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ra);             \
+        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ra); \
         return ok;                                                                         \
     }                                                                                      \
     T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo) {  \
         (void)mo;                                                                          \
         (void)fmo;                                                                         \
+        CAPTURE(cx);                                                                       \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra);                                  \
+        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &cx);                                  \
+        T expected = c;                                                                    \
         int ok = __atomic_compare_exchange_n(a, &c, v, 0, SC, SC);                         \
-        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ra);             \
+        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ra); \
         return c;                                                                          \
     }
 
-#define RMW(n, T, op, builtin)                                                             \
+/* `after` is the value the operation left (from the old value r and the operand v). */
+#define RMW(n, T, op, builtin, after)                                                      \
     T __tsan_atomic##n##_##op(volatile T *a, T v, int mo) {                                \
         (void)mo;                                                                          \
+        CAPTURE(c);                                                                        \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra);                                  \
+        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &c);                                  \
         T r = builtin(a, v, SC);                                                           \
-        __unfold_mem_atomic_post(a, sizeof(T), K_RMW, ra);                                 \
+        __unfold_mem_atomic_post(a, sizeof(T), K_RMW, r != (after), ra);                   \
         return r;                                                                          \
     }
 

@@ -644,6 +644,12 @@ fn pipe() -> Result<(c_int, c_int), RuntimeError> {
     Ok((fds[0], fds[1]))
 }
 
+/// Main's first pending action of a run cut short (the worker died before reporting
+/// it): main takes the first step of every execution.
+fn first_of(out: &Execution) -> Option<Action> {
+    out.steps.first().map(|s| s.action.pending_form())
+}
+
 impl CProgram {
     /// A program over a loaded image. Reserves the arena and stacks and the shared
     /// memory; no process is started until the first execution.
@@ -1054,12 +1060,14 @@ impl Program for CProgram {
                 }
                 self.interrupted |= interrupt;
                 out.end = End::Timeout;
+                out.first = first_of(out);
                 self.timing.transfer += t1.elapsed();
                 return Ok(());
             }
         }
         if let Some(sig) = crashed {
             out.end = End::Crash(self.crash_defect(sig, nsteps));
+            out.first = first_of(out);
             self.timing.transfer += t1.elapsed();
             return Ok(());
         }

@@ -163,8 +163,7 @@ impl Analysis {
             }
             // Object predecessors and race candidates.
             cands.clear();
-            let kind = s.action.obj_kind();
-            if let (Some(o), true) = (s.action.object(), kind.is_some() && kind != Some(ObjKind::Memory)) {
+            if let Some(o) = s.action.object() {
                 let st = self.states.entry(o).or_default();
                 self.before.push(st.clone());
                 // The session validated the execution with the same semantics.
@@ -229,7 +228,7 @@ impl Analysis {
     /// along: the reversibility test of the module documentation.
     pub fn enabled_before(&self, e: usize, limit: usize, p: ThreadId, a: Action) -> bool {
         let Some(o) = a.object() else { return true };
-        if a.obj_kind() == Some(ObjKind::Memory) {
+        if a.obj_kind() == Some(ObjKind::Memory) && !matches!(a, Action::Await(..)) {
             return true;
         }
         let ev = self.evs[e];
@@ -264,7 +263,8 @@ impl Analysis {
         let list = self.by_object.get(&o)?;
         // With every operation on the object dependent, the operations are totally
         // ordered by happens-before: once one happens before p, all earlier ones do.
-        let total = self.mode == Independence::AllDependent || a.obj_kind() != Some(ObjKind::RwLock);
+        let total =
+            self.mode == Independence::AllDependent || !matches!(a.obj_kind(), Some(ObjKind::RwLock | ObjKind::Memory));
         let upto = list.partition_point(|&x| (x as usize) < k);
         for &x in list[..upto].iter().rev() {
             let x = x as usize;

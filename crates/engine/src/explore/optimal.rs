@@ -26,7 +26,7 @@
 
 use super::dpor::{self, Driver, Kind};
 use super::{ExploreConfig, ExploreError, Explorer, Session, Stats};
-use crate::action::ObjKind;
+use crate::action::{Action, ObjKind};
 use crate::ids::ThreadId;
 use crate::program::Execution;
 
@@ -71,10 +71,15 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, stats: &mut Stats) {
     d.an.races = races;
     // Request races (Alg. 4 lines 8–14, generalised: see `dpor`'s module documentation).
     let mut clock = std::mem::take(&mut d.clock);
+    // Memory accesses block nobody unless a thread spin-waits (Action::Await).
+    let awaits = exec.steps.iter().any(|s| matches!(s.next, Some(Action::Await(..))))
+        || d.final_pending.iter().any(|a| matches!(a, Some(Action::Await(..))));
     for e in 0..n {
         let ev = d.an.evs[e];
-        if !matches!(ev.action.obj_kind(), Some(k) if k != ObjKind::Memory) {
-            continue;
+        match ev.action.obj_kind() {
+            None => continue,
+            Some(ObjKind::Memory) if !awaits => continue,
+            _ => {}
         }
         let o = ev.action.object();
         for pi in 0..d.an.nt.max(d.final_pending.len()) {

@@ -331,6 +331,21 @@ impl ThreadBuilder {
         r
     }
 
+    /// `while (read(v) == 0) {}` as the C runtime runs it once it has seen one pure
+    /// iteration: read; if zero, wait for another thread to write `v` ([`Action::Await`]),
+    /// read again. Returns the register holding the (non-zero) value read.
+    pub fn spin_until_nonzero(&mut self, v: Var) -> Reg {
+        let head = self.label();
+        let done = self.label();
+        self.place(head);
+        let r = self.read(v);
+        self.jump_if(r.e(), done);
+        self.instrs.push(Instr::AwaitChange(v.0));
+        self.jump(head);
+        self.place(done);
+        r
+    }
+
     /// `pthread_cond_wait(c, m)`: join the waiters, release `m`, wait for a signal,
     /// reacquire `m` (four visible steps, see [`crate::objects::condvar`]).
     pub fn cond_wait(&mut self, c: Cond, m: Mutex) {

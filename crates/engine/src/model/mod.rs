@@ -101,6 +101,9 @@ pub(crate) enum Instr {
     Spawn(Reg, u32),
     Join(Expr),
     End,
+    /// A spin-wait on a variable: blocked until another thread writes it (pending
+    /// [`Action::Await`] with the variable's write count now).
+    AwaitChange(u32),
     /// Any other operation on a synchronising object (condition variable, semaphore,
     /// read-write lock, barrier), in pending form; the value the engine hands back
     /// ([`crate::SchedState::result`]) goes to the register.
@@ -122,6 +125,7 @@ impl Instr {
                 | Instr::Join(_)
                 | Instr::End
                 | Instr::Op(..)
+                | Instr::AwaitChange(_)
         )
     }
 }
@@ -165,6 +169,8 @@ pub struct Model {
     /// invisible accesses checked for data races.
     plain_visible: bool,
     race: RaceDetector,
+    /// Visible writes per variable in this run (the engine's memory state).
+    writes: Vec<u32>,
 }
 
 impl fmt::Debug for Model {
@@ -204,6 +210,7 @@ impl Model {
             sched: SchedState::default(),
             plain_visible: false,
             race: RaceDetector::default(),
+            writes: Vec::new(),
         }
     }
 
@@ -249,6 +256,8 @@ impl Model {
         self.owner.resize(self.nmutex, None);
         self.rw_held.clear();
         self.race.reset();
+        self.writes.clear();
+        self.writes.resize(self.var_init.len(), 0);
         for t in &mut self.threads {
             t.exists = false;
             t.pending = None;
@@ -352,6 +361,7 @@ impl Model {
                     }
                     a => a,
                 },
+                Instr::AwaitChange(v) => Action::Await(var_obj(*v), self.writes[*v as usize]),
                 Instr::Load(_, v) if self.plain_visible => Action::Read(var_obj(*v)),
                 Instr::Store(v, _) if self.plain_visible => Action::Write(var_obj(*v)),
                 Instr::Load(r, v) => {
@@ -415,6 +425,10 @@ impl Model {
         let code = self.threads[ti].code as usize;
         let pc = self.threads[ti].pc as usize;
         let site = ((code as u64) << 32) | pc as u64;
+        if let Action::Write(o) | Action::Rmw(o) = action {
+            let v = (o.0 - VAR_BASE) as usize;
+            self.writes[v] = self.writes[v].wrapping_add(1);
+        }
         // Happens-before of the step, before the thread runs on.
         match (&self.codes[code].instrs[pc], action) {
             (Instr::Read(_, v) | Instr::Write(v, _) | Instr::FetchAdd(_, v, _) | Instr::Exchange(_, v, _), a) => {
@@ -428,7 +442,7 @@ impl Model {
                     out.defects.push(race_defect(&r, out.steps.len() + 1));
                 }
             }
-            (Instr::Load(..) | Instr::Store(..), _) => {}
+            (Instr::Load(..) | Instr::Store(..) | Instr::AwaitChange(_), _) => {}
             (_, a) => self.race.on_step(tid, a),
         }
         let mut child: Option<(ThreadId, u32)> = None;
@@ -463,7 +477,7 @@ impl Model {
                     t.regs[r.0 as usize] = id.0 as i64;
                     child = Some((id, *c));
                 }
-                Instr::Join(_) | Instr::End => {}
+                Instr::Join(_) | Instr::End | Instr::AwaitChange(_) => {}
                 Instr::Op(_, r) => {
                     match action {
                         Action::RdLock(l) | Action::TryRdLock(l, true) => self.rw_held.push((tid, l, false)),

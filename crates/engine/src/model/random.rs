@@ -62,17 +62,28 @@ pub struct Shape {
     /// Also make plain (invisible) accesses to shared variables outside the mutex that
     /// guards them, or to the atomically accessed ones: programs that may race.
     pub racy: bool,
+    /// Also spin until a visible variable is non-zero (spin-waits, [`ThreadBuilder::spin_until_nonzero`]).
+    pub spins: bool,
 }
 
 impl Default for Shape {
     fn default() -> Self {
-        Shape { max_threads: 4, max_statements: 3, max_visible: 8, lock_free: false, sync_objects: false, racy: false }
+        Shape {
+            max_threads: 4,
+            max_statements: 3,
+            max_visible: 8,
+            lock_free: false,
+            sync_objects: false,
+            racy: false,
+            spins: false,
+        }
     }
 }
 
 struct Ctx {
     lock_free: bool,
     racy: bool,
+    spins: bool,
     mutexes: Vec<Mutex>,
     guarded: Vec<Var>,
     visible: Vec<Var>,
@@ -243,6 +254,15 @@ impl Gen<'_> {
         if self.budget == 0 {
             return;
         }
+        if self.ctx.spins && !self.ctx.visible.is_empty() && self.rng.chance(20) {
+            let v = self.ctx.visible[self.rng.below(self.ctx.visible.len())];
+            if self.budget >= 2 {
+                self.budget -= 2;
+                let r = t.spin_until_nonzero(v);
+                self.data.push(r);
+            }
+            return;
+        }
         if self.ctx.racy && self.rng.chance(25) {
             // A plain access that nothing may order: a guarded variable without its
             // mutex, or an atomically accessed one.
@@ -391,7 +411,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let nm = 1 + rng.below(3);
     let mutexes: Vec<Mutex> = (0..nm).map(|_| b.mutex()).collect();
     let guarded: Vec<Var> = (0..nm).map(|_| b.var(0)).collect();
-    let nv = if shape.lock_free { 1 + rng.below(2) } else { rng.below(3) };
+    let nv = if shape.lock_free || shape.spins { 1 + rng.below(2) } else { rng.below(3) };
     let visible: Vec<Var> = (0..nv).map(|_| b.var(0)).collect();
     let (mut conds, mut sems, mut rwlocks, mut barriers) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut sem_init = Vec::new();
@@ -414,8 +434,18 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
             barrier_init.push((x, 2));
         }
     }
-    let ctx =
-        Ctx { lock_free: shape.lock_free, racy: shape.racy, mutexes, guarded, visible, conds, sems, rwlocks, barriers };
+    let ctx = Ctx {
+        lock_free: shape.lock_free,
+        racy: shape.racy,
+        spins: shape.spins,
+        mutexes,
+        guarded,
+        visible,
+        conds,
+        sems,
+        rwlocks,
+        barriers,
+    };
 
     // Thread tree: main has 1..=3 children; a child may have one child of its own.
     let total = 2 + rng.below(shape.max_threads.max(2) - 1);
@@ -431,6 +461,13 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         plans[waiter].push(0);
         plans[setter].push(3);
     }
+    if shape.spins && total >= 2 {
+        // A spin-wait on the first visible variable and a thread that sets it.
+        let a = rng.below(total);
+        let b2 = (a + 1 + rng.below(total - 1)) % total;
+        plans[a].push(6);
+        plans[b2].push(7);
+    }
     if !ctx.barriers.is_empty() && total >= 2 {
         let a = rng.below(total);
         let b2 = (a + 1 + rng.below(total - 1)) % total;
@@ -440,7 +477,12 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let body = |rng: &mut Rng, t: &mut ThreadBuilder, plan: &[u8]| {
         let mut g = Gen { rng, ctx: &ctx, held: Vec::new(), data: Vec::new(), budget: shape.max_visible };
         for &p in plan {
-            if p == 5 {
+            if p == 6 {
+                let r = t.spin_until_nonzero(g.ctx.visible[0]);
+                g.data.push(r);
+            } else if p == 7 {
+                t.write(g.ctx.visible[0], 1);
+            } else if p == 5 {
                 g.budget += 2;
                 g.barrier_statement(t, 0);
             } else {

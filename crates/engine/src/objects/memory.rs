@@ -1,6 +1,8 @@
 //! A memory location accessed by visible operations (reads, writes, read-modify-writes):
-//! every operation is always enabled and changes no synchronisation state. Reads commute
-//! with reads under read-read independence ([`crate::action::Access`]).
+//! every access is always enabled; reads commute with reads under read-read independence
+//! ([`crate::action::Access`]). The state is the number of writes so far, which is what a
+//! spin-wait ([`Action::Await`]) waits on: a thread whose loop iteration read the
+//! location and changed nothing is blocked until the count moves past what it saw.
 
 use super::ObjectKind;
 use crate::action::Action;
@@ -11,16 +13,27 @@ use crate::ids::ThreadId;
 pub struct Memory;
 
 impl ObjectKind for Memory {
-    type State = ();
+    /// The number of writes and read-modify-writes performed (wrapping).
+    type State = u32;
 
-    fn enabled(_: &(), _: ThreadId, _: Action) -> bool {
-        true
+    fn enabled(writes: &u32, _: ThreadId, a: Action) -> bool {
+        match a {
+            Action::Await(_, seen) => *writes != seen,
+            _ => true,
+        }
     }
 
-    fn apply(_: &mut (), _: ThreadId, a: Action) -> Result<(), String> {
+    fn apply(writes: &mut u32, _: ThreadId, a: Action) -> Result<(), String> {
         match a {
-            Action::Read(_) | Action::Write(_) | Action::Rmw(_) => Ok(()),
-            other => Err(format!("{other:?} is not a memory access")),
+            Action::Write(_) | Action::Rmw(_) => *writes = writes.wrapping_add(1),
+            Action::Read(_) => {}
+            Action::Await(o, seen) => {
+                if *writes == seen {
+                    return Err(format!("await({o}) performed with no new write"));
+                }
+            }
+            other => return Err(format!("{other:?} is not a memory access")),
         }
+        Ok(())
     }
 }

@@ -82,8 +82,8 @@ pub enum ObjState {
     Fresh,
     /// A mutex.
     Mutex(<mutex::Mutex as ObjectKind>::State),
-    /// A memory location.
-    Memory,
+    /// A memory location (its write count).
+    Memory(u32),
     /// A condition variable.
     CondVar(<condvar::CondVar as ObjectKind>::State),
     /// A semaphore.
@@ -107,14 +107,7 @@ macro_rules! dispatch {
             }
             Some(ObjKind::RwLock) => dispatch!(@one $self, RwLock, rwlock::RwLock, $K, $st, $body, $mismatch),
             Some(ObjKind::Barrier) => dispatch!(@one $self, Barrier, barrier::Barrier, $K, $st, $body, $mismatch),
-            Some(ObjKind::Memory) => match $self {
-                ObjState::Fresh | ObjState::Memory => {
-                    type $K = memory::Memory;
-                    let $st = &();
-                    $body
-                }
-                _ => $mismatch,
-            },
+            Some(ObjKind::Memory) => dispatch!(@one $self, Memory, memory::Memory, $K, $st, $body, $mismatch),
         }
     };
     (@one $self:expr, $variant:ident, $ty:ty, $K:ident, $st:ident, $body:expr, $mismatch:expr) => {
@@ -157,7 +150,7 @@ impl ObjState {
         if matches!(self, ObjState::Fresh) {
             *self = match kind {
                 ObjKind::Mutex => ObjState::Mutex(Default::default()),
-                ObjKind::Memory => ObjState::Memory,
+                ObjKind::Memory => ObjState::Memory(0),
                 ObjKind::CondVar => ObjState::CondVar(Default::default()),
                 ObjKind::Semaphore => ObjState::Semaphore(Default::default()),
                 ObjKind::RwLock => ObjState::RwLock(Default::default()),
@@ -167,7 +160,7 @@ impl ObjState {
         let used_as = self.kind_name();
         match (&mut *self, kind) {
             (ObjState::Mutex(s), ObjKind::Mutex) => mutex::Mutex::apply(s, t, a),
-            (ObjState::Memory, ObjKind::Memory) => memory::Memory::apply(&mut (), t, a),
+            (ObjState::Memory(s), ObjKind::Memory) => memory::Memory::apply(s, t, a),
             (ObjState::CondVar(s), ObjKind::CondVar) => condvar::CondVar::apply(s, t, a),
             (ObjState::Semaphore(s), ObjKind::Semaphore) => semaphore::Semaphore::apply(s, t, a),
             (ObjState::RwLock(s), ObjKind::RwLock) => rwlock::RwLock::apply(s, t, a),
@@ -190,7 +183,7 @@ impl ObjState {
         match self {
             ObjState::Fresh => "nothing yet",
             ObjState::Mutex(_) => "a mutex",
-            ObjState::Memory => "memory",
+            ObjState::Memory(_) => "memory",
             ObjState::CondVar(_) => "a condition variable",
             ObjState::Semaphore(_) => "a semaphore",
             ObjState::RwLock(_) => "a read-write lock",

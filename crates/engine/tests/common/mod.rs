@@ -32,7 +32,10 @@ pub fn akey(a: Action) -> (u8, String) {
 /// Operations that commute with each other in read-read mode: memory reads and the
 /// read side of a read-write lock.
 fn is_read(a: Action) -> bool {
-    matches!(a, Action::Read(_) | Action::RdLock(_) | Action::TryRdLock(..) | Action::RwUnlock(_, false))
+    matches!(
+        a,
+        Action::Read(_) | Action::Await(..) | Action::RdLock(_) | Action::TryRdLock(..) | Action::RwUnlock(_, false)
+    )
 }
 
 pub fn canon(steps: &[Step], mode: Independence) -> Canon {

@@ -1,0 +1,21 @@
+// A thread computes forever on local data (no shared access, no visible operation):
+// nothing but the per-execution time limit can stop it.
+// expect: verdict=defect kind=timeout flags=--exec-timeout=0.3
+#include <pthread.h>
+
+void *worker(void *arg) {
+    (void)arg;
+    unsigned long x = 1;
+    for (;;) {
+        x = x * 6364136223846793005ul + 1;
+        __asm__ volatile("" : "+r"(x));
+    }
+    return 0;
+}
+
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, worker, 0);
+    pthread_join(t, 0);
+    return 0;
+}
