@@ -153,11 +153,14 @@ struct Snapshot {
     stack: Vec<u8>,
 }
 
-/// A checkpoint visit: where, in which state, and how many reads were logged then.
+/// A checkpoint visit: where, in which state, and how many reads were logged then. The
+/// first visit of a site records no state (taking a snapshot costs a copy of the stack,
+/// and most loops change something every iteration, which forgets every visit): the
+/// snapshot is taken at the second visit and compared at the third.
 #[derive(Debug, Clone)]
 struct Visit {
     site: Site,
-    snap: Snapshot,
+    snap: Option<Snapshot>,
     reads: usize,
 }
 
@@ -167,13 +170,24 @@ pub(crate) struct SpinTracker {
     visits: Vec<Visit>,
     /// Locations read since the visits began, with the write count seen.
     reads: Vec<(ObjId, u32)>,
+    /// Plain reads since the last change (race mode): spin bookkeeping on plain reads
+    /// starts only past [`PLAIN_SPIN_THRESHOLD`], so that ordinary loops (which write
+    /// every few reads) pay one counter, not the bookkeeping. Plain reads are not
+    /// scheduling points, so the delay costs no execution.
+    plain_reads: u32,
 }
+
+/// See [`SpinTracker::plain_reads`].
+const PLAIN_SPIN_THRESHOLD: u32 = 64;
 
 impl SpinTracker {
     /// Forget every visit: the thread changed something.
     pub fn clear(&mut self) {
-        self.visits.clear();
-        self.reads.clear();
+        if !self.visits.is_empty() || !self.reads.is_empty() {
+            self.visits.clear();
+            self.reads.clear();
+        }
+        self.plain_reads = 0;
     }
 }
 
@@ -214,14 +228,22 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<Action> {
         if top <= frame || top - frame > MAX_SNAPSHOT {
             return None;
         }
+        let spin = &mut th.spin;
+        let Some(i) = spin.visits.iter().position(|v| v.site == site) else {
+            if spin.visits.len() < MAX_VISITS {
+                spin.visits.push(Visit { site, snap: None, reads: spin.reads.len() });
+            } else {
+                spin.clear();
+            }
+            return None;
+        };
         // SAFETY: [frame, top) is the used part of the current coroutine's own stack
         // above the live C frame that called us (`top` was recorded by the coroutine's
         // first frame): mapped, readable, and not written while we copy it.
         let stack = unsafe { std::slice::from_raw_parts(frame as *const u8, top - frame) }.to_vec();
-        let snap = Snapshot { regs: ctx.regs, stack };
-        let spin = &mut th.spin;
-        if let Some(i) = spin.visits.iter().position(|v| v.site == site) {
-            if spin.visits[i].snap == snap {
+        let snap = Some(Snapshot { regs: ctx.regs, stack });
+        {
+            if spin.visits[i].snap.is_some() && spin.visits[i].snap == snap {
                 let read = &spin.reads[spin.visits[i].reads..];
                 let o = read.first().map(|r| r.0);
                 if let Some(o) = o.filter(|&o| read.iter().all(|r| r.0 == o)) {
@@ -231,10 +253,6 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<Action> {
                 }
             }
             spin.visits[i] = Visit { site, snap, reads: spin.reads.len() };
-        } else if spin.visits.len() < MAX_VISITS {
-            spin.visits.push(Visit { site, snap, reads: spin.reads.len() });
-        } else {
-            spin.clear();
         }
         None
     })
@@ -271,13 +289,6 @@ fn own_frames(addr: u64, ctx: *const UnfoldCtx) -> bool {
     frame != 0 && addr >= frame && with_rt(|rt| addr < rt.thread(rt.current).stack_top as u64)
 }
 
-/// A plain write by the current thread: a change, unless it is to its own frames.
-fn log_plain_write(addr: u64, ctx: *const UnfoldCtx) {
-    if !own_frames(addr, ctx) {
-        log_change();
-    }
-}
-
 /// Suspend on a visible memory operation, blocking first on a spin-wait if the
 /// thread's last iteration was pure.
 fn visible_access(a: Action, site: Site, ctx: *const UnfoldCtx) {
@@ -297,51 +308,118 @@ fn spin_wait(site: Site, ctx: *const UnfoldCtx) {
 
 /// A plain access of `size` bytes at `addr` (`tsan.c`'s `__tsan_readN`/`__tsan_writeN`,
 /// range and unaligned variants).
+///
+/// # Safety
+/// Called by `tsan.c` on a program thread: `ctx` is null or points to the caller's live
+/// `struct unfold_ctx`.
 #[no_mangle]
-pub extern "C" fn __unfold_mem_access(
+pub unsafe extern "C" fn __unfold_mem_access(
     addr: *const c_void,
     size: usize,
     write: c_int,
     ra: *mut c_void,
     ctx: *const UnfoldCtx,
 ) {
-    let mode = with_rt(|rt| if rt.active { Some(rt.mem.mode) } else { None });
-    if write != 0 && mode.is_some() {
-        log_plain_write(addr as u64, ctx);
+    let (a, site) = (addr as u64, code_site(ra));
+    // SAFETY: tsan.c passes a pointer to its own live local context, or null.
+    let frame = if ctx.is_null() { 0 } else { unsafe { (*ctx).frame as u64 } };
+    // The common path in one visit of the runtime state: the race check, the spin
+    // bookkeeping, and whether the thread must stop at a scheduling point.
+    enum Then {
+        Done,
+        Sc,
+        WriteStep,
+        SpinCheck(ObjId, u32),
     }
-    match mode {
-        Some(MemoryMode::Races) => {
-            // A plain spin (a racy one: nothing orders the write that ends it) waits like
-            // an atomic one, and the write to a location someone waits on becomes a
-            // visible step, so that the waiter wakes and the race is reported.
-            let (a, site) = (addr as u64, code_site(ra));
-            let o = memory_obj(a);
-            if write != 0 {
-                if with_rt(|rt| rt.mem.awaited.contains(&o)) {
-                    suspend(Yield::Pending(Action::Write(o), site | ((a & 7) << 56)));
-                }
-            } else if !own_frames(a, ctx) {
-                spin_wait(site | ((a & 7) << 56), ctx);
-                log_read(o);
-            }
-            check(a, size as u64, write != 0, false, site);
+    let then = with_rt(|rt| {
+        if !rt.active {
+            return Then::Done;
         }
-        Some(MemoryMode::Sc) => {
-            // One visible step per word touched.
-            let (start, end) = (addr as u64, (addr as u64).saturating_add(size.max(1) as u64));
-            let mut w = start & !7;
-            while w < end {
-                let o = memory_obj(w);
-                let a = if write != 0 { Action::Write(o) } else { Action::Read(o) };
-                let at = start.max(w);
-                visible_access(a, code_site(ra) | ((at & 7) << 56), ctx);
-                if write == 0 && !own_frames(w, ctx) {
-                    log_read(o);
+        let t = rt.current;
+        let own = frame != 0 && a >= frame && a < rt.thread(t).stack_top as u64;
+        if write != 0 && !own {
+            rt.thread(t).spin.clear();
+        }
+        match rt.mem.mode {
+            MemoryMode::Off => Then::Done,
+            MemoryMode::Sc => Then::Sc,
+            MemoryMode::Races => {
+                if let Some(r) = rt.mem.detector.on_access(t, a, size as u64, write != 0, false, site) {
+                    let key = (r.first.site, r.second.site);
+                    if rt.mem.reported.len() < MAX_RACES && !rt.mem.reported.contains(&key) {
+                        rt.mem.reported.push(key);
+                        let d = race_defect(&r, rt.steps_done);
+                        rt.defects.push(d);
+                    }
                 }
-                w += 8;
+                // A plain spin (a racy one: nothing orders the write that ends it)
+                // waits like an atomic one, and a write to a location someone waits on
+                // is a visible step, so that the waiter wakes and the race is reported.
+                let o = memory_obj(a);
+                if write != 0 {
+                    if rt.mem.awaited.contains(&o) {
+                        Then::WriteStep
+                    } else {
+                        Then::Done
+                    }
+                } else if own {
+                    Then::Done
+                } else {
+                    // The checkpoint (before the read), then the read's log entry. A
+                    // site seen for the first time since the last change is only
+                    // registered: no snapshot, no second visit of the runtime state.
+                    let spin = &mut rt.thread(t).spin;
+                    if spin.plain_reads < PLAIN_SPIN_THRESHOLD {
+                        spin.plain_reads += 1;
+                        return Then::Done;
+                    }
+                    let v = if rt.mem.versions.is_empty() { 0 } else { rt.mem.versions.get(&o).copied().unwrap_or(0) };
+                    let s = site | ((a & 7) << 56);
+                    let spin = &mut rt.thread(t).spin;
+                    if spin.reads.len() >= MAX_READS || spin.visits.len() >= MAX_VISITS {
+                        spin.clear();
+                    }
+                    if spin.visits.iter().any(|x| x.site == s) {
+                        Then::SpinCheck(o, v)
+                    } else {
+                        let n = spin.reads.len();
+                        spin.visits.push(Visit { site: s, snap: None, reads: n });
+                        spin.reads.push((o, v));
+                        Then::Done
+                    }
+                }
             }
         }
-        Some(MemoryMode::Off) | None => {}
+    });
+    match then {
+        Then::Done => {}
+        Then::WriteStep => {
+            suspend(Yield::Pending(Action::Write(memory_obj(a)), site | ((a & 7) << 56)));
+        }
+        Then::SpinCheck(o, v) => {
+            spin_wait(site | ((a & 7) << 56), ctx);
+            with_rt(|rt| {
+                let t = rt.current;
+                rt.thread(t).spin.reads.push((o, v));
+            });
+        }
+        Then::Sc => sc_access(addr, size, write, ra, ctx),
+    }
+}
+
+/// A plain access in `--memory sc` mode: one visible step per word touched.
+fn sc_access(addr: *const c_void, size: usize, write: c_int, ra: *mut c_void, ctx: *const UnfoldCtx) {
+    let (start, end) = (addr as u64, (addr as u64).saturating_add(size.max(1) as u64));
+    let mut w = start & !7;
+    while w < end {
+        let o = memory_obj(w);
+        let a = if write != 0 { Action::Write(o) } else { Action::Read(o) };
+        let at = start.max(w);
+        visible_access(a, code_site(ra) | ((at & 7) << 56), ctx);
+        if write == 0 && !own_frames(w, ctx) {
+            log_read(o);
+        }
+        w += 8;
     }
 }
 
@@ -356,8 +434,12 @@ fn unsupported(msg: String) {
 }
 
 /// Before an atomic operation: the scheduling point.
+///
+/// # Safety
+/// Called by `tsan.c` on a program thread: `ctx` is null or points to the caller's live
+/// `struct unfold_ctx`.
 #[no_mangle]
-pub extern "C" fn __unfold_mem_atomic_pre(
+pub unsafe extern "C" fn __unfold_mem_atomic_pre(
     addr: *const c_void,
     size: usize,
     kind: c_int,
