@@ -56,8 +56,14 @@ pub enum DefectKind {
     /// The process was killed by a signal (SIGSEGV, SIGFPE, SIGBUS, SIGILL, ...).
     Crash,
     /// Unlocking a mutex the thread does not hold, relocking a non-recursive mutex,
-    /// destroying a locked mutex.
+    /// destroying a locked mutex; the same misuse of spinlocks and read-write locks;
+    /// locking through a null, invalid or destroyed mutex; initialising a held one.
     MutexMisuse,
+    /// Misuse of a condition variable, semaphore or barrier: waiting without holding the
+    /// mutex, two mutexes with one condition variable, destroying a condition variable
+    /// with waiters, using a semaphore or barrier never initialised or destroyed, a null
+    /// or invalid object pointer.
+    SyncMisuse,
 }
 
 impl DefectKind {
@@ -69,6 +75,7 @@ impl DefectKind {
             DefectKind::Exit => "exit",
             DefectKind::Crash => "crash",
             DefectKind::MutexMisuse => "mutex-misuse",
+            DefectKind::SyncMisuse => "sync-misuse",
         }
     }
 }

@@ -311,6 +311,7 @@ impl Executor {
             rt.exit_code = 0;
             rt.too_many_threads = false;
         });
+        crate::sync::reset();
         let r = self.run_inner(req, sink);
         self.discard();
         with_rt(|rt| rt.active = false);

@@ -10,6 +10,8 @@
 //!   [`Scheduler`](unfold_engine::Scheduler);
 //! - [`shims`]: the `__unfold_*` C entry points the program is compiled against
 //!   ([`HEADER`] renames the pthread/libc functions to them);
+//! - [`sync`], [`c11`]: the shims of condition variables, semaphores, read-write locks,
+//!   barriers, `pthread_once`, spinlocks and C11 `<threads.h>` (their own shim tables);
 //! - [`worker`]: worker processes (persistent, or a fork server) and [`CProgram`], the
 //!   [`Program`](unfold_engine::Program) implementation the explorers drive.
 //!
@@ -62,9 +64,11 @@
 //! `pthread_attr_*` is refused (so threads are created joinable); x86-64 and aarch64
 //! glibc layouts of `pthread_mutex_t` are assumed.
 
+pub mod c11;
 pub mod exec;
 pub mod mem;
 pub mod shims;
+pub mod sync;
 pub mod worker;
 
 pub use exec::{decode_site, SiteKind, ATOMIC_OBJ};
