@@ -191,12 +191,9 @@ pub fn findings(exec: &Execution, max_steps: usize) -> Vec<RawFinding> {
         .collect();
     match &exec.end {
         End::Deadlock { blocked } if exec.assumed.is_empty() => {
-            // Name a thread waiting for a mutex if there is one (a join only waits for it).
-            let t = blocked
-                .iter()
-                .find(|b| matches!(b.1, Action::Lock(_)))
-                .or(blocked.first())
-                .map_or(ThreadId::MAIN, |b| b.0);
+            // Name a thread waiting for a synchronising object if there is one (a join
+            // only waits for it).
+            let t = blocked.iter().find(|b| b.1.object().is_some()).or(blocked.first()).map_or(ThreadId::MAIN, |b| b.0);
             v.push(RawFinding { kind: Kind::Deadlock, message: String::new(), thread: t, site: None });
         }
         End::StepBound => {
