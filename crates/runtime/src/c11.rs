@@ -130,7 +130,11 @@ pub unsafe extern "C" fn __unfold_mtx_lock(m: *mut libc::pthread_mutex_t, file: 
 /// # Safety
 /// Called by the C program with the arguments of the function it replaces.
 #[no_mangle]
-pub unsafe extern "C" fn __unfold_mtx_trylock(m: *mut libc::pthread_mutex_t, file: *const c_char, line: c_int) -> c_int {
+pub unsafe extern "C" fn __unfold_mtx_trylock(
+    m: *mut libc::pthread_mutex_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
     // SAFETY: same contract as pthread_mutex_trylock.
     code(unsafe { __unfold_pthread_mutex_trylock(m, file, line) })
 }

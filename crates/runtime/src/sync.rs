@@ -189,7 +189,12 @@ pub(crate) fn check_mutex(
     let addr = check_ptr(m.cast(), size, &format!("{what} a mutex"), DefectKind::MutexMisuse, file, line);
     // SAFETY: checked readable above.
     if !may_be_destroyed && unsafe { marker(addr) } == DESTROYED {
-        report(DefectKind::MutexMisuse, format!("{} {what} mutex {addr:#x}, which was destroyed", current()), file, line);
+        report(
+            DefectKind::MutexMisuse,
+            format!("{} {what} mutex {addr:#x}, which was destroyed", current()),
+            file,
+            line,
+        );
     }
     addr
 }
@@ -234,7 +239,8 @@ pub extern "C" fn __unfold_pthread_yield() -> c_int {
 const COND_SIZE: usize = std::mem::size_of::<libc::pthread_cond_t>();
 
 fn check_cond(c: *const libc::pthread_cond_t, what: &str, file: *const c_char, line: c_int) -> u64 {
-    let addr = check_ptr(c.cast(), COND_SIZE, &format!("{what} a condition variable"), DefectKind::SyncMisuse, file, line);
+    let addr =
+        check_ptr(c.cast(), COND_SIZE, &format!("{what} a condition variable"), DefectKind::SyncMisuse, file, line);
     // SAFETY: checked readable above.
     if unsafe { marker(addr) } == DESTROYED {
         report(
@@ -259,7 +265,8 @@ pub unsafe extern "C" fn __unfold_pthread_cond_init(
     line: c_int,
 ) -> c_int {
     crate::shims::guard(|| {
-        let addr = check_ptr(c.cast(), COND_SIZE, "initialises a condition variable", DefectKind::SyncMisuse, file, line);
+        let addr =
+            check_ptr(c.cast(), COND_SIZE, "initialises a condition variable", DefectKind::SyncMisuse, file, line);
         // SAFETY: the program's pthread_cond_t, checked readable; the all-zero state is
         // PTHREAD_COND_INITIALIZER.
         unsafe { std::ptr::write_bytes(addr as *mut u8, 0, COND_SIZE) };
@@ -757,7 +764,12 @@ pub unsafe extern "C" fn __unfold_pthread_rwlock_destroy(
         let addr = check_rw(l, "destroys", file, line);
         let mine = with_sync(|s| s.rw.get(&addr).is_some_and(|h| h.writer == Some(me) || h.readers.contains(&me)));
         if mine {
-            report(DefectKind::MutexMisuse, format!("{me} destroys read-write lock {addr:#x}, which it holds"), file, line);
+            report(
+                DefectKind::MutexMisuse,
+                format!("{me} destroys read-write lock {addr:#x}, which it holds"),
+                file,
+                line,
+            );
         }
         if visible(Action::TryWrLock(ObjId(addr), false), file, line) != 1 {
             report(
@@ -874,7 +886,12 @@ pub unsafe extern "C" fn __unfold_pthread_barrier_destroy(
 /// done flag kept in the control itself (every caller takes the mutex, so a caller that
 /// comes second waits until the routine finished, and which caller runs the routine is
 /// explored).
-pub(crate) fn once(ctl: *mut c_int, routine: Option<unsafe extern "C" fn()>, file: *const c_char, line: c_int) -> c_int {
+pub(crate) fn once(
+    ctl: *mut c_int,
+    routine: Option<unsafe extern "C" fn()>,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
     let addr = check_ptr(ctl.cast(), 4, "calls pthread_once with", DefectKind::SyncMisuse, file, line);
     let Some(routine) = routine else {
         report(DefectKind::Crash, "pthread_once with a null routine".into(), file, line)
@@ -988,7 +1005,12 @@ pub unsafe extern "C" fn __unfold_pthread_spin_unlock(
         let me = current();
         let addr = check_spin(s, "unlocks", file, line);
         if spin_holder(addr) != Some(me) {
-            report(DefectKind::MutexMisuse, format!("{me} unlocks spinlock {addr:#x}, which it does not hold"), file, line);
+            report(
+                DefectKind::MutexMisuse,
+                format!("{me} unlocks spinlock {addr:#x}, which it does not hold"),
+                file,
+                line,
+            );
         }
         visible(Action::Unlock(ObjId(addr)), file, line);
         with_rt(|rt| rt.held.remove(&addr));
