@@ -126,14 +126,28 @@ const STATELESS: &[&str] = &[
     "stderr",
     "__cxa_finalize",
     "sched_yield",
+    "__errno_location",
 ];
 
 fn refusal(name: &str) -> Option<String> {
+    if ["sem_open", "sem_close", "sem_unlink"].contains(&name) {
+        return Some(format!(
+            "`{name}`: named POSIX semaphores are not supported by unfold (use an unnamed semaphore: \
+             sem_init/sem_destroy)"
+        ));
+    }
     let threads = ["pthread_", "sem_", "thrd_", "mtx_", "cnd_", "tss_"];
     if threads.iter().any(|p| name.starts_with(p)) || name == "call_once" {
         return Some(format!(
-            "`{name}` is not supported by unfold (supported: pthread_create/join/exit/self/equal/detach, \
-             pthread_mutex_init/destroy/lock/unlock/trylock, pthread_mutexattr_init/destroy/settype/gettype)"
+            "`{name}` is not supported by unfold (supported: pthread_create/join/exit/self/equal/detach/yield, \
+             pthread_mutex_init/destroy/lock/unlock/trylock/timedlock, pthread_mutexattr_init/destroy/settype/\
+             gettype, pthread_cond_init/destroy/wait/timedwait/signal/broadcast, pthread_condattr_init/destroy/\
+             setclock/setpshared, sem_init/destroy/wait/trywait/timedwait/post/getvalue, pthread_rwlock_init/\
+             destroy/rdlock/wrlock/tryrdlock/trywrlock/timedrdlock/timedwrlock/unlock, pthread_rwlockattr_init/\
+             destroy, pthread_barrier_init/destroy/wait, pthread_barrierattr_init/destroy/setpshared, \
+             pthread_once, pthread_spin_init/destroy/lock/trylock/unlock, thrd_create/join/exit/current/equal/\
+             detach/yield, mtx_init/lock/trylock/timedlock/unlock/destroy, cnd_init/signal/broadcast/wait/\
+             timedwait/destroy, call_once)"
         ));
     }
     if name.starts_with("__tsan_atomic128") {
@@ -324,7 +338,9 @@ mod tests {
     #[test]
     fn unsupported_functions_are_refused_by_name() {
         assert!(refusal("pthread_cond_wait").unwrap().contains("pthread_cond_wait"));
+        assert!(refusal("pthread_attr_setstacksize").unwrap().contains("pthread_attr_setstacksize"));
         assert!(refusal("sem_post").is_some());
+        assert!(refusal("sem_open").unwrap().contains("sem_init"), "named semaphores get a hint");
         assert!(refusal("__VERIFIER_nondet_int").unwrap().contains("data-nondeterministic"));
         assert!(refusal("fork").is_some());
         assert!(refusal("printf").is_none());

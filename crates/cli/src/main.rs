@@ -27,18 +27,20 @@ const EXIT_HELP: &str = "Exit status: 0 no defect found (verdict ok, or incomple
 2 usage, compilation or internal error.
 
 The program is compiled with $CC (default cc) as a shared object with debug info.
-Supported: pthread_create/join/exit/self/equal/detach, pthread_mutex_init/destroy/lock/\
-unlock/trylock, PTHREAD_MUTEX_INITIALIZER, mutex types normal/errorcheck/recursive, assert, \
-abort, exit, reach_error, __VERIFIER_error/assume/atomic_begin/atomic_end and functions \
-named __VERIFIER_atomic_*. Other pthread, semaphore or condition-variable functions and \
-__VERIFIER_nondet_* are refused by name before exploring.
+Supported: pthread_create/join/exit/self/equal/detach/yield, pthread_mutex_init/destroy/lock/\
+unlock/trylock/timedlock, mutex types normal/errorcheck/recursive, pthread_cond_*, sem_init/wait/\
+trywait/timedwait/post/getvalue/destroy, pthread_rwlock_*, pthread_barrier_*, pthread_once, \
+pthread_spin_*, C11 thrd_*/mtx_*/cnd_*/call_once, static initializers, assert, abort, exit, \
+reach_error, __VERIFIER_error/assume/atomic_begin/atomic_end and functions named \
+__VERIFIER_atomic_*. Time-outs are explored, not timed. Other pthread functions, named \
+semaphores and __VERIFIER_nondet_* are refused by name before exploring.
 
 --json prints one object: verdict (ok|defect|incomplete), executions, \
 maximal_configurations, ssb, events (QPOR: the events its unfolding created; other explorers: the distinct \
 events of the executions explored), steps, elapsed_s, peak_rss_bytes, algorithm, \
 explorer, isolation, defects: [{kind, message, thread, location: {file, line} or null, \
 replay, trace: [{thread, op, location}]}], kind one of assertion, deadlock, abort, exit, \
-crash, mutex-misuse, data-race, livelock, bound, timeout.";
+crash, mutex-misuse, sync-misuse, data-race, livelock, bound, timeout.";
 
 /// unfold — model-check multithreaded C programs (POSIX threads).
 #[derive(Parser, Debug)]
@@ -96,6 +98,10 @@ struct BuildArgs {
     /// accesses are all protected by locks).
     #[arg(long, value_name = "MODE", default_value = "races", help_heading = "Execution")]
     memory: String,
+    /// Explore spurious wake-ups: every untimed condition wait may also return without
+    /// a signal (as POSIX allows).
+    #[arg(long, help_heading = "Execution")]
+    spurious_wakeups: bool,
     /// Arguments passed to the program's main (after `--`).
     #[arg(last = true, value_name = "PROGRAM ARGS")]
     args: Vec<String>,
@@ -155,6 +161,7 @@ fn main() -> ExitCode {
     // Keep the C shims in the binary (they are exported to the program under test).
     std::hint::black_box(unfold_runtime::shims::shim_table());
     std::hint::black_box(unfold_runtime::memory::shim_table());
+    std::hint::black_box((unfold_runtime::sync::shim_table(), unfold_runtime::c11::shim_table()));
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -218,6 +225,8 @@ fn load(file: &Path, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
         "none" => MemoryMode::Off,
         other => bail!("unknown --memory `{other}` (races, sc or none)"),
     };
+    // Before any worker is forked (they inherit it).
+    unfold_runtime::sync::set_spurious_wakeups(b.spurious_wakeups);
     let image = Image::load(&c.so)?;
     let base = image.base;
     let mut args = vec![file.display().to_string()];

@@ -228,10 +228,11 @@ pub fn findings(exec: &Execution, max_steps: usize) -> Vec<RawFinding> {
         .collect();
     match &exec.end {
         End::Deadlock { blocked } if exec.assumed.is_empty() => {
-            // Name a thread waiting for a mutex if there is one (a join only waits for it).
+            // Name a spinning thread, else a thread waiting for a synchronising object if
+            // there is one (a join only waits for it).
             let spinning = blocked.iter().find(|b| matches!(b.1, Action::Await(..)));
             let t = spinning
-                .or_else(|| blocked.iter().find(|b| matches!(b.1, Action::Lock(_))))
+                .or_else(|| blocked.iter().find(|b| b.1.object().is_some()))
                 .or(blocked.first())
                 .map_or(ThreadId::MAIN, |b| b.0);
             let kind = if spinning.is_some() { Kind::Livelock } else { Kind::Deadlock };

@@ -56,11 +56,17 @@ pub enum DefectKind {
     /// The process was killed by a signal (SIGSEGV, SIGFPE, SIGBUS, SIGILL, ...).
     Crash,
     /// Unlocking a mutex the thread does not hold, relocking a non-recursive mutex,
-    /// destroying a locked mutex.
+    /// destroying a locked mutex; the same misuse of spinlocks and read-write locks;
+    /// locking through a null, invalid or destroyed mutex; initialising a held one.
     MutexMisuse,
     /// Two conflicting accesses, at least one plain, not ordered by happens-before
     /// ([`crate::race`]).
     DataRace,
+    /// Misuse of a condition variable, semaphore or barrier: waiting without holding the
+    /// mutex, two mutexes with one condition variable, destroying a condition variable
+    /// with waiters, using a semaphore or barrier never initialised or destroyed, a null
+    /// or invalid object pointer.
+    SyncMisuse,
 }
 
 impl DefectKind {
@@ -73,6 +79,7 @@ impl DefectKind {
             DefectKind::Crash => "crash",
             DefectKind::MutexMisuse => "mutex-misuse",
             DefectKind::DataRace => "data-race",
+            DefectKind::SyncMisuse => "sync-misuse",
         }
     }
 }

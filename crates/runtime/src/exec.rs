@@ -340,6 +340,7 @@ impl Executor {
             rt.mem.reset();
             rt.unsupported = None;
         });
+        crate::sync::reset();
         let r = self.run_inner(req, sink);
         self.discard();
         with_rt(|rt| rt.active = false);

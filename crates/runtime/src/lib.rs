@@ -10,6 +10,8 @@
 //!   [`Scheduler`](unfold_engine::Scheduler);
 //! - [`shims`]: the `__unfold_*` C entry points the program is compiled against
 //!   ([`HEADER`] renames the pthread/libc functions to them);
+//! - [`sync`], [`c11`]: the shims of condition variables, semaphores, read-write locks,
+//!   barriers, `pthread_once`, spinlocks and C11 `<threads.h>` (their own shim tables);
 //! - [`worker`]: worker processes (persistent, or a fork server) and [`CProgram`], the
 //!   [`Program`](unfold_engine::Program) implementation the explorers drive.
 //!
@@ -57,15 +59,20 @@
 //!
 //! # Limitations
 //!
-//! Only mutexes synchronise: plain and C11-atomic memory accesses are invisible (a
-//! spin-wait on a plain flag is reported as a timeout); thread-local storage is refused;
-//! `pthread_attr_*` is refused (so threads are created joinable); x86-64 and aarch64
-//! glibc layouts of `pthread_mutex_t` are assumed.
+//! Only the pthread/C11 objects synchronise: plain and C11-atomic memory accesses are
+//! invisible (a spin-wait on a plain flag is reported as a timeout); thread-local storage
+//! is refused; `pthread_attr_*` is refused (so threads are created joinable); x86-64 and
+//! aarch64 glibc layouts of `pthread_mutex_t`, `sem_t`, `pthread_cond_t`,
+//! `pthread_rwlock_t` and `pthread_barrier_t` are assumed (the [`sync`] shims keep a
+//! marker in their first 4 bytes), and C11's `thrd_start_t` returns its `int` in the
+//! register of a pointer result.
 
+pub mod c11;
 pub mod exec;
 pub mod mem;
 pub mod memory;
 pub mod shims;
+pub mod sync;
 pub mod worker;
 
 pub use exec::{decode_site, site_word_offset, SiteKind, ATOMIC_OBJ};

@@ -13,7 +13,7 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use unfold_engine::{Action, DefectKind, ObjId, ThreadId};
 
 /// Run a shim body; a panic (an unfold bug) aborts instead of unwinding into C.
-fn guard<R>(f: impl FnOnce() -> R) -> R {
+pub(crate) fn guard<R>(f: impl FnOnce() -> R) -> R {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(_) => {
@@ -222,6 +222,8 @@ unsafe fn relock(m: *const libc::pthread_mutex_t, me: ThreadId) -> Relock {
 }
 
 /// Replaces `pthread_mutex_init`: records the type (from the attribute) in the mutex.
+/// Whether another thread holds the mutex depends on the schedule, so (as for destroy)
+/// init is a visible `trylock` plus `unlock`: initialising a held mutex is misuse.
 ///
 /// # Safety
 /// Called by the C program with the arguments of the function it replaces: pointers
@@ -230,11 +232,19 @@ unsafe fn relock(m: *const libc::pthread_mutex_t, me: ThreadId) -> Relock {
 pub unsafe extern "C" fn __unfold_pthread_mutex_init(
     m: *mut libc::pthread_mutex_t,
     attr: *const libc::pthread_mutexattr_t,
+    file: *const c_char,
+    line: c_int,
 ) -> c_int {
     guard(|| {
-        if m.is_null() {
-            return libc::EINVAL;
+        let me = current();
+        let addr = crate::sync::check_mutex(m, "initialises", true, file, line);
+        if with_rt(|rt| rt.held.get(&addr).copied()).is_some_and(|h| h.0 == me) {
+            misuse(format!("{me} initialises mutex {addr:#x}, which it holds"), file, line);
         }
+        if visible(Action::TryLock(ObjId(addr), false), file, line) != 1 {
+            misuse(format!("{me} initialises mutex {addr:#x} while another thread holds it"), file, line);
+        }
+        visible(Action::Unlock(ObjId(addr)), file, line);
         let kind = if attr.is_null() {
             NORMAL
         } else {
@@ -269,7 +279,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_lock(
 ) -> c_int {
     guard(|| {
         let me = current();
-        let addr = m as u64;
+        let addr = crate::sync::check_mutex(m, "locks", false, file, line);
         // SAFETY: m is the program's mutex.
         match unsafe { relock(m, me) } {
             Relock::Counted => return 0,
@@ -297,7 +307,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_trylock(
 ) -> c_int {
     guard(|| {
         let me = current();
-        let addr = m as u64;
+        let addr = crate::sync::check_mutex(m, "locks", false, file, line);
         // SAFETY: m is the program's mutex.
         match unsafe { relock(m, me) } {
             Relock::Counted => return 0,
@@ -326,7 +336,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_unlock(
 ) -> c_int {
     guard(|| {
         let me = current();
-        let addr = m as u64;
+        let addr = crate::sync::check_mutex(m, "unlocks", false, file, line);
         match with_rt(|rt| rt.held.get(&addr).copied()) {
             Some((owner, n)) if owner == me && n > 1 => {
                 with_rt(|rt| rt.held.insert(addr, (owner, n - 1)));
@@ -358,12 +368,14 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_destroy(
 ) -> c_int {
     guard(|| {
         let me = current();
-        let addr = m as u64;
+        let addr = crate::sync::check_mutex(m, "destroys", false, file, line);
         if with_rt(|rt| rt.held.get(&addr).copied()).is_some_and(|h| h.0 == me) {
             misuse(format!("{me} destroys mutex {addr:#x} which it holds"), file, line);
         }
         if visible(Action::TryLock(ObjId(addr), false), file, line) == 1 {
             visible(Action::Unlock(ObjId(addr)), file, line);
+            // SAFETY: m is the program's mutex (checked readable).
+            unsafe { crate::sync::mark_mutex_destroyed(m) };
             0
         } else {
             misuse(format!("{me} destroys mutex {addr:#x} while another thread holds it"), file, line)

@@ -35,7 +35,7 @@ int __unfold_pthread_detach(pthread_t);
 #define pthread_detach __unfold_pthread_detach
 
 /* ---- mutexes ---------------------------------------------------------------------- */
-int __unfold_pthread_mutex_init(pthread_mutex_t *, const pthread_mutexattr_t *);
+int __unfold_pthread_mutex_init(pthread_mutex_t *, const pthread_mutexattr_t *, const char *, int);
 int __unfold_pthread_mutex_destroy(pthread_mutex_t *, const char *, int);
 int __unfold_pthread_mutex_lock(pthread_mutex_t *, const char *, int);
 int __unfold_pthread_mutex_unlock(pthread_mutex_t *, const char *, int);
@@ -44,7 +44,7 @@ int __unfold_pthread_mutexattr_init(pthread_mutexattr_t *);
 int __unfold_pthread_mutexattr_destroy(pthread_mutexattr_t *);
 int __unfold_pthread_mutexattr_settype(pthread_mutexattr_t *, int);
 int __unfold_pthread_mutexattr_gettype(const pthread_mutexattr_t *, int *);
-#define pthread_mutex_init __unfold_pthread_mutex_init
+#define pthread_mutex_init(m, a) __unfold_pthread_mutex_init((m), (a), __FILE__, __LINE__)
 #define pthread_mutex_destroy(m) __unfold_pthread_mutex_destroy((m), __FILE__, __LINE__)
 #define pthread_mutex_lock(m) __unfold_pthread_mutex_lock((m), __FILE__, __LINE__)
 #define pthread_mutex_unlock(m) __unfold_pthread_mutex_unlock((m), __FILE__, __LINE__)
@@ -118,5 +118,146 @@ void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile
     __unfold_func_exit(f);
 }
 #endif
+
+/* ==== synchronising objects beyond mutexes (crates/runtime/src/sync.rs, c11.rs) ======
+ * Condition variables, semaphores, read-write locks, barriers, pthread_once, spinlocks,
+ * pthread_mutex_timedlock, pthread_yield and C11 <threads.h> (except tss_*). Time-outs
+ * are explored, not timed. */
+#include <semaphore.h>
+#include <threads.h>
+#include <time.h>
+#undef pthread_mutex_timedlock
+#undef pthread_cond_timedwait
+#undef sem_timedwait
+#undef pthread_rwlock_timedrdlock
+#undef pthread_rwlock_timedwrlock
+#undef mtx_timedlock
+#undef cnd_timedwait
+int __unfold_pthread_mutex_timedlock(pthread_mutex_t *, const struct timespec *, const char *, int);
+int __unfold_pthread_yield(void);
+#define pthread_mutex_timedlock(m, t) __unfold_pthread_mutex_timedlock((m), (t), __FILE__, __LINE__)
+#define pthread_yield __unfold_pthread_yield
+
+int __unfold_pthread_cond_init(pthread_cond_t *, const pthread_condattr_t *, const char *, int);
+int __unfold_pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *, const char *, int);
+int __unfold_pthread_cond_timedwait(pthread_cond_t *, pthread_mutex_t *, const struct timespec *,
+                                    const char *, int);
+int __unfold_pthread_cond_signal(pthread_cond_t *, const char *, int);
+int __unfold_pthread_cond_broadcast(pthread_cond_t *, const char *, int);
+int __unfold_pthread_cond_destroy(pthread_cond_t *, const char *, int);
+int __unfold_pthread_condattr_any(void *, int);
+#define pthread_cond_init(c, a) __unfold_pthread_cond_init((c), (a), __FILE__, __LINE__)
+#define pthread_cond_wait(c, m) __unfold_pthread_cond_wait((c), (m), __FILE__, __LINE__)
+#define pthread_cond_timedwait(c, m, t) __unfold_pthread_cond_timedwait((c), (m), (t), __FILE__, __LINE__)
+#define pthread_cond_signal(c) __unfold_pthread_cond_signal((c), __FILE__, __LINE__)
+#define pthread_cond_broadcast(c) __unfold_pthread_cond_broadcast((c), __FILE__, __LINE__)
+#define pthread_cond_destroy(c) __unfold_pthread_cond_destroy((c), __FILE__, __LINE__)
+#define pthread_condattr_init(a) __unfold_pthread_condattr_any((a), 0)
+#define pthread_condattr_destroy(a) __unfold_pthread_condattr_any((a), 0)
+#define pthread_condattr_setclock(a, k) __unfold_pthread_condattr_any((a), (int)(k))
+#define pthread_condattr_setpshared(a, p) __unfold_pthread_condattr_any((a), (p))
+
+int __unfold_sem_init(sem_t *, int, unsigned int, const char *, int);
+int __unfold_sem_wait(sem_t *, const char *, int);
+int __unfold_sem_trywait(sem_t *, const char *, int);
+int __unfold_sem_timedwait(sem_t *, const struct timespec *, const char *, int);
+int __unfold_sem_post(sem_t *, const char *, int);
+int __unfold_sem_getvalue(sem_t *, int *, const char *, int);
+int __unfold_sem_destroy(sem_t *, const char *, int);
+#define sem_init(s, p, v) __unfold_sem_init((s), (p), (v), __FILE__, __LINE__)
+#define sem_wait(s) __unfold_sem_wait((s), __FILE__, __LINE__)
+#define sem_trywait(s) __unfold_sem_trywait((s), __FILE__, __LINE__)
+#define sem_timedwait(s, t) __unfold_sem_timedwait((s), (t), __FILE__, __LINE__)
+#define sem_post(s) __unfold_sem_post((s), __FILE__, __LINE__)
+#define sem_getvalue(s, v) __unfold_sem_getvalue((s), (v), __FILE__, __LINE__)
+#define sem_destroy(s) __unfold_sem_destroy((s), __FILE__, __LINE__)
+
+int __unfold_pthread_rwlock_init(pthread_rwlock_t *, const pthread_rwlockattr_t *, const char *, int);
+int __unfold_pthread_rwlock_rdlock(pthread_rwlock_t *, const char *, int);
+int __unfold_pthread_rwlock_wrlock(pthread_rwlock_t *, const char *, int);
+int __unfold_pthread_rwlock_tryrdlock(pthread_rwlock_t *, const char *, int);
+int __unfold_pthread_rwlock_trywrlock(pthread_rwlock_t *, const char *, int);
+int __unfold_pthread_rwlock_timedrdlock(pthread_rwlock_t *, const struct timespec *, const char *, int);
+int __unfold_pthread_rwlock_timedwrlock(pthread_rwlock_t *, const struct timespec *, const char *, int);
+int __unfold_pthread_rwlock_unlock(pthread_rwlock_t *, const char *, int);
+int __unfold_pthread_rwlock_destroy(pthread_rwlock_t *, const char *, int);
+int __unfold_pthread_attr_noop(void *, int);
+#define pthread_rwlock_init(l, a) __unfold_pthread_rwlock_init((l), (a), __FILE__, __LINE__)
+#define pthread_rwlock_rdlock(l) __unfold_pthread_rwlock_rdlock((l), __FILE__, __LINE__)
+#define pthread_rwlock_wrlock(l) __unfold_pthread_rwlock_wrlock((l), __FILE__, __LINE__)
+#define pthread_rwlock_tryrdlock(l) __unfold_pthread_rwlock_tryrdlock((l), __FILE__, __LINE__)
+#define pthread_rwlock_trywrlock(l) __unfold_pthread_rwlock_trywrlock((l), __FILE__, __LINE__)
+#define pthread_rwlock_timedrdlock(l, t) __unfold_pthread_rwlock_timedrdlock((l), (t), __FILE__, __LINE__)
+#define pthread_rwlock_timedwrlock(l, t) __unfold_pthread_rwlock_timedwrlock((l), (t), __FILE__, __LINE__)
+#define pthread_rwlock_unlock(l) __unfold_pthread_rwlock_unlock((l), __FILE__, __LINE__)
+#define pthread_rwlock_destroy(l) __unfold_pthread_rwlock_destroy((l), __FILE__, __LINE__)
+#define pthread_rwlockattr_init(a) __unfold_pthread_attr_noop((a), 0)
+#define pthread_rwlockattr_destroy(a) __unfold_pthread_attr_noop((a), 0)
+
+int __unfold_pthread_barrier_init(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned int,
+                                  const char *, int);
+int __unfold_pthread_barrier_wait(pthread_barrier_t *, const char *, int);
+int __unfold_pthread_barrier_destroy(pthread_barrier_t *, const char *, int);
+#define pthread_barrier_init(b, a, n) __unfold_pthread_barrier_init((b), (a), (n), __FILE__, __LINE__)
+#define pthread_barrier_wait(b) __unfold_pthread_barrier_wait((b), __FILE__, __LINE__)
+#define pthread_barrier_destroy(b) __unfold_pthread_barrier_destroy((b), __FILE__, __LINE__)
+#define pthread_barrierattr_init(a) __unfold_pthread_attr_noop((a), 0)
+#define pthread_barrierattr_destroy(a) __unfold_pthread_attr_noop((a), 0)
+#define pthread_barrierattr_setpshared(a, p) __unfold_pthread_attr_noop((a), (p))
+
+int __unfold_pthread_once(pthread_once_t *, void (*)(void), const char *, int);
+#define pthread_once(o, f) __unfold_pthread_once((o), (f), __FILE__, __LINE__)
+
+int __unfold_pthread_spin_init(pthread_spinlock_t *, int, const char *, int);
+int __unfold_pthread_spin_lock(pthread_spinlock_t *, const char *, int);
+int __unfold_pthread_spin_trylock(pthread_spinlock_t *, const char *, int);
+int __unfold_pthread_spin_unlock(pthread_spinlock_t *, const char *, int);
+int __unfold_pthread_spin_destroy(pthread_spinlock_t *, const char *, int);
+#define pthread_spin_init(s, p) __unfold_pthread_spin_init((s), (p), __FILE__, __LINE__)
+#define pthread_spin_lock(s) __unfold_pthread_spin_lock((s), __FILE__, __LINE__)
+#define pthread_spin_trylock(s) __unfold_pthread_spin_trylock((s), __FILE__, __LINE__)
+#define pthread_spin_unlock(s) __unfold_pthread_spin_unlock((s), __FILE__, __LINE__)
+#define pthread_spin_destroy(s) __unfold_pthread_spin_destroy((s), __FILE__, __LINE__)
+
+/* C11 <threads.h>: thrd_t, mtx_t, cnd_t and once_flag have the pthread layouts. */
+int __unfold_thrd_create(thrd_t *, thrd_start_t, void *, const char *, int);
+int __unfold_thrd_join(thrd_t, int *, const char *, int);
+void __unfold_thrd_exit(int, const char *, int) __attribute__((noreturn));
+int __unfold_thrd_detach(thrd_t);
+void __unfold_thrd_yield(void);
+int __unfold_mtx_init(mtx_t *, int, const char *, int);
+int __unfold_mtx_lock(mtx_t *, const char *, int);
+int __unfold_mtx_trylock(mtx_t *, const char *, int);
+int __unfold_mtx_timedlock(mtx_t *, const struct timespec *, const char *, int);
+int __unfold_mtx_unlock(mtx_t *, const char *, int);
+void __unfold_mtx_destroy(mtx_t *, const char *, int);
+int __unfold_cnd_init(cnd_t *, const char *, int);
+int __unfold_cnd_signal(cnd_t *, const char *, int);
+int __unfold_cnd_broadcast(cnd_t *, const char *, int);
+int __unfold_cnd_wait(cnd_t *, mtx_t *, const char *, int);
+int __unfold_cnd_timedwait(cnd_t *, mtx_t *, const struct timespec *, const char *, int);
+void __unfold_cnd_destroy(cnd_t *, const char *, int);
+void __unfold_call_once(once_flag *, void (*)(void), const char *, int);
+#define thrd_create(t, f, a) __unfold_thrd_create((t), (f), (a), __FILE__, __LINE__)
+#define thrd_join(t, r) __unfold_thrd_join((t), (r), __FILE__, __LINE__)
+#define thrd_exit(r) __unfold_thrd_exit((r), __FILE__, __LINE__)
+#define thrd_current __unfold_pthread_self
+#define thrd_equal __unfold_pthread_equal
+#define thrd_detach __unfold_thrd_detach
+#define thrd_yield __unfold_thrd_yield
+#define mtx_init(m, k) __unfold_mtx_init((m), (k), __FILE__, __LINE__)
+#define mtx_lock(m) __unfold_mtx_lock((m), __FILE__, __LINE__)
+#define mtx_trylock(m) __unfold_mtx_trylock((m), __FILE__, __LINE__)
+#define mtx_timedlock(m, t) __unfold_mtx_timedlock((m), (t), __FILE__, __LINE__)
+#define mtx_unlock(m) __unfold_mtx_unlock((m), __FILE__, __LINE__)
+#define mtx_destroy(m) __unfold_mtx_destroy((m), __FILE__, __LINE__)
+#define cnd_init(c) __unfold_cnd_init((c), __FILE__, __LINE__)
+#define cnd_signal(c) __unfold_cnd_signal((c), __FILE__, __LINE__)
+#define cnd_broadcast(c) __unfold_cnd_broadcast((c), __FILE__, __LINE__)
+#define cnd_wait(c, m) __unfold_cnd_wait((c), (m), __FILE__, __LINE__)
+#define cnd_timedwait(c, m, t) __unfold_cnd_timedwait((c), (m), (t), __FILE__, __LINE__)
+#define cnd_destroy(c) __unfold_cnd_destroy((c), __FILE__, __LINE__)
+#define call_once(o, f) __unfold_call_once((o), (f), __FILE__, __LINE__)
+/* ==== end of synchronising objects ================================================== */
 
 #endif

@@ -1,0 +1,1080 @@
+//! Shims for the synchronising objects beyond mutexes: condition variables, semaphores,
+//! read-write locks, barriers, `pthread_once`, spinlocks, `pthread_mutex_timedlock`, and
+//! the checks the mutex shims share with them (pointer validity, destroyed objects).
+//!
+//! Each object's semantics is the engine's ([`unfold_engine::objects`]); a shim only
+//! turns a call into the visible operations of the object, hands the program the value
+//! the engine resolved, and checks the misuse that the thread's own history decides.
+//!
+//! # Where the C side keeps state
+//!
+//! - **In the object's memory** (reset with the program's memory before each
+//!   execution, like any global or heap byte): a *destroyed* marker in a destroyed
+//!   mutex, condition variable or read-write lock; a *live*/*dead* marker in a
+//!   semaphore or barrier (a zeroed one was never initialised); the *done* flag of a
+//!   `pthread_once_t`. Static initialisers are all-zero, so they need no marker.
+//! - **Per execution** (`SyncRt`, reset by the executor): which mutex each condition
+//!   variable's current waiters use, and who holds each read-write lock (to emit the
+//!   right unlock). Both are updated right after the visible operation that changes
+//!   them, so their contents are ordered like the operations themselves.
+//!
+//! # Misuse
+//!
+//! Lock misuse (mutexes, spinlocks, read-write locks, C11 `mtx_t`) is
+//! [`DefectKind::MutexMisuse`]; misuse of a condition variable, semaphore or barrier is
+//! [`DefectKind::SyncMisuse`]. A null or unreadable object pointer is the misuse of its
+//! kind (reported, never a crash of the checker).
+
+use crate::exec::{fail, site_file_line, suspend, with_rt, Yield};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
+use unfold_engine::{Action, DefectKind, ObjId, ThreadId};
+
+/// Marker written at offset 0 of a destroyed mutex, condition variable or rwlock.
+const DESTROYED: u32 = 0xd35_7a0d;
+/// Marker at offset 0 of an initialised semaphore or barrier.
+const LIVE: u32 = 0x11fe_5e4a;
+/// Marker at offset 0 of a destroyed semaphore or barrier.
+const DEAD: u32 = 0xdead_5e4a;
+/// The done flag of a `pthread_once_t` / `once_flag`.
+const ONCE_DONE: c_int = 0x0ce;
+
+static SPURIOUS: AtomicBool = AtomicBool::new(false);
+
+/// Explore spurious wake-ups: an untimed condition wait may return without a signal, at
+/// most once per thread and execution (unboundedly many would make every wait loop an
+/// infinite execution under the scheduler's run-the-same-thread policy). Set in the
+/// parent before any worker is forked (workers inherit it).
+pub fn set_spurious_wakeups(on: bool) {
+    SPURIOUS.store(on, Ordering::Relaxed);
+}
+
+/// Holders of a read-write lock in this execution.
+#[derive(Debug, Default)]
+struct RwHold {
+    writer: Option<ThreadId>,
+    /// One entry per read lock held (a thread may hold several).
+    readers: Vec<ThreadId>,
+}
+
+/// Per-execution state of the shims in this module.
+#[derive(Debug, Default)]
+struct SyncRt {
+    /// Condition variable -> (mutex of its current waiters, number of waiters).
+    cond: HashMap<u64, (u64, u32)>,
+    /// Read-write lock -> holders.
+    rw: HashMap<u64, RwHold>,
+    /// Threads that already woke spuriously in this execution (at most once each).
+    spurious_used: HashSet<ThreadId>,
+    /// Object addresses found readable in this execution.
+    valid: HashSet<u64>,
+    /// A pipe used to probe addresses (kept for the life of the worker).
+    probe: Option<(c_int, c_int)>,
+}
+
+thread_local! {
+    static SYNC: RefCell<SyncRt> = RefCell::new(SyncRt::default());
+}
+
+fn with_sync<R>(f: impl FnOnce(&mut SyncRt) -> R) -> R {
+    SYNC.with(|s| f(&mut s.borrow_mut()))
+}
+
+/// Forget the per-execution state (called by the executor before each execution).
+pub(crate) fn reset() {
+    with_sync(|s| {
+        s.cond.clear();
+        s.rw.clear();
+        s.spurious_used.clear();
+        s.valid.clear();
+    });
+}
+
+fn current() -> ThreadId {
+    with_rt(|rt| rt.current)
+}
+
+fn visible(a: Action, file: *const c_char, line: c_int) -> u64 {
+    suspend(Yield::Pending(a, site_file_line(file, line)))
+}
+
+fn report(kind: DefectKind, msg: String, file: *const c_char, line: c_int) -> ! {
+    fail(kind, msg, site_file_line(file, line))
+}
+
+/// Set the calling program's `errno`.
+fn set_errno(e: c_int) {
+    // SAFETY: __errno_location returns the calling OS thread's errno, always valid.
+    unsafe { *libc::__errno_location() = e };
+}
+
+/// Whether the `len` bytes at `addr` can be read, without faulting: the kernel copies
+/// one byte from each end into a private pipe and reports EFAULT for a bad address.
+fn readable(addr: u64, len: usize) -> bool {
+    if addr < 4096 {
+        return false;
+    }
+    if with_sync(|s| s.valid.contains(&addr)) {
+        return true;
+    }
+    let fds = with_sync(|s| {
+        if s.probe.is_none() {
+            let mut fds = [0 as c_int; 2];
+            // SAFETY: pipe2 writes two descriptors into the array we pass.
+            if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } == 0 {
+                s.probe = Some((fds[0], fds[1]));
+            }
+        }
+        s.probe
+    });
+    let Some((r, w)) = fds else { return true };
+    for a in [addr, addr + len.max(1) as u64 - 1] {
+        // SAFETY: write(2) reads one byte at `a` in the kernel, which fails with EFAULT
+        // instead of faulting when the address is not readable.
+        let n = unsafe { libc::write(w, a as *const c_void, 1) };
+        if n != 1 {
+            return false;
+        }
+        let mut b = 0u8;
+        // SAFETY: reads back the byte just written into a local.
+        unsafe { libc::read(r, &mut b as *mut u8 as *mut c_void, 1) };
+    }
+    with_sync(|s| s.valid.insert(addr));
+    true
+}
+
+/// Check that `p` points to a readable object of `len` bytes; otherwise report `kind`
+/// misuse naming the operation.
+fn check_ptr(p: *const c_void, len: usize, what: &str, kind: DefectKind, file: *const c_char, line: c_int) -> u64 {
+    let addr = p as u64;
+    if p.is_null() {
+        report(kind, format!("{} {what} through a null pointer", current()), file, line);
+    }
+    if !readable(addr, len) {
+        report(kind, format!("{} {what} through the invalid address {addr:#x}", current()), file, line);
+    }
+    addr
+}
+
+/// The u32 marker at the start of an object.
+///
+/// # Safety
+/// `addr` must be readable for 4 bytes.
+unsafe fn marker(addr: u64) -> u32 {
+    // SAFETY: by the contract.
+    unsafe { (addr as *const u32).read_unaligned() }
+}
+
+/// # Safety
+/// `addr` must be writable for 4 bytes.
+unsafe fn set_marker(addr: u64, v: u32) {
+    // SAFETY: by the contract.
+    unsafe { (addr as *mut u32).write_unaligned(v) }
+}
+
+// ---- mutex checks (called by the mutex shims) -----------------------------------------
+
+/// Check a mutex pointer before `what` (e.g. "locks"): null, unreadable, or destroyed
+/// (unless `may_be_destroyed`, for init) is mutex misuse. Returns the address.
+pub(crate) fn check_mutex(
+    m: *const libc::pthread_mutex_t,
+    what: &str,
+    may_be_destroyed: bool,
+    file: *const c_char,
+    line: c_int,
+) -> u64 {
+    let size = std::mem::size_of::<libc::pthread_mutex_t>();
+    let addr = check_ptr(m.cast(), size, &format!("{what} a mutex"), DefectKind::MutexMisuse, file, line);
+    // SAFETY: checked readable above.
+    if !may_be_destroyed && unsafe { marker(addr) } == DESTROYED {
+        report(
+            DefectKind::MutexMisuse,
+            format!("{} {what} mutex {addr:#x}, which was destroyed", current()),
+            file,
+            line,
+        );
+    }
+    addr
+}
+
+/// Mark a mutex destroyed (after a successful `pthread_mutex_destroy`).
+///
+/// # Safety
+/// `m` must point to the program's `pthread_mutex_t`.
+pub(crate) unsafe fn mark_mutex_destroyed(m: *mut libc::pthread_mutex_t) {
+    // SAFETY: by the contract; offset 0 (glibc's __lock) is not used by the shims.
+    unsafe { set_marker(m as u64, DESTROYED) }
+}
+
+/// Replaces `pthread_mutex_timedlock`: a trylock whose failure is a time-out (the
+/// time-out is explored, not timed).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutex_timedlock(
+    m: *mut libc::pthread_mutex_t,
+    _abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    // SAFETY: same contract as the trylock shim.
+    match unsafe { crate::shims::__unfold_pthread_mutex_trylock(m, file, line) } {
+        libc::EBUSY => libc::ETIMEDOUT,
+        r => r,
+    }
+}
+
+/// Replaces `pthread_yield` (a no-op: every schedule is explored anyway).
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_yield() -> c_int {
+    0
+}
+
+// ---- condition variables ----------------------------------------------------------------
+
+const COND_SIZE: usize = std::mem::size_of::<libc::pthread_cond_t>();
+
+fn check_cond(c: *const libc::pthread_cond_t, what: &str, file: *const c_char, line: c_int) -> u64 {
+    let addr =
+        check_ptr(c.cast(), COND_SIZE, &format!("{what} a condition variable"), DefectKind::SyncMisuse, file, line);
+    // SAFETY: checked readable above.
+    if unsafe { marker(addr) } == DESTROYED {
+        report(
+            DefectKind::SyncMisuse,
+            format!("{} {what} condition variable {addr:#x}, which was destroyed", current()),
+            file,
+            line,
+        );
+    }
+    addr
+}
+
+/// Replaces `pthread_cond_init` (attributes are accepted and ignored).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_cond_init(
+    c: *mut libc::pthread_cond_t,
+    _attr: *const libc::pthread_condattr_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr =
+            check_ptr(c.cast(), COND_SIZE, "initialises a condition variable", DefectKind::SyncMisuse, file, line);
+        // SAFETY: the program's pthread_cond_t, checked readable; the all-zero state is
+        // PTHREAD_COND_INITIALIZER.
+        unsafe { std::ptr::write_bytes(addr as *mut u8, 0, COND_SIZE) };
+        0
+    })
+}
+
+/// One condition wait: `CondWait(c)`, unlock `m`, wake, relock `m`. Returns whether the
+/// wake was signalled.
+fn cond_wait(c: u64, m: *mut libc::pthread_mutex_t, timed: bool, file: *const c_char, line: c_int) -> bool {
+    let me = current();
+    let maddr = check_mutex(m, "waits on a condition variable with", false, file, line);
+    let Some((_, count)) = with_rt(|rt| rt.held.get(&maddr).copied()).filter(|h| h.0 == me) else {
+        report(
+            DefectKind::SyncMisuse,
+            format!("{me} waits on condition variable {c:#x} without holding mutex {maddr:#x}"),
+            file,
+            line,
+        );
+    };
+    visible(Action::CondWait(ObjId(c)), file, line);
+    // Joined the waiters: every waiter at this moment must use the same mutex.
+    let other = with_sync(|s| {
+        let e = s.cond.entry(c).or_insert((maddr, 0));
+        if e.1 > 0 && e.0 != maddr {
+            return Some(e.0);
+        }
+        *e = (maddr, e.1 + 1);
+        None
+    });
+    if let Some(o) = other {
+        report(
+            DefectKind::SyncMisuse,
+            format!("{me} waits on condition variable {c:#x} with mutex {maddr:#x} while other threads wait on it with mutex {o:#x}"),
+            file,
+            line,
+        );
+    }
+    visible(Action::Unlock(ObjId(maddr)), file, line);
+    with_rt(|rt| rt.held.remove(&maddr));
+    let spurious = !timed && SPURIOUS.load(Ordering::Relaxed) && with_sync(|s| !s.spurious_used.contains(&me));
+    let untimed_wake = !timed && !spurious;
+    let signalled = visible(Action::CondWake(ObjId(c), !untimed_wake, untimed_wake), file, line) == 1;
+    with_sync(|s| {
+        if let Some(e) = s.cond.get_mut(&c) {
+            e.1 = e.1.saturating_sub(1);
+        }
+        if spurious && !signalled {
+            s.spurious_used.insert(me);
+        }
+    });
+    visible(Action::Lock(ObjId(maddr)), file, line);
+    with_rt(|rt| rt.held.insert(maddr, (me, count)));
+    signalled
+}
+
+/// Replaces `pthread_cond_wait`. Without `--spurious-wakeups` it returns only when
+/// signalled; with it, it may also return without a signal.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_cond_wait(
+    c: *mut libc::pthread_cond_t,
+    m: *mut libc::pthread_mutex_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_cond(c, "waits on", file, line);
+        cond_wait(addr, m, false, file, line);
+        0
+    })
+}
+
+/// Replaces `pthread_cond_timedwait`: returns 0 when signalled, ETIMEDOUT otherwise (the
+/// time-out is explored, not timed).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_cond_timedwait(
+    c: *mut libc::pthread_cond_t,
+    m: *mut libc::pthread_mutex_t,
+    _abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_cond(c, "waits on", file, line);
+        if cond_wait(addr, m, true, file, line) {
+            0
+        } else {
+            libc::ETIMEDOUT
+        }
+    })
+}
+
+/// Replaces `pthread_cond_signal`: wakes one waiter (which one is explored); lost if
+/// there is none.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_cond_signal(
+    c: *mut libc::pthread_cond_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_cond(c, "signals", file, line);
+        visible(Action::Signal(ObjId(addr)), file, line);
+        0
+    })
+}
+
+/// Replaces `pthread_cond_broadcast`: wakes every current waiter.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_cond_broadcast(
+    c: *mut libc::pthread_cond_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_cond(c, "broadcasts", file, line);
+        visible(Action::Broadcast(ObjId(addr)), file, line);
+        0
+    })
+}
+
+/// Replaces `pthread_cond_destroy`. Whether threads still wait depends on the
+/// schedule, so the check follows a visible `signal` (a no-op without waiters, and
+/// dependent with every operation on the condition variable); with waiters it is misuse.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_cond_destroy(
+    c: *mut libc::pthread_cond_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_cond(c, "destroys", file, line);
+        visible(Action::Signal(ObjId(addr)), file, line);
+        let waiters = with_sync(|s| s.cond.get(&addr).map_or(0, |e| e.1));
+        if waiters > 0 {
+            report(
+                DefectKind::SyncMisuse,
+                format!("{} destroys condition variable {addr:#x} while {waiters} thread(s) wait on it", current()),
+                file,
+                line,
+            );
+        }
+        // SAFETY: checked readable; the program's pthread_cond_t.
+        unsafe { set_marker(addr, DESTROYED) };
+        0
+    })
+}
+
+/// Replaces `pthread_condattr_init`, `_destroy`, `_setclock`, `_setpshared`: accepted,
+/// no effect (time-outs are explored, not timed; there is one process).
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_condattr_any(_a: *mut c_void, _v: c_int) -> c_int {
+    0
+}
+
+// ---- semaphores -------------------------------------------------------------------------
+
+const SEM_SIZE: usize = std::mem::size_of::<libc::sem_t>();
+
+fn check_sem(s: *const libc::sem_t, what: &str, file: *const c_char, line: c_int) -> u64 {
+    let addr = check_ptr(s.cast(), SEM_SIZE, &format!("{what} a semaphore"), DefectKind::SyncMisuse, file, line);
+    // SAFETY: checked readable above.
+    match unsafe { marker(addr) } {
+        LIVE => addr,
+        DEAD => report(
+            DefectKind::SyncMisuse,
+            format!("{} {what} semaphore {addr:#x}, which was destroyed", current()),
+            file,
+            line,
+        ),
+        _ => report(
+            DefectKind::SyncMisuse,
+            format!("{} {what} semaphore {addr:#x}, which was never initialised (sem_init)", current()),
+            file,
+            line,
+        ),
+    }
+}
+
+/// Replaces `sem_init` (`pshared` is ignored: there is one process).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_sem_init(
+    s: *mut libc::sem_t,
+    _pshared: c_int,
+    value: c_uint,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_ptr(s.cast(), SEM_SIZE, "initialises a semaphore", DefectKind::SyncMisuse, file, line);
+        if value > i32::MAX as c_uint {
+            set_errno(libc::EINVAL);
+            return -1;
+        }
+        visible(Action::SemInit(ObjId(addr), value), file, line);
+        // SAFETY: the program's sem_t, checked readable.
+        unsafe { set_marker(addr, LIVE) };
+        0
+    })
+}
+
+/// Replaces `sem_wait`.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_sem_wait(s: *mut libc::sem_t, file: *const c_char, line: c_int) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_sem(s, "waits on", file, line);
+        visible(Action::SemWait(ObjId(addr)), file, line);
+        0
+    })
+}
+
+fn sem_try(s: *mut libc::sem_t, fail_errno: c_int, file: *const c_char, line: c_int) -> c_int {
+    let addr = check_sem(s, "waits on", file, line);
+    if visible(Action::SemTryWait(ObjId(addr), false), file, line) == 1 {
+        0
+    } else {
+        set_errno(fail_errno);
+        -1
+    }
+}
+
+/// Replaces `sem_trywait`: -1 with `errno` EAGAIN when the value is zero.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_sem_trywait(s: *mut libc::sem_t, file: *const c_char, line: c_int) -> c_int {
+    crate::shims::guard(|| sem_try(s, libc::EAGAIN, file, line))
+}
+
+/// Replaces `sem_timedwait`: a try whose failure is a time-out (-1, `errno` ETIMEDOUT).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_sem_timedwait(
+    s: *mut libc::sem_t,
+    _abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| sem_try(s, libc::ETIMEDOUT, file, line))
+}
+
+/// Replaces `sem_post`.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_sem_post(s: *mut libc::sem_t, file: *const c_char, line: c_int) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_sem(s, "posts", file, line);
+        visible(Action::SemPost(ObjId(addr)), file, line);
+        0
+    })
+}
+
+/// Replaces `sem_getvalue`.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_sem_getvalue(
+    s: *mut libc::sem_t,
+    out: *mut c_int,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_sem(s, "reads", file, line);
+        let v = visible(Action::SemValue(ObjId(addr)), file, line);
+        if out.is_null() {
+            report(DefectKind::Crash, "sem_getvalue with a null result pointer".into(), file, line);
+        }
+        // SAFETY: the program passed a pointer to an int for the value.
+        unsafe { out.write(v as c_int) };
+        0
+    })
+}
+
+/// Replaces `sem_destroy`: later uses are misuse (until `sem_init` again).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_sem_destroy(s: *mut libc::sem_t, file: *const c_char, line: c_int) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_sem(s, "destroys", file, line);
+        // SAFETY: the program's sem_t, checked readable.
+        unsafe { set_marker(addr, DEAD) };
+        0
+    })
+}
+
+// ---- read-write locks -------------------------------------------------------------------
+
+const RW_SIZE: usize = std::mem::size_of::<libc::pthread_rwlock_t>();
+
+fn check_rw(l: *const libc::pthread_rwlock_t, what: &str, file: *const c_char, line: c_int) -> u64 {
+    let addr = check_ptr(l.cast(), RW_SIZE, &format!("{what} a read-write lock"), DefectKind::MutexMisuse, file, line);
+    // SAFETY: checked readable above.
+    if unsafe { marker(addr) } == DESTROYED {
+        report(
+            DefectKind::MutexMisuse,
+            format!("{} {what} read-write lock {addr:#x}, which was destroyed", current()),
+            file,
+            line,
+        );
+    }
+    addr
+}
+
+fn rw_writer(addr: u64) -> Option<ThreadId> {
+    with_sync(|s| s.rw.get(&addr).and_then(|h| h.writer))
+}
+
+fn rw_took(addr: u64, me: ThreadId, write: bool) {
+    with_sync(|s| {
+        let h = s.rw.entry(addr).or_default();
+        if write {
+            h.writer = Some(me);
+        } else {
+            h.readers.push(me);
+        }
+    });
+}
+
+/// Replaces `pthread_rwlock_init` (attributes accepted and ignored).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlock_init(
+    l: *mut libc::pthread_rwlock_t,
+    _attr: *const libc::pthread_rwlockattr_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_ptr(l.cast(), RW_SIZE, "initialises a read-write lock", DefectKind::MutexMisuse, file, line);
+        // SAFETY: the program's lock, checked readable; all-zero is the static initializer.
+        unsafe { std::ptr::write_bytes(addr as *mut u8, 0, RW_SIZE) };
+        0
+    })
+}
+
+/// Lock `l` for reading or writing: blocking, or a try (`fail` is the error of a
+/// failed try). A thread that holds the lock for writing gets EDEADLK (POSIX allows
+/// it; glibc does the same); a reader asking to write blocks for good (a deadlock).
+fn rw_lock(
+    l: *mut libc::pthread_rwlock_t,
+    write: bool,
+    fail: Option<c_int>,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    let me = current();
+    let addr = check_rw(l, "locks", file, line);
+    if rw_writer(addr) == Some(me) {
+        return libc::EDEADLK;
+    }
+    let o = ObjId(addr);
+    let ok = match (fail, write) {
+        (None, false) => visible(Action::RdLock(o), file, line) == 0,
+        (None, true) => visible(Action::WrLock(o), file, line) == 0,
+        (Some(_), false) => visible(Action::TryRdLock(o, false), file, line) == 1,
+        (Some(_), true) => visible(Action::TryWrLock(o, false), file, line) == 1,
+    };
+    if ok {
+        rw_took(addr, me, write);
+        0
+    } else {
+        fail.unwrap_or(0)
+    }
+}
+
+macro_rules! rw_shim {
+    ($name:ident, $write:expr, $fail:expr, $doc:literal) => {
+        #[doc = $doc]
+        ///
+        /// # Safety
+        /// Called by the C program with the arguments of the function it replaces.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(l: *mut libc::pthread_rwlock_t, file: *const c_char, line: c_int) -> c_int {
+            crate::shims::guard(|| rw_lock(l, $write, $fail, file, line))
+        }
+    };
+}
+
+rw_shim!(__unfold_pthread_rwlock_rdlock, false, None, "Replaces `pthread_rwlock_rdlock`.");
+rw_shim!(__unfold_pthread_rwlock_wrlock, true, None, "Replaces `pthread_rwlock_wrlock`.");
+rw_shim!(__unfold_pthread_rwlock_tryrdlock, false, Some(libc::EBUSY), "Replaces `pthread_rwlock_tryrdlock`.");
+rw_shim!(__unfold_pthread_rwlock_trywrlock, true, Some(libc::EBUSY), "Replaces `pthread_rwlock_trywrlock`.");
+
+/// Replaces `pthread_rwlock_timedrdlock`: a try whose failure is ETIMEDOUT.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlock_timedrdlock(
+    l: *mut libc::pthread_rwlock_t,
+    _abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| rw_lock(l, false, Some(libc::ETIMEDOUT), file, line))
+}
+
+/// Replaces `pthread_rwlock_timedwrlock`: a try whose failure is ETIMEDOUT.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlock_timedwrlock(
+    l: *mut libc::pthread_rwlock_t,
+    _abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| rw_lock(l, true, Some(libc::ETIMEDOUT), file, line))
+}
+
+/// Replaces `pthread_rwlock_unlock`: releases the caller's write lock, else one of its
+/// read locks; unlocking a lock the thread does not hold is misuse.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlock_unlock(
+    l: *mut libc::pthread_rwlock_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let me = current();
+        let addr = check_rw(l, "unlocks", file, line);
+        let write = match with_sync(|s| s.rw.get(&addr).map(|h| (h.writer, h.readers.contains(&me)))) {
+            Some((Some(w), _)) if w == me => true,
+            Some((_, true)) => false,
+            _ => report(
+                DefectKind::MutexMisuse,
+                format!("{me} unlocks read-write lock {addr:#x}, which it does not hold"),
+                file,
+                line,
+            ),
+        };
+        visible(Action::RwUnlock(ObjId(addr), write), file, line);
+        with_sync(|s| {
+            let h = s.rw.entry(addr).or_default();
+            if write {
+                h.writer = None;
+            } else if let Some(i) = h.readers.iter().position(|&t| t == me) {
+                h.readers.swap_remove(i);
+            }
+        });
+        0
+    })
+}
+
+/// Replaces `pthread_rwlock_destroy`: destroying a lock the thread holds is misuse;
+/// whether another thread holds it depends on the schedule, so it is checked with a
+/// visible `trywrlock` (and its unlock).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlock_destroy(
+    l: *mut libc::pthread_rwlock_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let me = current();
+        let addr = check_rw(l, "destroys", file, line);
+        let mine = with_sync(|s| s.rw.get(&addr).is_some_and(|h| h.writer == Some(me) || h.readers.contains(&me)));
+        if mine {
+            report(
+                DefectKind::MutexMisuse,
+                format!("{me} destroys read-write lock {addr:#x}, which it holds"),
+                file,
+                line,
+            );
+        }
+        if visible(Action::TryWrLock(ObjId(addr), false), file, line) != 1 {
+            report(
+                DefectKind::MutexMisuse,
+                format!("{me} destroys read-write lock {addr:#x} while another thread holds it"),
+                file,
+                line,
+            );
+        }
+        visible(Action::RwUnlock(ObjId(addr), true), file, line);
+        // SAFETY: the program's lock, checked readable.
+        unsafe { set_marker(addr, DESTROYED) };
+        0
+    })
+}
+
+/// Replaces `pthread_rwlockattr_init`/`_destroy` and `pthread_barrierattr_init`/
+/// `_destroy`/`_setpshared`: accepted, no effect.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_attr_noop(_a: *mut c_void, _v: c_int) -> c_int {
+    0
+}
+
+// ---- barriers ---------------------------------------------------------------------------
+
+const BARRIER_SIZE: usize = std::mem::size_of::<libc::pthread_barrier_t>();
+
+/// Replaces `pthread_barrier_init`; a count of 0 is EINVAL.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_barrier_init(
+    b: *mut libc::pthread_barrier_t,
+    _attr: *const libc::pthread_barrierattr_t,
+    count: c_uint,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_ptr(b.cast(), BARRIER_SIZE, "initialises a barrier", DefectKind::SyncMisuse, file, line);
+        if count == 0 {
+            return libc::EINVAL;
+        }
+        visible(Action::BarrierInit(ObjId(addr), count), file, line);
+        // SAFETY: the program's barrier, checked readable.
+        unsafe { set_marker(addr, LIVE) };
+        0
+    })
+}
+
+fn check_barrier(b: *const libc::pthread_barrier_t, what: &str, file: *const c_char, line: c_int) -> u64 {
+    let addr = check_ptr(b.cast(), BARRIER_SIZE, &format!("{what} a barrier"), DefectKind::SyncMisuse, file, line);
+    // SAFETY: checked readable above.
+    match unsafe { marker(addr) } {
+        LIVE => addr,
+        DEAD => report(
+            DefectKind::SyncMisuse,
+            format!("{} {what} barrier {addr:#x}, which was destroyed", current()),
+            file,
+            line,
+        ),
+        _ => report(
+            DefectKind::SyncMisuse,
+            format!("{} {what} barrier {addr:#x}, which was never initialised", current()),
+            file,
+            line,
+        ),
+    }
+}
+
+/// Replaces `pthread_barrier_wait`: the arrival completing a round returns
+/// `PTHREAD_BARRIER_SERIAL_THREAD` at once; the others wait for the round and return 0.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_barrier_wait(
+    b: *mut libc::pthread_barrier_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_barrier(b, "waits at", file, line);
+        if visible(Action::BarrierArrive(ObjId(addr), false), file, line) == 1 {
+            return libc::PTHREAD_BARRIER_SERIAL_THREAD;
+        }
+        visible(Action::BarrierLeave(ObjId(addr)), file, line);
+        0
+    })
+}
+
+/// Replaces `pthread_barrier_destroy`: later waits are misuse (until init again).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_barrier_destroy(
+    b: *mut libc::pthread_barrier_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_barrier(b, "destroys", file, line);
+        // SAFETY: the program's barrier, checked readable.
+        unsafe { set_marker(addr, DEAD) };
+        0
+    })
+}
+
+// ---- once ---------------------------------------------------------------------------------
+
+/// `pthread_once` / `call_once`: a mutex on the control's address around a check of the
+/// done flag kept in the control itself (every caller takes the mutex, so a caller that
+/// comes second waits until the routine finished, and which caller runs the routine is
+/// explored).
+pub(crate) fn once(
+    ctl: *mut c_int,
+    routine: Option<unsafe extern "C" fn()>,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    let addr = check_ptr(ctl.cast(), 4, "calls pthread_once with", DefectKind::SyncMisuse, file, line);
+    let Some(routine) = routine else {
+        report(DefectKind::Crash, "pthread_once with a null routine".into(), file, line)
+    };
+    visible(Action::Lock(ObjId(addr)), file, line);
+    // SAFETY: the program's once control (an int), checked readable.
+    if unsafe { ctl.read_volatile() } != ONCE_DONE {
+        // SAFETY: calling the routine the program passed, as pthread_once does.
+        unsafe { routine() };
+        // SAFETY: as above.
+        unsafe { ctl.write_volatile(ONCE_DONE) };
+    }
+    visible(Action::Unlock(ObjId(addr)), file, line);
+    0
+}
+
+/// Replaces `pthread_once`.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_once(
+    ctl: *mut libc::pthread_once_t,
+    routine: Option<unsafe extern "C" fn()>,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| once(ctl, routine, file, line))
+}
+
+// ---- spinlocks ----------------------------------------------------------------------------
+
+fn check_spin(s: *const libc::pthread_spinlock_t, what: &str, file: *const c_char, line: c_int) -> u64 {
+    check_ptr(s.cast(), 4, &format!("{what} a spinlock"), DefectKind::MutexMisuse, file, line)
+}
+
+/// Replaces `pthread_spin_init`.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_spin_init(
+    s: *mut libc::pthread_spinlock_t,
+    _pshared: c_int,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        check_spin(s, "initialises", file, line);
+        0
+    })
+}
+
+/// Replaces `pthread_spin_lock`: a mutex lock (relocking it is a self-deadlock, as with
+/// a real spinlock).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_spin_lock(
+    s: *mut libc::pthread_spinlock_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_spin(s, "locks", file, line);
+        visible(Action::Lock(ObjId(addr)), file, line);
+        let me = current();
+        with_rt(|rt| rt.held.insert(addr, (me, 1)));
+        0
+    })
+}
+
+/// Replaces `pthread_spin_trylock` (EBUSY when held).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_spin_trylock(
+    s: *mut libc::pthread_spinlock_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let addr = check_spin(s, "locks", file, line);
+        if visible(Action::TryLock(ObjId(addr), false), file, line) == 1 {
+            let me = current();
+            with_rt(|rt| rt.held.insert(addr, (me, 1)));
+            0
+        } else {
+            libc::EBUSY
+        }
+    })
+}
+
+fn spin_holder(addr: u64) -> Option<ThreadId> {
+    with_rt(|rt| rt.held.get(&addr).map(|h| h.0))
+}
+
+/// Replaces `pthread_spin_unlock`; unlocking a spinlock not held is misuse.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_spin_unlock(
+    s: *mut libc::pthread_spinlock_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let me = current();
+        let addr = check_spin(s, "unlocks", file, line);
+        if spin_holder(addr) != Some(me) {
+            report(
+                DefectKind::MutexMisuse,
+                format!("{me} unlocks spinlock {addr:#x}, which it does not hold"),
+                file,
+                line,
+            );
+        }
+        visible(Action::Unlock(ObjId(addr)), file, line);
+        with_rt(|rt| rt.held.remove(&addr));
+        0
+    })
+}
+
+/// Replaces `pthread_spin_destroy`; destroying a spinlock the thread holds is misuse.
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_spin_destroy(
+    s: *mut libc::pthread_spinlock_t,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    crate::shims::guard(|| {
+        let me = current();
+        let addr = check_spin(s, "destroys", file, line);
+        if spin_holder(addr) == Some(me) {
+            report(DefectKind::MutexMisuse, format!("{me} destroys spinlock {addr:#x}, which it holds"), file, line);
+        }
+        0
+    })
+}
+
+/// Addresses of every shim of this module (see [`crate::shims::shim_table`]).
+pub fn shim_table() -> Vec<usize> {
+    vec![
+        __unfold_pthread_mutex_timedlock as *const () as usize,
+        __unfold_pthread_yield as *const () as usize,
+        __unfold_pthread_cond_init as *const () as usize,
+        __unfold_pthread_cond_wait as *const () as usize,
+        __unfold_pthread_cond_timedwait as *const () as usize,
+        __unfold_pthread_cond_signal as *const () as usize,
+        __unfold_pthread_cond_broadcast as *const () as usize,
+        __unfold_pthread_cond_destroy as *const () as usize,
+        __unfold_pthread_condattr_any as *const () as usize,
+        __unfold_sem_init as *const () as usize,
+        __unfold_sem_wait as *const () as usize,
+        __unfold_sem_trywait as *const () as usize,
+        __unfold_sem_timedwait as *const () as usize,
+        __unfold_sem_post as *const () as usize,
+        __unfold_sem_getvalue as *const () as usize,
+        __unfold_sem_destroy as *const () as usize,
+        __unfold_pthread_rwlock_init as *const () as usize,
+        __unfold_pthread_rwlock_rdlock as *const () as usize,
+        __unfold_pthread_rwlock_wrlock as *const () as usize,
+        __unfold_pthread_rwlock_tryrdlock as *const () as usize,
+        __unfold_pthread_rwlock_trywrlock as *const () as usize,
+        __unfold_pthread_rwlock_timedrdlock as *const () as usize,
+        __unfold_pthread_rwlock_timedwrlock as *const () as usize,
+        __unfold_pthread_rwlock_unlock as *const () as usize,
+        __unfold_pthread_rwlock_destroy as *const () as usize,
+        __unfold_pthread_attr_noop as *const () as usize,
+        __unfold_pthread_barrier_init as *const () as usize,
+        __unfold_pthread_barrier_wait as *const () as usize,
+        __unfold_pthread_barrier_destroy as *const () as usize,
+        __unfold_pthread_once as *const () as usize,
+        __unfold_pthread_spin_init as *const () as usize,
+        __unfold_pthread_spin_lock as *const () as usize,
+        __unfold_pthread_spin_trylock as *const () as usize,
+        __unfold_pthread_spin_unlock as *const () as usize,
+        __unfold_pthread_spin_destroy as *const () as usize,
+    ]
+}
