@@ -635,8 +635,9 @@ pub unsafe extern "C" fn __unfold_pthread_rwlock_init(
 }
 
 /// Lock `l` for reading or writing: blocking, or a try (`fail` is the error of a
-/// failed try). A thread that holds the lock for writing gets EDEADLK (POSIX allows
-/// it; glibc does the same); a reader asking to write blocks for good (a deadlock).
+/// failed try). A thread that holds the lock for writing gets EBUSY from a try and
+/// EDEADLK from the other calls (POSIX allows it; glibc does the same); a reader asking
+/// to write blocks for good (a deadlock).
 fn rw_lock(
     l: *mut libc::pthread_rwlock_t,
     write: bool,
@@ -647,7 +648,7 @@ fn rw_lock(
     let me = current();
     let addr = check_rw(l, "locks", file, line);
     if rw_writer(addr) == Some(me) {
-        return libc::EDEADLK;
+        return if fail == Some(libc::EBUSY) { libc::EBUSY } else { libc::EDEADLK };
     }
     let o = ObjId(addr);
     let ok = match (fail, write) {
