@@ -135,7 +135,13 @@ fn readable(addr: u64, len: usize) -> bool {
         // instead of faulting when the address is not readable.
         let n = unsafe { libc::write(w, a as *const c_void, 1) };
         if n != 1 {
-            return false;
+            if std::io::Error::last_os_error().raw_os_error() == Some(libc::EFAULT) {
+                return false;
+            }
+            // The program closed our pipe (or another failure): no verdict, try anew
+            // next time.
+            with_sync(|s| s.probe = None);
+            return true;
         }
         let mut b = 0u8;
         // SAFETY: reads back the byte just written into a local.
