@@ -45,10 +45,6 @@ int consumer(void *arg) {
         cnd_signal(&not_full);
         mtx_unlock(&m);
     }
-    mtx_lock(&rec);
-    assert(mtx_lock(&rec) == thrd_success);
-    mtx_unlock(&rec);
-    mtx_unlock(&rec);
     return 0;
 }
 
@@ -61,6 +57,10 @@ int main(void) {
     thrd_join(p, &rp);
     thrd_join(c, &rc);
     assert(rp == 7 && rc == 0 && sum == 3 && inits == 1);
+    mtx_lock(&rec);
+    assert(mtx_lock(&rec) == thrd_success);
+    mtx_unlock(&rec);
+    mtx_unlock(&rec);
     mtx_destroy(&m);
     cnd_destroy(&not_empty);
     cnd_destroy(&not_full);

@@ -1,6 +1,6 @@
 // A reader and a writer on a read-write lock: readers (main and a thread) see the pair consistent;
 // tryrdlock fails (EBUSY) only while the writer holds the lock; relocking for writing
-// returns EDEADLK; the writer's unlock releases its write lock.
+// returns EDEADLK and a try by the writer EBUSY; the writer's unlock releases its write lock.
 // expect: verdict=ok maximal=51
 #include <pthread.h>
 #include <errno.h>
@@ -29,6 +29,7 @@ void *writer(void *arg) {
     pthread_rwlock_wrlock(&l);
     writing = 1;
     assert(pthread_rwlock_wrlock(&l) == EDEADLK);
+    assert(pthread_rwlock_trywrlock(&l) == EBUSY && pthread_rwlock_tryrdlock(&l) == EBUSY);
     a++;
     b++;
     writing = 0;

@@ -143,8 +143,10 @@ impl Symbols {
             Action::Await(m, _) => format!("spin-wait on {} (until another thread writes it)", o(m)),
             Action::CondWait(c) => format!("pthread_cond_wait({}) begins", o(c)),
             Action::CondWake(c, false, _) => format!("pthread_cond_wait({}) woken", o(c)),
-            Action::CondWake(c, true, true) => format!("pthread_cond_timedwait({}) woken", o(c)),
-            Action::CondWake(c, true, false) => format!("pthread_cond_timedwait({}) = timeout", o(c)),
+            // A timed wake is also how an untimed wait is explored with --spurious-wakeups;
+            // without a signal it is a time-out or a spurious wake-up.
+            Action::CondWake(c, true, true) => format!("pthread_cond_(timed)wait({}) woken", o(c)),
+            Action::CondWake(c, true, false) => format!("pthread_cond_(timed)wait({}) = no signal", o(c)),
             Action::Signal(c) => format!("pthread_cond_signal({})", o(c)),
             Action::Broadcast(c) => format!("pthread_cond_broadcast({})", o(c)),
             Action::SemInit(s, v) => format!("sem_init({}, {v})", o(s)),

@@ -60,7 +60,7 @@ struct RwHold {
 }
 
 /// Per-execution state of the shims in this module.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct SyncRt {
     /// Condition variable -> (mutex of its current waiters, number of waiters).
     cond: HashMap<u64, (u64, u32)>,
@@ -68,10 +68,29 @@ struct SyncRt {
     rw: HashMap<u64, RwHold>,
     /// Threads that already woke spuriously in this execution (at most once each).
     spurious_used: HashSet<ThreadId>,
-    /// Object addresses found readable in this execution.
-    valid: HashSet<u64>,
+    /// Object addresses found readable in this execution: a direct-mapped cache (the
+    /// lock shims ask on every call; a hash lookup showed in their cost).
+    valid: [u64; VALID_SLOTS],
     /// A pipe used to probe addresses (kept for the life of the worker).
     probe: Option<(c_int, c_int)>,
+}
+
+const VALID_SLOTS: usize = 64;
+
+fn valid_slot(addr: u64) -> usize {
+    ((addr >> 3) as usize ^ (addr >> 9) as usize) % VALID_SLOTS
+}
+
+impl Default for SyncRt {
+    fn default() -> Self {
+        SyncRt {
+            cond: HashMap::new(),
+            rw: HashMap::new(),
+            spurious_used: HashSet::new(),
+            valid: [0; VALID_SLOTS],
+            probe: None,
+        }
+    }
 }
 
 thread_local! {
@@ -88,7 +107,7 @@ pub(crate) fn reset() {
         s.cond.clear();
         s.rw.clear();
         s.spurious_used.clear();
-        s.valid.clear();
+        s.valid = [0; VALID_SLOTS];
     });
 }
 
@@ -116,7 +135,7 @@ fn readable(addr: u64, len: usize) -> bool {
     if addr < 4096 {
         return false;
     }
-    if with_sync(|s| s.valid.contains(&addr)) {
+    if with_sync(|s| s.valid[valid_slot(addr)] == addr) {
         return true;
     }
     let fds = with_sync(|s| {
@@ -135,13 +154,19 @@ fn readable(addr: u64, len: usize) -> bool {
         // instead of faulting when the address is not readable.
         let n = unsafe { libc::write(w, a as *const c_void, 1) };
         if n != 1 {
-            return false;
+            if std::io::Error::last_os_error().raw_os_error() == Some(libc::EFAULT) {
+                return false;
+            }
+            // The program closed our pipe (or another failure): no verdict, try anew
+            // next time.
+            with_sync(|s| s.probe = None);
+            return true;
         }
         let mut b = 0u8;
         // SAFETY: reads back the byte just written into a local.
         unsafe { libc::read(r, &mut b as *mut u8 as *mut c_void, 1) };
     }
-    with_sync(|s| s.valid.insert(addr));
+    with_sync(|s| s.valid[valid_slot(addr)] = addr);
     true
 }
 
@@ -635,8 +660,9 @@ pub unsafe extern "C" fn __unfold_pthread_rwlock_init(
 }
 
 /// Lock `l` for reading or writing: blocking, or a try (`fail` is the error of a
-/// failed try). A thread that holds the lock for writing gets EDEADLK (POSIX allows
-/// it; glibc does the same); a reader asking to write blocks for good (a deadlock).
+/// failed try). A thread that holds the lock for writing gets EBUSY from a try and
+/// EDEADLK from the other calls (POSIX allows it; glibc does the same); a reader asking
+/// to write blocks for good (a deadlock).
 fn rw_lock(
     l: *mut libc::pthread_rwlock_t,
     write: bool,
@@ -647,7 +673,7 @@ fn rw_lock(
     let me = current();
     let addr = check_rw(l, "locks", file, line);
     if rw_writer(addr) == Some(me) {
-        return libc::EDEADLK;
+        return if fail == Some(libc::EBUSY) { libc::EBUSY } else { libc::EDEADLK };
     }
     let o = ObjId(addr);
     let ok = match (fail, write) {

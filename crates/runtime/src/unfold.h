@@ -124,15 +124,18 @@ void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile
  * pthread_mutex_timedlock, pthread_yield and C11 <threads.h> (except tss_*). Time-outs
  * are explored, not timed. */
 #include <semaphore.h>
-#include <threads.h>
 #include <time.h>
+#if defined(__has_include)
+#if __has_include(<threads.h>)
+#define __UNFOLD_HAVE_THREADS_H 1
+#include <threads.h>
+#endif
+#endif
 #undef pthread_mutex_timedlock
 #undef pthread_cond_timedwait
 #undef sem_timedwait
 #undef pthread_rwlock_timedrdlock
 #undef pthread_rwlock_timedwrlock
-#undef mtx_timedlock
-#undef cnd_timedwait
 int __unfold_pthread_mutex_timedlock(pthread_mutex_t *, const struct timespec *, const char *, int);
 int __unfold_pthread_yield(void);
 #define pthread_mutex_timedlock(m, t) __unfold_pthread_mutex_timedlock((m), (t), __FILE__, __LINE__)
@@ -220,6 +223,9 @@ int __unfold_pthread_spin_destroy(pthread_spinlock_t *, const char *, int);
 #define pthread_spin_destroy(s) __unfold_pthread_spin_destroy((s), __FILE__, __LINE__)
 
 /* C11 <threads.h>: thrd_t, mtx_t, cnd_t and once_flag have the pthread layouts. */
+#ifdef __UNFOLD_HAVE_THREADS_H
+#undef mtx_timedlock
+#undef cnd_timedwait
 int __unfold_thrd_create(thrd_t *, thrd_start_t, void *, const char *, int);
 int __unfold_thrd_join(thrd_t, int *, const char *, int);
 void __unfold_thrd_exit(int, const char *, int) __attribute__((noreturn));
@@ -258,6 +264,7 @@ void __unfold_call_once(once_flag *, void (*)(void), const char *, int);
 #define cnd_timedwait(c, m, t) __unfold_cnd_timedwait((c), (m), (t), __FILE__, __LINE__)
 #define cnd_destroy(c) __unfold_cnd_destroy((c), __FILE__, __LINE__)
 #define call_once(o, f) __unfold_call_once((o), (f), __FILE__, __LINE__)
+#endif
 /* ==== end of synchronising objects ================================================== */
 
 #endif
