@@ -2,7 +2,7 @@
 // no mutex around the slot index: a producer reads `in`, then fetches its item (which
 // takes a statistics mutex: a visible step), and the other producer can read the same
 // `in` meanwhile. Both fill slot 0; the consumer reads an empty slot 1.
-// expect: verdict=defect kind=assertion line=47
+// expect: verdict=defect kind=assertion|data-race line=27|29|47
 #include <pthread.h>
 #include <semaphore.h>
 #include <assert.h>
