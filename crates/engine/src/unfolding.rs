@@ -137,6 +137,17 @@ pub struct Preds {
     pub extra: Vec<EventId>,
 }
 
+/// A child in an object tree, with what a scan for spike candidates needs first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Child {
+    /// The child event.
+    pub event: EventId,
+    /// Its thread.
+    pub thread: ThreadId,
+    /// Its thread predecessor (`tpred`).
+    pub tpred: EventId,
+}
+
 /// The unfolding: the event arena, its trees and its dedup index.
 #[derive(Clone)]
 pub struct Unfolding {
@@ -147,6 +158,10 @@ pub struct Unfolding {
     obj_ids: Vec<ObjId>,
     // Head of the child list of each object's virtual root.
     obj_root_child: Vec<EventId>,
+    // The same children, compact: per (object, parent), each child with its thread and
+    // thread predecessor, so that a scan for spike candidates rejects most children
+    // without touching their events.
+    children: HashMap<(ObjIdx, EventId), Vec<Child>>,
     skip: u32,
     live: usize,
     peak: usize,
@@ -182,6 +197,7 @@ impl Unfolding {
             objects: HashMap::default(),
             obj_ids: Vec::new(),
             obj_root_child: Vec::new(),
+            children: HashMap::default(),
             skip: skip.max(2) as u32,
             live: 0,
             peak: 0,
@@ -379,6 +395,12 @@ impl Unfolding {
         false
     }
 
+    /// The children of `parent` (or of object `o`'s virtual root if `parent` is
+    /// [`BOTTOM`]) in the tree of object `o`, as a compact slice (see [`Child`]).
+    pub fn obj_children_compact(&self, o: ObjIdx, parent: EventId) -> &[Child] {
+        self.children.get(&(o, parent)).map_or(&[], |v| v.as_slice())
+    }
+
     /// Children of `parent` (or of object `o`'s virtual root if `parent` is
     /// [`BOTTOM`]) in the tree of object `o`.
     pub fn obj_children(&self, o: ObjIdx, parent: EventId) -> ObjChildren<'_> {
@@ -464,6 +486,7 @@ impl Unfolding {
             };
             let old = std::mem::replace(head, e);
             self.events[e.index()].next_osibling = old;
+            self.children.entry((obj, opred)).or_default().push(Child { event: e, thread, tpred });
         }
         self.index.insert(key, e);
         (e, true)
@@ -613,6 +636,14 @@ impl Unfolding {
             let head = self.obj_root_child[o];
             self.obj_root_child[o] = self.skip_dead(head);
         }
+        let events = &self.events;
+        self.children.retain(|&(_, parent), v| {
+            if parent != BOTTOM && !events[parent.index()].live {
+                return false;
+            }
+            v.retain(|c| events[c.event.index()].live);
+            !v.is_empty()
+        });
         for i in 0..self.events.len() {
             if self.events[i].live {
                 let c = self.events[i].first_ochild;

@@ -399,11 +399,26 @@ impl Qpor {
         {
             return true;
         }
-        // Fast reject: C holds an event of x's thread that does not precede x.
+        // Fast reject without a tree walk: x's thread predecessor is in C but is not the
+        // last event of x's thread in C (or x is its thread's first event and C already
+        // has one). Then C holds a thread successor of that predecessor other than x
+        // (x itself is not in C: callers pass events outside it), in conflict with x.
+        if lt != BOTTOM && in_c(ev.tpred) && (ev.tpred == BOTTOM || ev.tpred != lt) {
+            return false;
+        }
+        // Reject: C holds an event of x's thread that does not precede x.
         if lt != BOTTOM && !self.u.le(lt, x) {
             return false;
         }
         self.u.lmax_all(x).iter().all(|&(o, l)| self.u.obj_comparable(l, self.obj_last_of(o)))
+    }
+
+    /// Whether every immediate predecessor of `x` is in the branch (then `[x] \ C` is
+    /// `{x}`, and no event outside C precedes x).
+    fn preds_in_branch(&self, x: EventId) -> bool {
+        let ev = self.u.event(x);
+        let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
+        in_c(ev.tpred) && in_c(ev.opred) && ev.extra.iter().all(|&e| in_c(e))
     }
 
     /// `Alt(C_k, D_k)` with the branch at `C_k`: a clue `J`, returned as `J \ C_k` in
@@ -424,12 +439,28 @@ impl Qpor {
                 s.stats.time.comb_build += t0.elapsed();
                 return None;
             }
+            let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
             let spike: Vec<EventId> = self
                 .u
-                .obj_children(dev.obj, dev.opred)
-                .filter(|&x| x != d)
+                .obj_children_compact(dev.obj, dev.opred)
+                .iter()
+                .filter(|c| {
+                    // The fast reject of `compatible_with_branch`, without the event.
+                    let lt = self.last_of(c.thread);
+                    c.event != d && !(lt != BOTTOM && in_c(c.tpred) && (c.tpred == BOTTOM || c.tpred != lt))
+                })
+                .map(|c| c.event)
                 .filter(|&x| self.compatible_with_branch(x))
-                .filter(|&x| self.nodes[k].sleep.iter().all(|&z| !self.u.le(z, x)))
+                .filter(|&x| {
+                    // Sleep events are outside C: when x's history is C plus x, only x
+                    // itself can be one.
+                    let sleep = &self.nodes[k].sleep;
+                    if self.preds_in_branch(x) {
+                        !sleep.contains(&x)
+                    } else {
+                        sleep.iter().all(|&z| !self.u.le(z, x))
+                    }
+                })
                 .collect();
             if spike.is_empty() {
                 s.stats.time.comb_build += t0.elapsed();
