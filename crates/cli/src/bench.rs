@@ -294,6 +294,8 @@ fn run_one(exe: &Path, row: &Row, alg: &Alg, timeout: f64) -> Outcome {
     }
     cmd.args(&alg.args).args(["--json", "--keep-going", "--timeout"]).arg(format!("{timeout}"));
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // A killed `unfold bench` must not leave its current run behind.
+    unfold_runtime::die_with_parent(&mut cmd);
     let err = |e: String| Outcome { verdict: "error".into(), error: e, ..Outcome::default() };
     let mut child = match cmd.spawn() {
         Ok(c) => c,
@@ -348,7 +350,8 @@ fn run_one(exe: &Path, row: &Row, alg: &Alg, timeout: f64) -> Outcome {
     }
     let code = status.and_then(|s| s.code());
     let last_err = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").to_string();
-    if !matches!(code, Some(0) | Some(1)) {
+    // 0 ok, 1 defect, 3 incomplete (the run's own --timeout): all have their JSON.
+    if !matches!(code, Some(0) | Some(1) | Some(3)) {
         return err(format!("exit status {code:?}: {last_err}"));
     }
     let j: serde_json::Value = match stdout.lines().rev().find_map(|l| serde_json::from_str(l).ok()) {
@@ -442,7 +445,7 @@ pub fn bench(a: BenchArgs) -> Result<u8> {
     let exe = std::env::current_exe().context("locating the unfold executable")?;
     let out = a.out.clone().unwrap_or_else(|| PathBuf::from("bench-out").join(&suite.name));
     let total: usize = suite.rows.iter().map(|r| r.algs.len()).sum();
-    eprintln!(
+    say!(
         "unfold bench: suite `{}`: {} runs, timeout {}s each, results in {}",
         suite.name,
         total,
@@ -457,7 +460,7 @@ pub fn bench(a: BenchArgs) -> Result<u8> {
         for alg in &row.algs {
             done += 1;
             let o = run_one(&exe, row, alg, suite.timeout);
-            eprintln!(
+            say!(
                 "  [{done}/{total}] {} {} {}: {} — {} executions, {} configurations, {} SSB, {:.2}s{}",
                 row.bench,
                 row.params(),
@@ -494,13 +497,13 @@ pub fn bench(a: BenchArgs) -> Result<u8> {
         std::fs::write(out.join("plots").join(&name), file).with_context(|| format!("writing plots/{name}"))?;
     }
     for l in &bad {
-        eprintln!("unfold bench: {l}");
+        say!("unfold bench: {l}");
     }
     let errors = results.iter().flatten().filter(|o| o.verdict == "error").count();
     if errors > 0 {
-        eprintln!("unfold bench: {errors} run(s) failed (ERR in the table)");
+        say!("unfold bench: {errors} run(s) failed (ERR in the table)");
     }
-    eprintln!("unfold bench: wrote {} ({wall:.0}s)", out.join("results.md").display());
+    say!("unfold bench: wrote {} ({wall:.0}s)", out.join("results.md").display());
     Ok(if bad.is_empty() && errors == 0 { 0 } else { 1 })
 }
 

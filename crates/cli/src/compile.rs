@@ -51,6 +51,67 @@ pub struct Compiled {
 #[error("{0}")]
 pub struct Refused(pub String);
 
+/// The compiler rejected the program: its diagnostics, cleaned up and capped.
+#[derive(Debug, thiserror::Error)]
+#[error("compilation of {file} failed")]
+pub struct CompileError {
+    /// The source file.
+    pub file: String,
+    /// The compiler's diagnostics (see [`tidy_diagnostics`]).
+    pub diagnostics: String,
+}
+
+/// Error lines of the compiler's output shown at most; the rest is counted.
+const MAX_ERRORS: usize = 20;
+/// Lines of the compiler's output shown at most.
+const MAX_LINES: usize = 120;
+/// Characters of one line of the compiler's output shown at most.
+const MAX_LINE_CHARS: usize = 240;
+
+/// The compiler's output for people: paths inside unfold's temporary directory named
+/// for what they are (the force-included runtime header, the compiled object), and at
+/// most [`MAX_ERRORS`] error lines / [`MAX_LINES`] lines, with a count of the rest.
+pub fn tidy_diagnostics(raw: &str, tmp: &Path) -> String {
+    let tmp = tmp.display().to_string();
+    let header = format!("{tmp}/unfold.h");
+    let mut out = String::new();
+    let (mut shown, mut errors, mut hidden_lines, mut hidden_errors) = (0, 0, 0, 0);
+    let mut mentions_header = false;
+    for line in raw.lines() {
+        let is_error = line.contains("error:") || line.contains("Error:");
+        if shown >= MAX_LINES || errors >= MAX_ERRORS {
+            hidden_lines += 1;
+            hidden_errors += usize::from(is_error);
+            continue;
+        }
+        mentions_header |= line.contains(&header);
+        let line = line.replace(&header, "<unfold.h>").replace(&tmp, "<unfold temporary directory>");
+        match line.char_indices().nth(MAX_LINE_CHARS) {
+            // A source line echoed by the compiler can be a whole binary file.
+            Some((cut, _)) => {
+                out.push_str(&line[..cut]);
+                out.push_str(" [...]");
+            }
+            None => out.push_str(&line),
+        }
+        out.push('\n');
+        shown += 1;
+        errors += usize::from(is_error);
+    }
+    if hidden_lines > 0 {
+        out.push_str(&format!(
+            "... {hidden_errors} more error(s) not shown ({hidden_lines} more lines of compiler output)\n"
+        ));
+    }
+    if mentions_header {
+        out.push_str(
+            "note: <unfold.h> is unfold's runtime header, included before the program: it renames the \
+             pthread and libc functions unfold controls (the error is most likely in the program's use of them)\n",
+        );
+    }
+    out
+}
+
 /// Functions a program may import without leaving state the persistent reset misses.
 const STATELESS: &[&str] = &[
     "printf",
@@ -183,8 +244,14 @@ fn refusal(name: &str) -> Option<String> {
     None
 }
 
-fn cc() -> String {
-    std::env::var("CC").ok().filter(|s| !s.trim().is_empty()).unwrap_or_else(|| "cc".into())
+/// The C compiler: `$CC` (a command with arguments, e.g. `gcc -m64`), else `cc`.
+fn cc() -> Vec<String> {
+    let words: Vec<String> = std::env::var("CC").unwrap_or_default().split_whitespace().map(String::from).collect();
+    if words.is_empty() {
+        vec!["cc".into()]
+    } else {
+        words
+    }
 }
 
 fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Result<PathBuf> {
@@ -197,7 +264,10 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     // Compile with the thread sanitizer's instrumentation (every shared access and
     // atomic calls a `__tsan_*` function, which unfold exports), then link without its
     // runtime.
-    let mut cmd = Command::new(cc());
+    let cc = cc();
+    let mut cmd = Command::new(&cc[0]);
+    cmd.args(&cc[1..]);
+    unfold_runtime::die_with_parent(&mut cmd);
     cmd.args(["-c", "-g", "-fPIC", "-fno-omit-frame-pointer"]);
     if flags.instrument {
         cmd.args(["-fsanitize=thread", "-Wno-tsan"]);
@@ -213,18 +283,20 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     cmd.args(extra);
     cmd.args(&flags.cflags);
     cmd.arg("-o").arg(&obj).arg(src);
-    let out = cmd.output().with_context(|| format!("cannot run the C compiler `{}` (set $CC)", cc()))?;
+    let out = cmd.output().with_context(|| format!("cannot run the C compiler `{}` (set $CC)", cc.join(" ")))?;
     if !out.status.success() {
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
-        bail!("compilation of {} failed", src.display());
+        let raw = format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
+        return Err(CompileError { file: src.display().to_string(), diagnostics: tidy_diagnostics(&raw, dir) }.into());
     }
-    let mut link = Command::new(cc());
+    let mut link = Command::new(&cc[0]);
+    link.args(&cc[1..]);
+    unfold_runtime::die_with_parent(&mut link);
     link.args(["-shared", "-Wl,-Bsymbolic", "-o"]).arg(&so).arg(&obj).arg("-lm");
     link.args(flags.cflags.iter().filter(|f| f.starts_with("-l") || f.starts_with("-L") || f.starts_with("-Wl,")));
-    let out = link.output().with_context(|| format!("cannot run the C compiler `{}` (set $CC)", cc()))?;
+    let out = link.output().with_context(|| format!("cannot run the C compiler `{}` (set $CC)", cc.join(" ")))?;
     if !out.status.success() {
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
-        bail!("linking of {} failed", src.display());
+        let raw = format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
+        return Err(CompileError { file: src.display().to_string(), diagnostics: tidy_diagnostics(&raw, dir) }.into());
     }
     Ok(so)
 }
@@ -280,11 +352,25 @@ fn inspect(so: &Path) -> Result<Inspection> {
     Ok(Inspection { undefined, data_symbols, atomic_fns, defines_main })
 }
 
+/// Refuse, with a message that says why, what is not a readable C source file.
+pub fn check_source(src: &Path) -> Result<()> {
+    match std::fs::metadata(src) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!("{}: no such file", src.display()),
+        Err(e) => bail!("{}: {e}", src.display()),
+        Ok(m) if m.is_dir() => bail!("{}: is a directory, not a C source file", src.display()),
+        Ok(m) if !m.is_file() => bail!("{}: not a regular file", src.display()),
+        Ok(_) => {}
+    }
+    if src.extension().and_then(|e| e.to_str()) != Some("c") {
+        bail!("{}: not a C source file (unfold checks C programs: a `.c` file)", src.display());
+    }
+    std::fs::File::open(src).with_context(|| format!("{}: cannot read", src.display()))?;
+    Ok(())
+}
+
 /// Compile `src` into `dir`, refusing unsupported programs.
 pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled> {
-    if !src.is_file() {
-        bail!("{}: no such file", src.display());
-    }
+    check_source(src)?;
     let mut extra = Vec::new();
     let mut so = run_cc(src, dir, flags, &extra)?;
     let mut ins = inspect(&so)?;
@@ -334,6 +420,23 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn diagnostics_name_the_header_and_are_capped() {
+        let tmp = Path::new("/tmp/unfold-AbC123");
+        let raw = "In file included from <command-line>:\n/tmp/unfold-AbC123/unfold.h:3:1: error: bad\n";
+        let t = tidy_diagnostics(raw, tmp);
+        assert!(!t.contains("/tmp/unfold-AbC123"), "{t}");
+        assert!(t.contains("<unfold.h>:3:1: error: bad"), "{t}");
+        assert!(t.contains("runtime header"), "{t}");
+        let many: String = (0..500).map(|i| format!("x.c:{i}:1: error: junk {i}\n  context\n")).collect();
+        let t = tidy_diagnostics(&many, tmp);
+        assert_eq!(t.matches("error: junk").count(), MAX_ERRORS, "{t}");
+        assert!(t.contains("480 more error(s) not shown"), "{t}");
+        assert!(!t.contains("runtime header"), "{t}");
+        let long = format!("x.c:1:1: error: stray\n{}\n", "\u{1}".repeat(100_000));
+        assert!(tidy_diagnostics(&long, tmp).len() < 1_000);
+    }
 
     #[test]
     fn unsupported_functions_are_refused_by_name() {

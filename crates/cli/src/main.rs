@@ -4,6 +4,14 @@
 //! every relevant thread schedule and reports every concurrency defect with a trace and a
 //! replay token; `unfold replay prog.c TOKEN` re-runs one execution and prints its trace.
 
+/// A line on stderr; a closed stderr is not worth a panic.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 mod bench;
 mod compile;
 mod dot;
@@ -11,8 +19,9 @@ mod report;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
-use report::{DefectReport, Kind, RawFinding, Symbols};
+use report::{Build, DefectReport, FindingKey, Kind, Recording, Symbols};
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -23,24 +32,49 @@ use unfold_engine::{
 };
 use unfold_runtime::{CProgram, Image, MemoryMode, Mode, Options};
 
-const EXIT_HELP: &str = "Exit status: 0 no defect found (verdict ok, or incomplete), 1 defect found, \
-2 usage, compilation or internal error.
+/// No defect in any execution (verdict `ok`).
+const EXIT_OK: u8 = 0;
+/// A defect was found (verdict `defect`).
+const EXIT_DEFECT: u8 = 1;
+/// Usage, input, compilation or internal error (verdict `error`).
+const EXIT_ERROR: u8 = 2;
+/// The exploration stopped before covering everything and found no defect (verdict
+/// `incomplete`): --timeout, a bound, or a signal.
+const EXIT_INCOMPLETE: u8 = 3;
 
-The program is compiled with $CC (default cc) as a shared object with debug info.
+const EXIT_HELP: &str = "Exit status:
+  0  no defect in any execution (verdict ok)
+  1  defect found (verdict defect)
+  2  usage, input, compilation or internal error (verdict error), a replay whose program
+     source or flags differ from the recorded ones, or a --dot file that could not be
+     written when no defect was found (the report is printed first)
+  3  incomplete: stopped by --timeout, --max-context-switches or a signal (SIGINT,
+     SIGTERM, SIGHUP) before any defect was found (verdict incomplete)
+
+The program is compiled with $CC (default cc; may include arguments, e.g. CC=\"gcc -m64\")
+as a shared object with debug info and thread-sanitizer instrumentation (shared memory is \
+seen: atomics are scheduling points, plain accesses are checked for data races; see --memory).
 Supported: pthread_create/join/exit/self/equal/detach/yield, pthread_mutex_init/destroy/lock/\
 unlock/trylock/timedlock, mutex types normal/errorcheck/recursive, pthread_cond_*, sem_init/wait/\
 trywait/timedwait/post/getvalue/destroy, pthread_rwlock_*, pthread_barrier_*, pthread_once, \
-pthread_spin_*, C11 thrd_*/mtx_*/cnd_*/call_once, static initializers, assert, abort, exit, \
-reach_error, __VERIFIER_error/assume/atomic_begin/atomic_end and functions named \
+pthread_spin_*, C11 thrd_*/mtx_*/cnd_*/call_once and <stdatomic.h>, static initializers, assert, \
+abort, exit, reach_error, __VERIFIER_error/assume/atomic_begin/atomic_end and functions named \
 __VERIFIER_atomic_*. Time-outs are explored, not timed. Other pthread functions, named \
 semaphores and __VERIFIER_nondet_* are refused by name before exploring.
 
---json prints one object: verdict (ok|defect|incomplete), executions, \
-maximal_configurations, ssb, events (QPOR: the events its unfolding created; other explorers: the distinct \
-events of the executions explored), steps, elapsed_s, peak_rss_bytes, algorithm, \
-explorer, isolation, defects: [{kind, message, thread, location: {file, line} or null, \
-replay, trace: [{thread, op, location}]}], kind one of assertion, deadlock, abort, exit, \
-crash, mutex-misuse, sync-misuse, data-race, livelock, bound, timeout.";
+A replay token records the program's source hash, its -D/-I/-O/--cflags flags, its \
+arguments, --max-steps and the schedule: `unfold replay FILE TOKEN` needs nothing else.
+
+--json prints exactly one JSON object on stdout, in every case: verdict (ok|defect|\
+incomplete|error), executions, maximal_configurations, ssb, events (QPOR: the events its \
+unfolding created; other explorers: the distinct events of the executions explored), \
+steps, elapsed_s, peak_rss_bytes, algorithm, isolation, defects: [{kind, message, thread, \
+location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
+kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
+livelock, bound, timeout; \
+dot_error if --dot failed. On an error: {verdict: error, error_kind (usage, input, compile, \
+refused, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
+capped)}.";
 
 /// unfold — model-check multithreaded C programs (POSIX threads).
 #[derive(Parser, Debug)]
@@ -64,6 +98,36 @@ enum Cmd {
     Bench(bench::BenchArgs),
 }
 
+/// Longest time limit accepted, in seconds (about 115 days).
+const MAX_SECONDS: f64 = 1e7;
+/// Most visible steps one execution may take: the shared step buffer is sized for it.
+const MAX_STEPS: usize = 10_000_000;
+/// Default --max-steps.
+const DEFAULT_MAX_STEPS: usize = 100_000;
+/// Default --exec-timeout, in seconds.
+const DEFAULT_EXEC_TIMEOUT: f64 = 10.0;
+
+/// A positive, finite number of seconds up to [`MAX_SECONDS`].
+fn parse_seconds(s: &str) -> std::result::Result<f64, String> {
+    let v: f64 = s.trim().parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !v.is_finite() || v <= 0.0 {
+        return Err("the time limit must be a positive, finite number of seconds".into());
+    }
+    if v > MAX_SECONDS {
+        return Err(format!("the time limit must be at most {MAX_SECONDS:.0} seconds"));
+    }
+    Ok(v)
+}
+
+/// A step bound between 1 and [`MAX_STEPS`].
+fn parse_max_steps(s: &str) -> std::result::Result<usize, String> {
+    let v: u128 = s.trim().parse().map_err(|_| format!("`{s}` is not a number of steps"))?;
+    if v == 0 || v > MAX_STEPS as u128 {
+        return Err(format!("the step bound must be between 1 and {MAX_STEPS} (the size of the shared step buffer)"));
+    }
+    Ok(v as usize)
+}
+
 /// Flags that control how the program is compiled and run.
 #[derive(Args, Debug, Clone)]
 struct BuildArgs {
@@ -79,16 +143,17 @@ struct BuildArgs {
     /// Extra compiler flags (split on whitespace; may be repeated).
     #[arg(long, value_name = "FLAGS", allow_hyphen_values = true, help_heading = "Compilation")]
     cflags: Vec<String>,
-    /// Wall-clock limit of one execution, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, help_heading = "Limits")]
-    exec_timeout: f64,
-    /// Visible steps after which an execution is reported as a livelock (defect `bound`).
-    #[arg(long, value_name = "N", default_value_t = 100_000, help_heading = "Limits")]
-    max_steps: usize,
+    /// Wall-clock limit of one execution, in seconds [default: 10].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = "Limits")]
+    exec_timeout: Option<f64>,
+    /// Visible steps after which an execution is reported as a livelock (defect `bound`),
+    /// at most 10000000 [default: 100000].
+    #[arg(long, value_name = "N", value_parser = parse_max_steps, help_heading = "Limits")]
+    max_steps: Option<usize>,
     /// How executions are isolated: `auto` (a persistent worker that resets the program's
     /// memory, or one process per execution when the program uses libc state the reset
     /// cannot cover), `persistent`, or `fork` (one process per execution).
-    #[arg(long, value_name = "MODE", default_value = "auto", help_heading = "Execution")]
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = ["auto", "persistent", "fork"], help_heading = "Execution")]
     isolation: String,
     /// How shared memory is treated: `races` (plain accesses are checked for data races
     /// in every execution; atomics are scheduling points), `sc` (every shared access,
@@ -105,6 +170,24 @@ struct BuildArgs {
     /// Arguments passed to the program's main (after `--`).
     #[arg(last = true, value_name = "PROGRAM ARGS")]
     args: Vec<String>,
+}
+
+impl BuildArgs {
+    /// The build as recorded in tokens (include directories made absolute, so that a
+    /// replay from another directory compiles the same program).
+    fn build(&self) -> Build {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        Build {
+            defines: self.define.clone(),
+            includes: self.include.iter().map(|i| cwd.join(i).display().to_string()).collect(),
+            opt: self.opt.clone(),
+            cflags: self.cflags.iter().flat_map(|s| s.split_whitespace().map(String::from)).collect(),
+            args: self.args.clone(),
+            max_steps: self.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
+            memory: self.memory.clone(),
+            spurious_wakeups: self.spurious_wakeups,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -127,12 +210,16 @@ struct CheckArgs {
     /// search without defect ends with verdict `incomplete`).
     #[arg(long, value_name = "N", help_heading = "Exploration")]
     max_context_switches: Option<usize>,
-    /// Stop the whole exploration after this many seconds (verdict `incomplete`).
-    #[arg(long, value_name = "SECONDS", help_heading = "Limits")]
+    /// Stop the whole exploration after this many seconds (verdict `incomplete`, exit 3).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = "Limits")]
     timeout: Option<f64>,
     /// Print one JSON object on stdout instead of the human report.
     #[arg(long, help_heading = "Output")]
     json: bool,
+    /// Print every step of long traces (by default the report shows their first and last
+    /// steps; --json always has them all).
+    #[arg(long, help_heading = "Output")]
+    full_trace: bool,
     /// Write the explored part of the unfolding (events and causality of every explored
     /// execution; immediate conflicts dashed) in Graphviz format.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
@@ -146,15 +233,57 @@ struct CheckArgs {
 
 #[derive(Args, Debug)]
 struct ReplayArgs {
-    /// The C source file (compiled with the same flags as for `check`).
+    /// The C source file (it must be the one the token was made from).
     file: PathBuf,
-    /// The replay token printed with a defect.
+    /// The replay token printed with a defect (it records the flags and arguments; any
+    /// given here must match them).
     token: String,
     /// Print JSON instead of the human trace.
     #[arg(long)]
     json: bool,
+    /// Print every step of a long trace.
+    #[arg(long)]
+    full_trace: bool,
     #[command(flatten)]
     build: BuildArgs,
+}
+
+/// An error with a kind for the JSON error object.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct Failure {
+    kind: &'static str,
+    message: String,
+}
+
+fn failure(kind: &'static str, message: impl Into<String>) -> anyhow::Error {
+    Failure { kind, message: message.into() }.into()
+}
+
+/// Whether the command line asks for JSON (decided before parsing, so that a command line
+/// clap rejects still gets its JSON object).
+fn json_requested(argv: &[OsString]) -> bool {
+    argv.iter().skip(1).take_while(|a| *a != "--").any(|a| a == "--json")
+}
+
+/// Write `text` to stdout. A reader that went away (`unfold check … | head -1`) ends the
+/// output quietly: that is not an error of the check.
+fn emit(text: &str) -> Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(anyhow!(e).context("writing to stdout")),
+        _ => Ok(()),
+    }
+}
+
+/// The JSON object of a run that ended in an error.
+fn error_json(kind: &str, message: &str, diagnostics: Option<&str>) -> String {
+    let mut j = serde_json::json!({ "verdict": "error", "error_kind": kind, "message": message });
+    if let Some(d) = diagnostics {
+        j["diagnostics"] = d.into();
+    }
+    format!("{j}\n")
 }
 
 fn main() -> ExitCode {
@@ -162,16 +291,29 @@ fn main() -> ExitCode {
     std::hint::black_box(unfold_runtime::shims::shim_table());
     std::hint::black_box(unfold_runtime::memory::shim_table());
     std::hint::black_box((unfold_runtime::sync::shim_table(), unfold_runtime::c11::shim_table()));
-    let cli = match Cli::try_parse() {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let json = json_requested(&argv);
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(c) => c,
         Err(e) => {
+            if !e.use_stderr() {
+                // --help, --version.
+                let _ = emit(&e.render().to_string());
+                return ExitCode::from(EXIT_OK);
+            }
+            if json {
+                let text = e.to_string();
+                let first = text.lines().next().unwrap_or("").trim_start_matches("error: ").to_string();
+                let _ = emit(&error_json("usage", &first, None));
+            }
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return ExitCode::from(EXIT_ERROR);
         }
     };
-    // Before compiling: Ctrl-C must never kill unfold before its temporary directory and
+    // Before compiling: a signal must never kill unfold before its temporary directory and
     // worker processes are cleaned up.
     unfold_runtime::install_interrupt_handler();
+    reap_stale_temp_dirs();
     let r = match cli.cmd {
         Cmd::Check(a) => check(a),
         Cmd::Replay(a) => replay(a),
@@ -179,13 +321,69 @@ fn main() -> ExitCode {
     };
     match r {
         Ok(code) => ExitCode::from(code),
-        Err(e) if unfold_runtime::interrupted() => {
-            eprintln!("unfold: interrupted ({e:#})");
-            ExitCode::from(2)
-        }
         Err(e) => {
-            eprintln!("unfold: error: {e:#}");
-            ExitCode::from(2)
+            let interrupted = unfold_runtime::interrupted();
+            let message = format!("{e:#}");
+            let (kind, diagnostics) = if interrupted {
+                ("interrupted", None)
+            } else if let Some(c) = e.downcast_ref::<compile::CompileError>() {
+                ("compile", Some(c.diagnostics.as_str()))
+            } else if e.downcast_ref::<compile::Refused>().is_some() {
+                ("refused", None)
+            } else if let Some(f) = e.downcast_ref::<Failure>() {
+                (f.kind, None)
+            } else {
+                ("internal", None)
+            };
+            if let Some(d) = diagnostics {
+                let _ = std::io::Write::write_all(&mut std::io::stderr(), d.as_bytes());
+            }
+            if json {
+                let _ = emit(&error_json(kind, &message, diagnostics));
+            }
+            if interrupted {
+                let sig = unfold_runtime::interrupt_signal().unwrap_or_else(|| "a signal".into());
+                say!("unfold: interrupted by {sig} ({message})");
+                ExitCode::from(EXIT_INCOMPLETE)
+            } else {
+                say!("unfold: error: {message}");
+                ExitCode::from(EXIT_ERROR)
+            }
+        }
+    }
+}
+
+/// Name of the file that marks a temporary directory with the process that owns it.
+const OWNER_FILE: &str = "owner";
+/// The files unfold puts in its temporary directory (a directory with anything else is
+/// not reaped).
+const TEMP_FILES: [&str; 3] = [OWNER_FILE, "unfold.h", "program.so"];
+
+/// Remove `$TMPDIR/unfold-*` directories left by checkers that were killed while
+/// compiling (after loading, the directory is removed at once): only directories holding
+/// nothing but unfold's files, whose owner process is gone, untouched for an hour.
+fn reap_stale_temp_dirs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for e in entries.flatten() {
+        if !e.file_name().to_string_lossy().starts_with("unfold-") {
+            continue;
+        }
+        let dir = e.path();
+        let Ok(meta) = std::fs::symlink_metadata(&dir) else { continue };
+        let old = meta.modified().ok().and_then(|m| m.elapsed().ok()).is_some_and(|a| a > Duration::from_secs(3600));
+        if !meta.is_dir() || !old {
+            continue;
+        }
+        let Ok(owner) = std::fs::read_to_string(dir.join(OWNER_FILE)) else { continue };
+        let Ok(pid) = owner.trim().parse::<u32>() else { continue };
+        if Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let only_ours = std::fs::read_dir(&dir).is_ok_and(|files| {
+            files.flatten().all(|f| TEMP_FILES.iter().any(|n| f.file_name() == *n) && f.path().is_file())
+        });
+        if only_ours {
+            let _ = std::fs::remove_dir_all(&dir);
         }
     }
 }
@@ -196,53 +394,69 @@ struct Loaded {
     sym: Symbols,
     mode: Mode,
     stateful: Vec<String>,
-    // Dropped last: the compiled program lives in it.
-    _dir: tempfile::TempDir,
+    /// Hash of the source that was compiled.
+    source_hash: u64,
+    build: Build,
 }
 
-fn load(file: &Path, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
+fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
+    compile::check_source(file).map_err(|e| failure("input", format!("{e:#}")))?;
+    let source = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
     let dir = tempfile::Builder::new().prefix("unfold-").tempdir().context("creating a temporary directory")?;
+    std::fs::write(dir.path().join(OWNER_FILE), std::process::id().to_string())
+        .context("writing into the temporary directory")?;
     let flags = compile::CompileFlags {
-        defines: b.define.clone(),
-        includes: b.include.clone(),
-        opt: b.opt.clone(),
-        cflags: b.cflags.iter().flat_map(|s| s.split_whitespace().map(String::from)).collect(),
-        instrument: b.memory != "none",
+        defines: build.defines.clone(),
+        includes: build.includes.iter().map(PathBuf::from).collect(),
+        opt: build.opt.clone(),
+        cflags: build.cflags.clone(),
+        instrument: build.memory != "none",
     };
     let c = compile::compile(file, dir.path(), &flags)?;
+    if unfold_runtime::interrupted() {
+        bail!("interrupted while compiling");
+    }
     let mode = match b.isolation.as_str() {
         "auto" if c.resettable => Mode::Persistent,
-        "auto" | "fork" => Mode::ForkPerExecution,
         "persistent" => Mode::Persistent,
-        other => bail!("unknown --isolation `{other}` (auto, persistent or fork)"),
+        _ => Mode::ForkPerExecution,
     };
-    if b.exec_timeout.is_nan() || b.exec_timeout <= 0.0 {
-        bail!("--exec-timeout must be positive");
-    }
-    let memory = match b.memory.as_str() {
+    let memory = match build.memory.as_str() {
         "races" => MemoryMode::Races,
         "sc" => MemoryMode::Sc,
         "none" => MemoryMode::Off,
         other => bail!("unknown --memory `{other}` (races, sc or none)"),
     };
     // Before any worker is forked (they inherit it).
-    unfold_runtime::sync::set_spurious_wakeups(b.spurious_wakeups);
+    unfold_runtime::sync::set_spurious_wakeups(build.spurious_wakeups);
     let image = Image::load(&c.so)?;
     let base = image.base;
     let mut args = vec![file.display().to_string()];
-    args.extend(b.args.iter().cloned());
+    args.extend(build.args.iter().cloned());
     let opts = Options {
         mode,
-        exec_timeout: Some(Duration::from_secs_f64(b.exec_timeout)),
+        exec_timeout: Some(Duration::from_secs_f64(b.exec_timeout.unwrap_or(DEFAULT_EXEC_TIMEOUT))),
         args,
         atomic_fns: c.atomic_fns.iter().map(|a| a + base).collect(),
         quiet,
-        step_capacity: b.max_steps.saturating_add(1),
+        step_capacity: build.max_steps.saturating_add(1),
         memory,
     };
     let prog = CProgram::new(image, opts)?;
+    // Maps the object's debug info: it stays readable once the file is gone.
     let sym = Symbols::new(&c.so, base, c.data_symbols);
-    Ok(Loaded { prog, sym, mode, stateful: c.stateful_imports, _dir: dir })
+    // The program is loaded and its debug info mapped: nothing needs the directory any
+    // more. Removing it now means a checker killed from here on (even by SIGKILL) leaves
+    // nothing in $TMPDIR.
+    let _ = dir.close();
+    Ok(Loaded {
+        prog,
+        sym,
+        mode,
+        stateful: c.stateful_imports,
+        source_hash: report::source_hash(&source),
+        build: build.clone(),
+    })
 }
 
 /// The independence relation an explorer runs with: reads of a memory location (and
@@ -274,52 +488,36 @@ fn algorithm(a: &CheckArgs) -> Result<Algorithm> {
     Ok(alg)
 }
 
-/// Hash of the source, so that replaying a token against another program is noticed.
-fn source_tag(file: &Path) -> String {
-    let bytes = std::fs::read(file).unwrap_or_default();
-    let mut h: u32 = 0x811c_9dc5;
-    for b in bytes {
-        h ^= b as u32;
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    format!("{:06x}", h & 0xff_ffff)
-}
-
-fn token(file: &Path, schedule: &[ThreadId]) -> String {
-    format!("{}.{}", report::encode_token(schedule), source_tag(file))
-}
-
-/// What makes two defects the same for `--keep-going`: kind, site and message.
-type FindingKey = (Kind, Option<u64>, String);
-
-fn finding_key(f: &RawFinding) -> FindingKey {
-    (f.kind, f.site, f.message.clone())
+/// The replay token of `schedule` on the loaded program.
+fn token(l: &Loaded, schedule: &[ThreadId]) -> String {
+    report::encode_token(&Recording { source_hash: l.source_hash, build: l.build.clone(), schedule: schedule.to_vec() })
 }
 
 /// Re-run `schedule` and build the report of the finding matching `key` (or the first).
 fn report_for(
     l: &mut Loaded,
-    file: &Path,
     schedule: &[ThreadId],
     key: Option<&FindingKey>,
-    max_steps: usize,
 ) -> Result<(Execution, Vec<DefectReport>)> {
+    let max_steps = l.build.max_steps;
     let mut exec = Execution::default();
     let req = RunRequest { replay: schedule, sleep: &[], independence: Independence::AllDependent, max_steps };
     l.prog.run(&req, &mut exec).map_err(|e| anyhow!("replaying the execution failed: {e}"))?;
-    let mut fs = report::findings(&exec, max_steps);
+    let sites = l.prog.deadlock_sites();
+    let mut fs = report::findings(&exec, max_steps, &|t| sites.get(t));
     if let Some(k) = key {
-        if let Some(i) = fs.iter().position(|f| &finding_key(f) == k) {
+        if let Some(i) = fs.iter().position(|f| &f.key() == k) {
             fs = vec![fs.swap_remove(i)];
         }
     }
     let trace = report::trace(&l.sym, &l.prog, &exec);
-    let tok = token(file, &exec.schedule());
+    let tok = token(l, &exec.schedule());
     let reports = fs
         .into_iter()
         .map(|f| {
             let message = if matches!(f.kind, Kind::Deadlock | Kind::Livelock) {
-                report::describe_deadlock(&l.sym, &l.prog, &exec)
+                let group: Vec<ThreadId> = f.blocked.iter().map(|b| b.0).collect();
+                report::describe_deadlock(&l.sym, &l.prog, &exec, &group)
             } else {
                 l.sym.name_addresses(&l.prog, &f.message)
             };
@@ -348,25 +546,27 @@ fn blocked_location(l: &Loaded, exec: &Execution, t: ThreadId) -> Option<report:
 }
 
 fn check(a: CheckArgs) -> Result<u8> {
-    let alg = algorithm(&a)?;
+    let alg = algorithm(&a).map_err(|e| failure("usage", e.to_string()))?;
     if a.max_context_switches.is_some() && alg != Algorithm::Dfs {
-        bail!(
+        return Err(failure(
+            "usage",
             "--max-context-switches is implemented for --algorithm dfs only (a bound combined with a \
-             partial-order reduction would lose schedules); add --algorithm dfs"
-        );
+             partial-order reduction would lose schedules); add --algorithm dfs",
+        ));
     }
     let started = Instant::now();
-    let mut l = load(&a.file, &a.build, true)?;
+    let build = a.build.build();
+    let mut l = load(&a.file, &build, &a.build, true)?;
+    let max_steps = build.max_steps;
     let config = ExploreConfig {
         algorithm: alg,
-        max_steps: a.build.max_steps,
+        max_steps,
         max_preemptions: a.max_context_switches,
         independence: independence_for(alg),
         ..ExploreConfig::default()
     };
-    let deadline = a.timeout.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+    let deadline = a.timeout.map(|s| started + Duration::from_secs_f64(s));
     let keep_going = a.keep_going;
-    let max_steps = a.build.max_steps;
     let mut found: Vec<(FindingKey, Vec<ThreadId>)> = Vec::new();
     let mut seen = HashSet::new();
     let mut timed_out = false;
@@ -376,6 +576,8 @@ fn check(a: CheckArgs) -> Result<u8> {
     // explorers that do not build an unfolding themselves (all but qpor).
     let qpor = matches!(alg, Algorithm::Qpor { .. });
     let mut unfolding = (a.dot.is_some() || !qpor).then(dot::Unfolding::default);
+    let sites = l.prog.deadlock_sites();
+    l.prog.set_deadline(deadline);
     let mut observer = |exec: &Execution, _new: bool, stats: &Stats| -> Control {
         if unfold_runtime::interrupted() {
             return Control::Stop;
@@ -383,8 +585,8 @@ fn check(a: CheckArgs) -> Result<u8> {
         if let Some(u) = unfolding.as_mut() {
             u.add(exec);
         }
-        for f in report::findings(exec, max_steps) {
-            let k = finding_key(&f);
+        for f in report::findings(exec, max_steps, &|t| sites.get(t)) {
+            let k = f.key();
             if seen.insert(k.clone()) {
                 found.push((k, exec.schedule()));
             }
@@ -396,7 +598,9 @@ fn check(a: CheckArgs) -> Result<u8> {
         {
             last_progress = Instant::now();
             let el = started.elapsed().as_secs_f64();
-            eprint!(
+            use std::io::Write as _;
+            let _ = write!(
+                std::io::stderr(),
                 "\r  {} executions ({:.0}/s), {} maximal configurations, {} SSB, {:.1}s   ",
                 stats.executions,
                 stats.executions as f64 / el,
@@ -421,9 +625,14 @@ fn check(a: CheckArgs) -> Result<u8> {
         session.finish()
     };
     if progress && started.elapsed() > Duration::from_secs(1) {
-        eprintln!();
+        say!();
     }
-    let interrupted = unfold_runtime::interrupted() || l.prog.was_interrupted();
+    // Cut short: by a signal, or by --timeout (which also cuts the execution running then).
+    let signalled = unfold_runtime::interrupted();
+    timed_out |= deadline.is_some_and(|d| Instant::now() >= d);
+    let cut = signalled || l.prog.was_interrupted();
+    let interrupted = cut || timed_out;
+    l.prog.set_deadline(None);
     // QPOR: the events it created (its unfolding is pruned as it goes); the others: the
     // distinct events of the executions they explored.
     let events = match (&unfolding, qpor) {
@@ -431,20 +640,27 @@ fn check(a: CheckArgs) -> Result<u8> {
         (Some(u), false) => u.len() as u64,
         (None, false) => 0,
     };
+    // A --dot file that cannot be written must not throw the finished report away: the
+    // error is reported after it.
+    let mut dot_note = None;
+    let mut dot_error = None;
     if let (Some(path), Some(u)) = (&a.dot, &unfolding) {
-        std::fs::write(path, u.to_dot(&l.sym, &l.prog)).with_context(|| format!("writing {}", path.display()))?;
-        if !a.json {
-            eprintln!("unfold: wrote {} events of the explored unfolding to {}", u.len(), path.display());
+        match std::fs::write(path, u.to_dot(&l.sym, &l.prog)) {
+            Ok(()) => {
+                dot_note =
+                    Some(format!("unfold: wrote {} events of the explored unfolding to {}", u.len(), path.display()))
+            }
+            Err(e) => dot_error = Some(format!("cannot write the --dot file {}: {e}", path.display())),
         }
     }
-    // Drop findings of an execution cut by Ctrl-C (reported as a timeout).
-    if interrupted {
+    // Drop findings of an execution cut by a signal or --timeout (reported as a timeout).
+    if cut {
         found.retain(|f| f.0 .0 != Kind::Timeout);
     }
     let mut defects = Vec::new();
     l.prog.set_interruptible(false);
     for (key, schedule) in &found {
-        let (_, mut r) = report_for(&mut l, &a.file, schedule, Some(key), max_steps)?;
+        let (_, mut r) = report_for(&mut l, schedule, Some(key))?;
         defects.append(&mut r);
     }
     let verdict = if !defects.is_empty() {
@@ -459,7 +675,7 @@ fn check(a: CheckArgs) -> Result<u8> {
     let peak = rss_self.max(rss_children).max(l.prog.worker_peak_rss());
     let elapsed = started.elapsed().as_secs_f64();
     if a.json {
-        let j = serde_json::json!({
+        let mut j = serde_json::json!({
             "verdict": verdict,
             "algorithm": alg.name(),
             "executions": stats.executions,
@@ -472,11 +688,19 @@ fn check(a: CheckArgs) -> Result<u8> {
             "isolation": if l.mode == Mode::Persistent { "persistent" } else { "fork" },
             "defects": defects,
         });
-        println!("{j}");
+        if let Some(e) = &dot_error {
+            j["dot_error"] = e.as_str().into();
+        }
+        emit(&format!("{j}\n"))?;
     } else {
         let mut out = String::new();
         use std::fmt::Write as _;
         let _ = writeln!(out, "unfold: {} ({})", a.file.display(), alg.name());
+        let stopped_by = match unfold_runtime::interrupt_signal() {
+            Some(sig) if signalled => format!("interrupted by {sig}"),
+            _ if timed_out => "stopped by --timeout".to_string(),
+            _ => "interrupted".to_string(),
+        };
         let _ = writeln!(
             out,
             "verdict: {}",
@@ -486,13 +710,13 @@ fn check(a: CheckArgs) -> Result<u8> {
                     "INCOMPLETE (no defect within {} context switches; schedules beyond the bound were not explored)",
                     a.max_context_switches.unwrap_or(0)
                 ),
-                "incomplete" => "INCOMPLETE (exploration stopped early; no defect found so far)".into(),
+                "incomplete" => format!("INCOMPLETE ({stopped_by}; no defect found so far)"),
                 _ => "OK (no defect in any execution)".into(),
             }
         );
         for (i, d) in defects.iter().enumerate() {
             out.push('\n');
-            report::render_defect(&mut out, i, d, &a.file.display().to_string());
+            report::render_defect(&mut out, i, d, &a.file.display().to_string(), a.full_trace);
         }
         let _ = writeln!(out, "\nstatistics:");
         let _ = writeln!(out, "  executions:             {}", stats.executions);
@@ -537,27 +761,83 @@ fn check(a: CheckArgs) -> Result<u8> {
             let _ = writeln!(out, "    total:                           {:8.2}", us(total));
             let _ = writeln!(out, "    processes created:               {}", t.processes);
         }
-        print!("{out}");
+        emit(&out)?;
+        if let Some(n) = dot_note {
+            say!("{n}");
+        }
     }
-    Ok(if verdict == "defect" { 1 } else { 0 })
+    if let Some(e) = dot_error {
+        say!("unfold: error: {e}");
+        if verdict != "defect" {
+            return Ok(EXIT_ERROR);
+        }
+    }
+    Ok(match verdict {
+        "defect" => EXIT_DEFECT,
+        "incomplete" => EXIT_INCOMPLETE,
+        _ => EXIT_OK,
+    })
+}
+
+/// The differences between the flags given to `unfold replay` and the recorded ones
+/// (flags not given take their recorded values).
+fn build_mismatches(given: &BuildArgs, recorded: &Build) -> Vec<String> {
+    let g = given.build();
+    let mut v = Vec::new();
+    let mut cmp = |what: &str, given: &[String], rec: &[String]| {
+        if !given.is_empty() && given != rec {
+            v.push(format!("{what}: recorded {rec:?}, given {given:?}"));
+        }
+    };
+    cmp("-D", &g.defines, &recorded.defines);
+    cmp("-I", &g.includes, &recorded.includes);
+    cmp("--cflags", &g.cflags, &recorded.cflags);
+    cmp("program arguments", &g.args, &recorded.args);
+    if given.opt.is_some() && g.opt != recorded.opt {
+        v.push(format!("-O: recorded {:?}, given {:?}", recorded.opt, g.opt));
+    }
+    if given.max_steps.is_some() && g.max_steps != recorded.max_steps {
+        v.push(format!("--max-steps: recorded {}, given {}", recorded.max_steps, g.max_steps));
+    }
+    v
 }
 
 fn replay(a: ReplayArgs) -> Result<u8> {
-    let (body, tag) = match a.token.rsplit_once('.') {
-        Some((b, t)) if b.starts_with("u1.") => (b.to_string(), Some(t.to_string())),
-        _ => (a.token.clone(), None),
-    };
-    let schedule = report::decode_token(&body).ok_or_else(|| anyhow!("`{}` is not a replay token", a.token))?;
-    if let Some(t) = tag {
-        if t != source_tag(&a.file) {
-            eprintln!(
-                "unfold: warning: {} changed since this token was made; the replay may diverge",
+    let rec = report::decode_token(&a.token).ok_or_else(|| {
+        failure(
+            "usage",
+            format!(
+                "`{}` is not a replay token (tokens start with `u2.`; tokens of older unfold versions must be \
+                 re-made with `unfold check`)",
+                a.token
+            ),
+        )
+    })?;
+    compile::check_source(&a.file).map_err(|e| failure("input", format!("{e:#}")))?;
+    let source = std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
+    if report::source_hash(&source) != rec.source_hash {
+        return Err(failure(
+            "replay-mismatch",
+            format!(
+                "{} is not the program this token was made from (its source changed): the replay would not \
+                 re-run the recorded execution; run `unfold check` again",
                 a.file.display()
-            );
-        }
+            ),
+        ));
     }
-    let mut l = load(&a.file, &a.build, a.json)?;
-    let (exec, defects) = report_for(&mut l, &a.file, &schedule, None, a.build.max_steps)?;
+    let diffs = build_mismatches(&a.build, &rec.build);
+    if !diffs.is_empty() {
+        return Err(failure(
+            "replay-mismatch",
+            format!(
+                "the flags differ from the ones this token was made with ({}); the token records them: \
+                 run `unfold replay FILE TOKEN` without flags",
+                diffs.join("; ")
+            ),
+        ));
+    }
+    let mut l = load(&a.file, &rec.build, &a.build, a.json)?;
+    let (exec, defects) = report_for(&mut l, &rec.schedule, None)?;
     let trace = report::trace(&l.sym, &l.prog, &exec);
     if a.json {
         let j = serde_json::json!({
@@ -565,19 +845,19 @@ fn replay(a: ReplayArgs) -> Result<u8> {
             "trace": trace,
             "defects": defects,
         });
-        println!("{j}");
+        emit(&format!("{j}\n"))?;
     } else {
         let mut out = String::new();
         use std::fmt::Write as _;
         let _ = writeln!(out, "unfold: replay of {} ({} steps)", a.file.display(), exec.steps.len());
         if defects.is_empty() {
             let _ = writeln!(out, "no defect in this execution");
-            report::render_trace(&mut out, &trace);
+            report::render_trace(&mut out, &trace, a.full_trace);
         }
         for (i, d) in defects.iter().enumerate() {
-            report::render_defect(&mut out, i, d, &a.file.display().to_string());
+            report::render_defect(&mut out, i, d, &a.file.display().to_string(), a.full_trace);
         }
-        print!("{out}");
+        emit(&out)?;
     }
-    Ok(if defects.is_empty() { 0 } else { 1 })
+    Ok(if defects.is_empty() { EXIT_OK } else { EXIT_DEFECT })
 }

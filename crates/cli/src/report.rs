@@ -218,27 +218,125 @@ pub struct RawFinding {
     pub thread: ThreadId,
     /// Site.
     pub site: Option<Site>,
+    /// Deadlocks: the threads that make it (see [`deadlock_groups`]) with the sites of
+    /// their pending actions, sorted. Empty for other kinds.
+    pub blocked: Vec<(ThreadId, Option<Site>)>,
+}
+
+/// What makes two findings the same defect for `--keep-going`: the kind, the site and the
+/// message, and for a deadlock the blocked threads that make it with their sites (two
+/// independent lock-order inversions are two defects; the same one reached through
+/// different schedules is one).
+pub type FindingKey = (Kind, Option<Site>, String, Vec<(ThreadId, Option<Site>)>);
+
+impl RawFinding {
+    /// The deduplication key.
+    pub fn key(&self) -> FindingKey {
+        (self.kind, self.site, self.message.clone(), self.blocked.clone())
+    }
+}
+
+/// The deadlocks of an execution that ended with blocked threads: the groups of blocked
+/// threads that *make* a deadlock, as opposed to threads that only wait for one. Each
+/// blocked thread waits for one thread: the one it joins, or the owner of the mutex it
+/// wants. Following these waits from a blocked thread:
+///
+/// - it comes back to the thread: the thread is on a cycle (a lock-order inversion, a
+///   join cycle); the threads of the cycle make one deadlock;
+/// - it stops at once at a thread that is neither blocked nor failed (a mutex left locked
+///   by a thread that exited): the thread alone makes a deadlock;
+/// - it reaches a thread that stopped on a defect (an assertion, a misuse...): waiting for
+///   a failed thread is a consequence of that defect, already reported, not a new one;
+/// - otherwise it waits for one of the above (e.g. `main` joining a deadlocked thread).
+///
+/// Two independent lock-order inversions that happen in the same execution are two
+/// groups. Empty when every blocked thread only waits for failed threads: no deadlock.
+pub fn deadlock_groups(exec: &Execution, blocked: &[(ThreadId, Action)]) -> Vec<Vec<(ThreadId, Action)>> {
+    let failed: Vec<ThreadId> = exec.defects.iter().map(|d| d.thread).collect();
+    let mut state = unfold_engine::SchedState::new(exec.first);
+    for (i, s) in exec.steps.iter().enumerate() {
+        let _ = state.apply(i, s);
+    }
+    let waits_for = |a: Action| match a {
+        Action::Join(u) => Some(u),
+        Action::Lock(m) => state.owner(m),
+        _ => None,
+    };
+    let pending = |t: ThreadId| blocked.iter().find(|b| b.0 == t).map(|b| b.1);
+    let mut groups: Vec<Vec<(ThreadId, Action)>> = Vec::new();
+    for &(t, a) in blocked {
+        let Some(first) = waits_for(a) else {
+            groups.push(vec![(t, a)]);
+            continue;
+        };
+        let mut cur = first;
+        let mut chain = vec![t];
+        let root = loop {
+            if failed.contains(&cur) {
+                break false;
+            }
+            if cur == t {
+                break true;
+            }
+            match pending(cur).map(waits_for) {
+                // Not blocked: a thread that left a mutex locked (or is gone).
+                None => break cur == first,
+                Some(None) => break false,
+                Some(Some(next)) => {
+                    if chain.contains(&cur) {
+                        // A cycle that does not go through `t`.
+                        break false;
+                    }
+                    chain.push(cur);
+                    cur = next;
+                }
+            }
+        };
+        if root {
+            let mut g: Vec<(ThreadId, Action)> = chain.iter().filter_map(|&u| pending(u).map(|a| (u, a))).collect();
+            g.sort_by_key(|b| b.0);
+            if !groups.contains(&g) {
+                groups.push(g);
+            }
+        }
+    }
+    groups
 }
 
 /// Every defect an execution shows: its thread-local defects, then the run-level one.
-/// A deadlock is not a defect when a thread stopped on a failed assumption.
-pub fn findings(exec: &Execution, max_steps: usize) -> Vec<RawFinding> {
+/// A deadlock is not a defect when a thread stopped on a failed assumption, nor when the
+/// blocked threads only wait for threads that stopped on a defect; one execution may show
+/// several deadlocks (see [`deadlock_groups`]). `pending_site` gives the site of a blocked thread's pending action.
+pub fn findings(
+    exec: &Execution,
+    max_steps: usize,
+    pending_site: &dyn Fn(ThreadId) -> Option<Site>,
+) -> Vec<RawFinding> {
     let mut v: Vec<RawFinding> = exec
         .defects
         .iter()
-        .map(|d| RawFinding { kind: Kind::Program(d.kind), message: d.message.clone(), thread: d.thread, site: d.site })
+        .map(|d| RawFinding {
+            kind: Kind::Program(d.kind),
+            message: d.message.clone(),
+            thread: d.thread,
+            site: d.site,
+            blocked: Vec::new(),
+        })
         .collect();
     match &exec.end {
         End::Deadlock { blocked } if exec.assumed.is_empty() => {
-            // Name a spinning thread, else a thread waiting for a synchronising object if
-            // there is one (a join only waits for it).
-            let spinning = blocked.iter().find(|b| matches!(b.1, Action::Await(..)));
-            let t = spinning
-                .or_else(|| blocked.iter().find(|b| b.1.object().is_some()))
-                .or(blocked.first())
-                .map_or(ThreadId::MAIN, |b| b.0);
-            let kind = if spinning.is_some() { Kind::Livelock } else { Kind::Deadlock };
-            v.push(RawFinding { kind, message: String::new(), thread: t, site: None });
+            for group in deadlock_groups(exec, blocked) {
+                // Name a spinning thread, else a thread waiting for a synchronising object
+                // if there is one (a join only waits for it).
+                let spinning = group.iter().find(|b| matches!(b.1, Action::Await(..)));
+                let t = spinning
+                    .or_else(|| group.iter().find(|b| b.1.object().is_some()))
+                    .or(group.first())
+                    .map_or(ThreadId::MAIN, |b| b.0);
+                let kind = if spinning.is_some() { Kind::Livelock } else { Kind::Deadlock };
+                let key: Vec<(ThreadId, Option<Site>)> = group.iter().map(|b| (b.0, pending_site(b.0))).collect();
+                v.push(RawFinding { kind, message: String::new(), thread: t, site: None, blocked: key });
+            }
         }
         End::StepBound => {
             let t = exec.steps.last().map_or(ThreadId::MAIN, |s| s.thread);
@@ -247,6 +345,7 @@ pub fn findings(exec: &Execution, max_steps: usize) -> Vec<RawFinding> {
                 message: format!("the execution exceeded {max_steps} visible steps (livelock?)"),
                 thread: t,
                 site: exec.steps.last().map(|s| s.site),
+                blocked: Vec::new(),
             });
         }
         End::Timeout => {
@@ -256,6 +355,7 @@ pub fn findings(exec: &Execution, max_steps: usize) -> Vec<RawFinding> {
                 message: "the execution timed out".into(),
                 thread: t,
                 site: None,
+                blocked: Vec::new(),
             });
         }
         End::Crash(d) => v.push(RawFinding {
@@ -263,6 +363,7 @@ pub fn findings(exec: &Execution, max_steps: usize) -> Vec<RawFinding> {
             message: d.message.clone(),
             thread: d.thread,
             site: d.site,
+            blocked: Vec::new(),
         }),
         _ => {}
     }
@@ -309,8 +410,9 @@ pub fn trace(sym: &Symbols, prog: &CProgram, exec: &Execution) -> Vec<TraceStep>
         .collect()
 }
 
-/// Describe a deadlock: each blocked thread and what it waits for.
-pub fn describe_deadlock(sym: &Symbols, prog: &CProgram, exec: &Execution) -> String {
+/// Describe a deadlock: each thread of `group` (see [`deadlock_groups`]) and what it
+/// waits for, then the other blocked threads (which wait for it, or for a failed thread).
+pub fn describe_deadlock(sym: &Symbols, prog: &CProgram, exec: &Execution, group: &[ThreadId]) -> String {
     let End::Deadlock { blocked } = &exec.end else {
         return String::new();
     };
@@ -318,31 +420,37 @@ pub fn describe_deadlock(sym: &Symbols, prog: &CProgram, exec: &Execution) -> St
     for (i, s) in exec.steps.iter().enumerate() {
         let _ = state.apply(i, s);
     }
-    let parts: Vec<String> = blocked
-        .iter()
-        .map(|&(t, a)| {
-            let what = match a {
-                Action::Lock(m) => match state.owner(m) {
-                    Some(o) => format!("{t} waits for {} (held by {o})", sym.object(prog, m)),
-                    None => format!("{t} waits for {}", sym.object(prog, m)),
-                },
-                Action::Join(u) => format!("{t} waits to join {u}"),
-                Action::Await(o, _) => {
-                    let off = prog.pending_site(t).map_or(0, site_word_offset);
-                    let x = sym.object(prog, ObjId(memory_addr(o) + off));
-                    format!("{t} spins on {x} and no thread will write it")
-                }
-                other => format!("{t} waits for {}", sym.action(prog, other)),
-            };
-            what
-        })
-        .collect();
-    let what = if blocked.iter().any(|b| matches!(b.1, Action::Await(..))) { "livelock" } else { "deadlock" };
-    format!("{what}: {}", parts.join("; "))
+    let describe = |&(t, a): &(ThreadId, Action)| match a {
+        Action::Lock(m) => match state.owner(m) {
+            Some(o) => format!("{t} waits for {} (held by {o})", sym.object(prog, m)),
+            None => format!("{t} waits for {}", sym.object(prog, m)),
+        },
+        Action::Join(u) => format!("{t} waits to join {u}"),
+        Action::Await(o, _) => {
+            let off = prog.pending_site(t).map_or(0, site_word_offset);
+            let x = sym.object(prog, ObjId(memory_addr(o) + off));
+            format!("{t} spins on {x} and no thread will write it")
+        }
+        other => format!("{t} waits for {}", sym.action(prog, other)),
+    };
+    let (core, others): (Vec<_>, Vec<_>) = blocked.iter().partition(|b| group.is_empty() || group.contains(&b.0));
+    let what = if core.iter().any(|b: &&(ThreadId, Action)| matches!(b.1, Action::Await(..))) {
+        "livelock"
+    } else {
+        "deadlock"
+    };
+    let mut text = format!("{what}: {}", core.iter().copied().map(&describe).collect::<Vec<_>>().join("; "));
+    if !others.is_empty() {
+        text.push_str(&format!(
+            " (also blocked: {})",
+            others.iter().copied().map(&describe).collect::<Vec<_>>().join("; ")
+        ));
+    }
+    text
 }
 
-/// Render one defect for people.
-pub fn render_defect(out: &mut String, i: usize, d: &DefectReport, file: &str) {
+/// Render one defect for people (`full`: every step of its trace, else a summary).
+pub fn render_defect(out: &mut String, i: usize, d: &DefectReport, file: &str, full: bool) {
     let _ = writeln!(out, "defect {}: {} — {}", i + 1, d.kind, d.message);
     let _ = writeln!(out, "  thread: t{}", d.thread);
     match &d.location {
@@ -353,16 +461,51 @@ pub fn render_defect(out: &mut String, i: usize, d: &DefectReport, file: &str) {
             let _ = writeln!(out, "  at: (unknown location)");
         }
     }
-    let _ = writeln!(out, "  replay: unfold replay {file} {}", d.replay);
-    render_trace(out, &d.trace);
+    let _ = writeln!(out, "  replay: unfold replay {} {}", shell_word(file), d.replay);
+    render_trace(out, &d.trace, full);
 }
 
-/// Render a trace, one step a line.
-pub fn render_trace(out: &mut String, trace: &[TraceStep]) {
+/// Steps of a long trace shown before the elided part.
+pub const TRACE_HEAD: usize = 20;
+/// Steps of a long trace shown after the elided part (where the defect is).
+pub const TRACE_TAIL: usize = 30;
+
+/// Render a trace, one step a line. Unless `full`, a trace longer than
+/// `TRACE_HEAD + TRACE_TAIL` steps shows its first and last steps and how many were elided.
+pub fn render_trace(out: &mut String, trace: &[TraceStep], full: bool) {
     let _ = writeln!(out, "  trace ({} steps):", trace.len());
-    for (i, s) in trace.iter().enumerate() {
+    let line = |out: &mut String, i: usize, s: &TraceStep| {
         let loc = s.location.as_ref().map_or(String::new(), |l| l.to_string());
         let _ = writeln!(out, "    {:>4}  {:<4} {:<44} {}", i + 1, s.thread, s.op, loc);
+    };
+    if full || trace.len() <= TRACE_HEAD + TRACE_TAIL {
+        for (i, s) in trace.iter().enumerate() {
+            line(out, i, s);
+        }
+        return;
+    }
+    for (i, s) in trace.iter().enumerate().take(TRACE_HEAD) {
+        line(out, i, s);
+    }
+    let tail = trace.len() - TRACE_TAIL;
+    let _ = writeln!(
+        out,
+        "          ... {} steps elided (steps {}-{}; --full-trace prints them, --json includes them) ...",
+        tail - TRACE_HEAD,
+        TRACE_HEAD + 1,
+        tail
+    );
+    for (i, s) in trace.iter().enumerate().skip(tail) {
+        line(out, i, s);
+    }
+}
+
+/// `w` as one word for a POSIX shell (quoted only when it needs to be).
+pub fn shell_word(w: &str) -> String {
+    if !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b)) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
     }
 }
 
@@ -370,23 +513,117 @@ pub fn render_trace(out: &mut String, trace: &[TraceStep]) {
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-/// Encode a schedule: `u1.<LEB128 thread ids, base64url>`. Independent of the algorithm:
-/// it is the exact sequence of threads that took each visible step.
-pub fn encode_token(schedule: &[ThreadId]) -> String {
-    let mut bytes = Vec::with_capacity(schedule.len());
-    for t in schedule {
-        let mut v = t.0;
-        loop {
-            let b = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                bytes.push(b);
-                break;
-            }
-            bytes.push(b | 0x80);
-        }
+/// How the program was built and run: everything besides its source and the schedule
+/// that decides what an execution does. Recorded in every replay token.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Build {
+    /// `-D` definitions, in order.
+    pub defines: Vec<String>,
+    /// `-I` directories, absolute.
+    pub includes: Vec<String>,
+    /// `-O` level.
+    pub opt: Option<String>,
+    /// Extra compiler arguments (`--cflags`, split on whitespace).
+    pub cflags: Vec<String>,
+    /// The program's arguments (after `--`).
+    pub args: Vec<String>,
+    /// The step bound of one execution.
+    pub max_steps: usize,
+    /// `--memory` (races, sc, none).
+    pub memory: String,
+    /// `--spurious-wakeups`.
+    pub spurious_wakeups: bool,
+}
+
+/// What `unfold replay` needs to re-run one execution: the program's source hash, its
+/// build and the schedule.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recording {
+    /// [`source_hash`] of the program's source.
+    pub source_hash: u64,
+    /// Flags and arguments.
+    pub build: Build,
+    /// The thread that took each visible step.
+    pub schedule: Vec<ThreadId>,
+}
+
+/// FNV-1a (64 bits) of a program's source: a replay of another source is refused.
+pub fn source_hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    let mut s = String::from("u1.");
+    h
+}
+
+/// Token format version 2: `u2.` + base64url(deflate(payload)).
+const TOKEN_V2: &str = "u2.";
+/// Largest payload a token may inflate to (a schedule of 10^7 steps is ~20 MB).
+const MAX_PAYLOAD: u64 = 64 << 20;
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    put_varint(out, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn put_list(out: &mut Vec<u8>, l: &[String]) {
+    put_varint(out, l.len() as u64);
+    for s in l {
+        put_str(out, s);
+    }
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn varint(&mut self) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let (&b, rest) = self.0.split_first()?;
+            self.0 = rest;
+            v |= ((b & 0x7f) as u64) << shift;
+            if b & 0x80 == 0 {
+                return Some(v);
+            }
+        }
+        None
+    }
+    fn bytes(&mut self, n: usize) -> Option<&[u8]> {
+        if n > self.0.len() {
+            return None;
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Some(a)
+    }
+    fn string(&mut self) -> Option<String> {
+        let n = usize::try_from(self.varint()?).ok()?;
+        String::from_utf8(self.bytes(n)?.to_vec()).ok()
+    }
+    fn list(&mut self) -> Option<Vec<String>> {
+        let n = self.varint()?;
+        if n > self.0.len() as u64 {
+            return None;
+        }
+        (0..n).map(|_| self.string()).collect()
+    }
+}
+
+fn base64(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 4 / 3 + 4);
     for chunk in bytes.chunks(3) {
         let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &b)| acc | (b as u32) << (16 - 8 * i));
         for i in 0..chunk.len() + 1 {
@@ -396,12 +633,10 @@ pub fn encode_token(schedule: &[ThreadId]) -> String {
     s
 }
 
-/// Decode a token made by [`encode_token`].
-pub fn decode_token(tok: &str) -> Option<Vec<ThreadId>> {
-    let body = tok.strip_prefix("u1.")?;
-    let mut bytes = Vec::new();
+fn unbase64(body: &str) -> Option<Vec<u8>> {
     let vals: Vec<u32> =
         body.bytes().map(|c| B64.iter().position(|&b| b == c).map(|p| p as u32)).collect::<Option<_>>()?;
+    let mut bytes = Vec::with_capacity(vals.len() * 3 / 4);
     for chunk in vals.chunks(4) {
         if chunk.len() < 2 {
             return None;
@@ -411,23 +646,74 @@ pub fn decode_token(tok: &str) -> Option<Vec<ThreadId>> {
             bytes.push((n >> (16 - 8 * i)) as u8);
         }
     }
-    let mut out = Vec::new();
-    let mut v: u32 = 0;
-    let mut shift = 0;
-    for b in bytes {
-        v |= ((b & 0x7f) as u32) << shift;
-        if b & 0x80 == 0 {
-            out.push(ThreadId(u16::try_from(v).ok()?));
-            v = 0;
-            shift = 0;
-        } else {
-            shift += 7;
-            if shift > 14 {
-                return None;
-            }
+    Some(bytes)
+}
+
+/// Encode a recording: `u2.` + base64url of the deflated payload (source hash, build,
+/// schedule as LEB128 thread ids). Independent of the algorithm: the schedule is the
+/// exact sequence of threads that took each visible step.
+pub fn encode_token(r: &Recording) -> String {
+    use std::io::Write as _;
+    let mut p = Vec::with_capacity(r.schedule.len() + 64);
+    p.extend_from_slice(&r.source_hash.to_le_bytes());
+    put_varint(&mut p, r.build.max_steps as u64);
+    match &r.build.opt {
+        None => put_varint(&mut p, 0),
+        Some(o) => {
+            put_varint(&mut p, 1);
+            put_str(&mut p, o);
         }
     }
-    (shift == 0).then_some(out)
+    for l in [&r.build.defines, &r.build.includes, &r.build.cflags, &r.build.args] {
+        put_list(&mut p, l);
+    }
+    put_str(&mut p, &r.build.memory);
+    put_varint(&mut p, r.build.spurious_wakeups as u64);
+    put_varint(&mut p, r.schedule.len() as u64);
+    for t in &r.schedule {
+        put_varint(&mut p, t.0 as u64);
+    }
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    // Writing into a Vec cannot fail.
+    let _ = z.write_all(&p);
+    let bytes = z.finish().unwrap_or_default();
+    format!("{TOKEN_V2}{}", base64(&bytes))
+}
+
+/// Decode a token made by [`encode_token`] (None: not such a token).
+pub fn decode_token(tok: &str) -> Option<Recording> {
+    use std::io::Read as _;
+    let packed = unbase64(tok.trim().strip_prefix(TOKEN_V2)?)?;
+    let mut p = Vec::new();
+    flate2::read::DeflateDecoder::new(&packed[..]).take(MAX_PAYLOAD).read_to_end(&mut p).ok()?;
+    let mut r = Reader(&p);
+    let source_hash = u64::from_le_bytes(r.bytes(8)?.try_into().ok()?);
+    let max_steps = usize::try_from(r.varint()?).ok()?;
+    let opt = match r.varint()? {
+        0 => None,
+        1 => Some(r.string()?),
+        _ => return None,
+    };
+    let (defines, includes, cflags, args) = (r.list()?, r.list()?, r.list()?, r.list()?);
+    let memory = r.string()?;
+    let spurious_wakeups = match r.varint()? {
+        0 => false,
+        1 => true,
+        _ => return None,
+    };
+    let n = r.varint()?;
+    if n > r.0.len() as u64 {
+        return None;
+    }
+    let schedule = (0..n).map(|_| u16::try_from(r.varint()?).ok().map(ThreadId)).collect::<Option<Vec<_>>>()?;
+    if !r.0.is_empty() {
+        return None;
+    }
+    Some(Recording {
+        source_hash,
+        build: Build { defines, includes, opt, cflags, args, max_steps, memory, spurious_wakeups },
+        schedule,
+    })
 }
 
 #[cfg(test)]
@@ -437,11 +723,69 @@ mod tests {
     #[test]
     fn tokens_round_trip() {
         for s in [vec![], vec![0u16], vec![0, 1, 2, 1, 0], vec![300, 5, 65535, 0, 0, 7, 128]] {
-            let sched: Vec<ThreadId> = s.into_iter().map(ThreadId).collect();
-            let tok = encode_token(&sched);
-            assert_eq!(decode_token(&tok), Some(sched), "{tok}");
+            let rec = Recording {
+                source_hash: 0xdead_beef_0123_4567,
+                build: Build {
+                    defines: vec!["N=3".into(), "FLAG".into()],
+                    includes: vec!["/a b/inc".into()],
+                    opt: Some("2".into()),
+                    cflags: vec!["-std=c11".into()],
+                    args: vec!["x".into(), "".into()],
+                    max_steps: 12345,
+                    memory: "sc".into(),
+                    spurious_wakeups: true,
+                },
+                schedule: s.into_iter().map(ThreadId).collect(),
+            };
+            let tok = encode_token(&rec);
+            assert_eq!(decode_token(&tok), Some(rec), "{tok}");
         }
         assert_eq!(decode_token("nope"), None);
-        assert_eq!(decode_token("u1.!!"), None);
+        assert_eq!(decode_token("u2.!!"), None);
+        let good = encode_token(&Recording::default());
+        assert_eq!(decode_token(&good[..good.len() - 2]), None, "a truncated token is refused");
+    }
+
+    #[test]
+    fn long_schedules_make_short_tokens() {
+        // A polling loop: two threads alternating in bursts for 100 000 steps.
+        let schedule: Vec<ThreadId> = (0..100_000u32).map(|i| ThreadId(((i / 3) % 2) as u16 + 1)).collect();
+        let tok = encode_token(&Recording { schedule, ..Recording::default() });
+        assert!(tok.len() < 2_000, "{} bytes", tok.len());
+    }
+
+    #[test]
+    fn deadlocks_waiting_on_failed_threads_are_consequences() {
+        use unfold_engine::{Action, Defect, DefectKind, ObjId, Step};
+        let (main, t1, t2) = (ThreadId(0), ThreadId(1), ThreadId(2));
+        let step = |thread, action, next| Step { thread, action, site: 0, next, child_next: None };
+        let m = ObjId(0x1000);
+        let mut exec = Execution {
+            first: Some(Action::Create(t1)),
+            steps: vec![
+                step(main, Action::Create(t1), Some(Action::Create(t2))),
+                step(main, Action::Create(t2), Some(Action::Join(t1))),
+                step(t2, Action::Lock(m), None),
+            ],
+            ..Execution::default()
+        };
+        exec.steps[0].child_next = Some(Action::Lock(m));
+        exec.steps[1].child_next = Some(Action::Lock(m));
+        // t1 waits for m, held by t2 which exited holding it; main joins t1: t1 makes
+        // the deadlock, main only waits for it.
+        let blocked = vec![(main, Action::Join(t1)), (t1, Action::Lock(m))];
+        assert_eq!(deadlock_groups(&exec, &blocked), vec![vec![(t1, Action::Lock(m))]]);
+        // t2 failed an assertion holding m: everything blocked waits for it.
+        exec.defects.push(Defect {
+            kind: DefectKind::Assertion,
+            message: "assert".into(),
+            thread: t2,
+            site: None,
+            after_steps: 3,
+        });
+        assert_eq!(deadlock_groups(&exec, &blocked), Vec::<Vec<_>>::new());
+        exec.end = End::Deadlock { blocked };
+        let kinds: Vec<Kind> = findings(&exec, 100, &|_| None).into_iter().map(|f| f.kind).collect();
+        assert_eq!(kinds, vec![Kind::Program(DefectKind::Assertion)]);
     }
 }

@@ -88,7 +88,11 @@ fn check_program(dir: &Path, file: &str) -> Vec<String> {
     if Some(verdict) != e.verdict.as_deref() {
         errs.push(format!("{file}: verdict {verdict}, expected {:?}; {json}", e.verdict));
     }
-    let expected_code = if verdict == "defect" { 1 } else { 0 };
+    let expected_code = match verdict {
+        "defect" => 1,
+        "incomplete" => 3,
+        _ => 0,
+    };
     if code != Some(expected_code) {
         errs.push(format!("{file}: exit {code:?}, expected {expected_code}"));
     }
@@ -281,7 +285,8 @@ fn ctrl_c_prints_statistics_and_leaves_nothing_behind() {
     let status = Command::new("sh").args(["-c", &format!("kill -INT {pid}")]).status().expect("sh runs");
     assert!(status.success());
     let out = child.wait_with_output().expect("unfold exits");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // Incomplete: exit status 3, never 0.
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
     let j: Value = serde_json::from_slice(&out.stdout).expect("JSON after Ctrl-C");
     assert_eq!(j["verdict"], "incomplete", "{j}");
     assert!(j["executions"].as_u64().unwrap_or(0) > 0, "{j}");
@@ -389,7 +394,7 @@ fn context_switch_bound_finds_bugs_within_the_bound_only() {
         (out.status.code(), j["verdict"].as_str().map(str::to_owned), j["executions"].as_u64().unwrap_or(0))
     };
     let (code3, verdict3, execs3) = run("3");
-    assert_eq!((code3, verdict3.as_deref()), (Some(0), Some("incomplete")));
+    assert_eq!((code3, verdict3.as_deref()), (Some(3), Some("incomplete")));
     let (code4, verdict4, _) = run("4");
     assert_eq!((code4, verdict4.as_deref()), (Some(1), Some("defect")));
     let (_, _, execs1) = run("1");

@@ -77,7 +77,10 @@ pub mod worker;
 
 pub use exec::{decode_site, site_word_offset, SiteKind, ATOMIC_OBJ};
 pub use memory::{memory_addr, memory_obj, MemoryMode};
-pub use worker::{install_interrupt_handler, interrupted, CProgram, Image, Mode, Options, Timing};
+pub use worker::{
+    describe_wait_status, die_with_parent, install_interrupt_handler, interrupt_signal, interrupted, CProgram, Image,
+    Mode, Options, PendingSites, Timing,
+};
 
 /// The header force-included (`cc -include`) into every program.
 pub const HEADER: &str = include_str!("unfold.h");

@@ -252,7 +252,10 @@ struct Shared<T> {
 
 impl<T> Shared<T> {
     fn new(n: usize) -> Result<Self, RuntimeError> {
-        let len = (n * std::mem::size_of::<T>()).max(1);
+        let len = n.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| {
+            RuntimeError::Os("sizing shared memory", std::io::Error::from(std::io::ErrorKind::OutOfMemory))
+        })?;
+        let len = len.max(1);
         // SAFETY: a fresh anonymous shared mapping (zero-filled), owned by this value.
         let p = unsafe {
             libc::mmap(
@@ -323,6 +326,30 @@ pub struct CProgram {
     worker_hwm: u64,
     /// Whether SIGINT cuts the execution in progress.
     interruptible: bool,
+    /// Pending sites of the blocked threads of the last deadlocked execution.
+    deadlock_sites: PendingSites,
+    /// End of the whole exploration: an execution still running then is cut.
+    deadline: Option<Instant>,
+}
+
+/// The sites of the pending actions of the threads blocked in the last execution that
+/// ended in a deadlock, indexed by thread: readable by an observer while an explorer
+/// holds the program (see [`CProgram::deadlock_sites`]).
+#[derive(Clone, Debug, Default)]
+pub struct PendingSites(std::sync::Arc<std::sync::Mutex<Vec<u64>>>);
+
+impl PendingSites {
+    /// The site of thread `t`'s pending action (None: unknown).
+    pub fn get(&self, t: ThreadId) -> Option<u64> {
+        let v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        v.get(t.index()).copied().filter(|&s| s != 0)
+    }
+
+    fn set(&self, sites: &[u64]) {
+        let mut v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        v.clear();
+        v.extend_from_slice(sites);
+    }
 }
 
 impl std::fmt::Debug for CProgram {
@@ -332,28 +359,86 @@ impl std::fmt::Debug for CProgram {
 }
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The first signal that interrupted the run (0: none).
+static INTERRUPT_SIGNAL: AtomicI32 = AtomicI32::new(0);
 
-extern "C" fn on_sigint(_: c_int) {
+/// The signals that stop an exploration cleanly: Ctrl-C, `kill`/`timeout`/CI
+/// cancellation, and a closed terminal.
+const INTERRUPT_SIGNALS: [c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+extern "C" fn on_interrupt(sig: c_int) {
+    let _ = INTERRUPT_SIGNAL.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
     INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
-/// Install a SIGINT handler that sets a flag ([`interrupted`]) instead of killing the
-/// process, so that the explorer can stop, kill its workers and print what it has.
-/// System calls are not restarted, so a wait for a worker wakes up.
+/// Install a handler for SIGINT, SIGTERM and SIGHUP that sets a flag ([`interrupted`])
+/// instead of killing the process, so that the explorer can stop, kill its workers,
+/// remove its temporary files and print what it has. System calls are not restarted, so
+/// a wait for a worker wakes up.
 pub fn install_interrupt_handler() {
-    // SAFETY: installing a handler that only stores to an atomic (async-signal-safe).
-    unsafe {
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_sigint as *const () as usize;
-        sa.sa_flags = 0;
-        libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());
+    for sig in INTERRUPT_SIGNALS {
+        // SAFETY: installing a handler that only stores to atomics (async-signal-safe).
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_interrupt as *const () as usize;
+            sa.sa_flags = 0;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
     }
 }
 
-/// Whether SIGINT was received since [`install_interrupt_handler`].
+/// Whether SIGINT, SIGTERM or SIGHUP was received since [`install_interrupt_handler`].
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// The name of the signal that interrupted the run (`SIGINT`, `SIGTERM`, `SIGHUP`), if any.
+pub fn interrupt_signal() -> Option<String> {
+    match INTERRUPT_SIGNAL.load(Ordering::SeqCst) {
+        0 => None,
+        s => Some(signal_name(s)),
+    }
+}
+
+/// Make the processes `cmd` starts die (SIGKILL) when this process dies, however it dies:
+/// a checker killed by CI must not leave compilers or benchmark runs behind.
+pub fn die_with_parent(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: getpid has no preconditions.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: the closure runs in the forked child before exec and only makes
+    // async-signal-safe system calls (prctl, getppid); it allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            die_with(parent);
+            Ok(())
+        });
+    }
+}
+
+/// In a freshly forked child: get SIGKILL when the parent dies, and die now if `parent`
+/// is already gone (it may have died between the fork and the prctl).
+fn die_with(parent: libc::pid_t) {
+    // SAFETY: prctl and getppid are async-signal-safe and have no memory preconditions;
+    // _exit ends this child without running the parent's atexit handlers.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        if libc::getppid() != parent {
+            libc::_exit(0);
+        }
+    }
+}
+
+/// A wait status in words: `exit code 3`, `SIGALRM`.
+pub fn describe_wait_status(status: c_int) -> String {
+    if libc::WIFEXITED(status) {
+        format!("exit code {}", libc::WEXITSTATUS(status))
+    } else if libc::WIFSIGNALED(status) {
+        format!("killed by {}", signal_name(libc::WTERMSIG(status)))
+    } else {
+        format!("wait status {status}")
+    }
 }
 
 static CRASH_PC: AtomicUsize = AtomicUsize::new(0);
@@ -415,6 +500,20 @@ fn signal_name(sig: c_int) -> String {
         libc::SIGILL => "SIGILL (illegal instruction)".into(),
         libc::SIGABRT => "SIGABRT".into(),
         libc::SIGKILL => "SIGKILL".into(),
+        libc::SIGALRM => "SIGALRM (alarm clock)".into(),
+        libc::SIGTERM => "SIGTERM".into(),
+        libc::SIGHUP => "SIGHUP".into(),
+        libc::SIGINT => "SIGINT".into(),
+        libc::SIGQUIT => "SIGQUIT".into(),
+        libc::SIGPIPE => "SIGPIPE (write to a closed pipe)".into(),
+        libc::SIGTRAP => "SIGTRAP".into(),
+        libc::SIGSYS => "SIGSYS (bad system call)".into(),
+        libc::SIGUSR1 => "SIGUSR1".into(),
+        libc::SIGUSR2 => "SIGUSR2".into(),
+        libc::SIGXCPU => "SIGXCPU (CPU time limit)".into(),
+        libc::SIGXFSZ => "SIGXFSZ (file size limit)".into(),
+        libc::SIGVTALRM => "SIGVTALRM".into(),
+        libc::SIGPROF => "SIGPROF".into(),
         s => format!("signal {s}"),
     }
 }
@@ -676,6 +775,8 @@ impl CProgram {
             seq: 0,
             worker_hwm: 0,
             interruptible: true,
+            deadlock_sites: PendingSites::default(),
+            deadline: None,
             image,
             opts,
         })
@@ -693,7 +794,14 @@ impl CProgram {
         self.interruptible = yes;
     }
 
-    /// Whether an execution was cut short by SIGINT.
+    /// The end of the whole exploration (`unfold check --timeout`): an execution still
+    /// running then is cut like an interrupted one ([`CProgram::was_interrupted`]) instead of
+    /// running on to its own time limit. `None`: no deadline.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Whether an execution was cut short by SIGINT, SIGTERM, SIGHUP or the deadline.
     pub fn was_interrupted(&self) -> bool {
         self.interrupted
     }
@@ -702,6 +810,12 @@ impl CProgram {
     pub fn pending_site(&self, t: ThreadId) -> Option<u64> {
         let hdr = self.hdr_ref();
         hdr.sites[..hdr.nsites.min(MAX_SLEEP)].get(t.index()).copied().filter(|&s| s != 0)
+    }
+
+    /// A handle on the pending sites of the blocked threads of the last deadlock, updated
+    /// by every execution that ends in a deadlock.
+    pub fn deadlock_sites(&self) -> PendingSites {
+        self.deadlock_sites.clone()
     }
 
     /// The thread table shared with workers: `(parent, nth)` per ThreadId from 1.
@@ -761,13 +875,14 @@ impl CProgram {
 
     /// The worker process: never returns.
     fn worker_main(&mut self, parent: libc::pid_t, req: c_int, resp: c_int) -> ! {
+        die_with(parent);
         // SAFETY: process setup calls in the freshly forked, single-threaded child.
         unsafe {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            if libc::getppid() != parent {
-                libc::_exit(0);
+            // The parent handles interruptions (and kills us); a signal sent to the whole
+            // process group (Ctrl-C, `timeout`) must not kill us first.
+            for sig in INTERRUPT_SIGNALS {
+                libc::signal(sig, libc::SIG_IGN);
             }
-            libc::signal(libc::SIGINT, libc::SIG_IGN);
             libc::signal(libc::SIGPIPE, libc::SIG_IGN);
             if self.opts.quiet {
                 let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
@@ -826,10 +941,15 @@ impl CProgram {
                 ctx.run_one();
                 dirty = true;
             } else {
+                // SAFETY: getpid has no preconditions.
+                let server = unsafe { libc::getpid() };
                 // SAFETY: fork server: the child runs one execution from our pristine
                 // state and exits without returning; we reap it.
                 let child = unsafe { libc::fork() };
                 if child == 0 {
+                    // PR_SET_PDEATHSIG is not inherited: the execution process must die
+                    // with the fork server (which dies with the checker).
+                    die_with(server);
                     ctx.run_one();
                     // SAFETY: leaving the execution process without running atexit handlers.
                     unsafe { libc::_exit(0) };
@@ -1012,7 +1132,10 @@ impl Program for CProgram {
             self.kill_worker();
             return Err(ProgramError::Failed("the worker process is gone".into()));
         }
-        let deadline = self.opts.exec_timeout.map(|d| t0 + d);
+        let deadline = match (self.opts.exec_timeout.map(|d| t0 + d), self.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let mut status = 0;
         let waited = self.wait(deadline, &mut status);
         self.timing.roundtrip += t0.elapsed();
@@ -1036,7 +1159,10 @@ impl Program for CProgram {
                     if libc::WIFSIGNALED(st) {
                         crashed = Some(libc::WTERMSIG(st));
                     } else if !libc::WIFEXITED(st) || libc::WEXITSTATUS(st) != 0 {
-                        return Err(ProgramError::Failed(format!("execution process ended abnormally (status {st})")));
+                        return Err(ProgramError::Failed(format!(
+                            "the execution process ended abnormally ({})",
+                            describe_wait_status(st)
+                        )));
                     }
                 }
             }
@@ -1045,7 +1171,8 @@ impl Program for CProgram {
                     crashed = Some(libc::WTERMSIG(status));
                 } else {
                     return Err(ProgramError::Failed(format!(
-                        "the worker process exited unexpectedly (status {status})"
+                        "the worker process exited unexpectedly ({})",
+                        describe_wait_status(status)
                     )));
                 }
             }
@@ -1058,7 +1185,7 @@ impl Program for CProgram {
                     // or will never reap it now that it is dead, so kill it directly.
                     unsafe { libc::kill(child, libc::SIGKILL) };
                 }
-                self.interrupted |= interrupt;
+                self.interrupted |= interrupt || self.deadline.is_some_and(|d| Instant::now() >= d);
                 out.end = End::Timeout;
                 out.first = first_of(out);
                 self.timing.transfer += t1.elapsed();
@@ -1096,7 +1223,10 @@ impl Program for CProgram {
         out.assumed.extend_from_slice(&hdr.assumed[..hdr.nassumed]);
         out.end = match hdr.end_tag {
             0 => End::Finished,
-            1 => End::Deadlock { blocked: hdr.blocked[..hdr.nblocked].to_vec() },
+            1 => {
+                self.deadlock_sites.set(&hdr.sites[..hdr.nsites.min(MAX_SLEEP)]);
+                End::Deadlock { blocked: hdr.blocked[..hdr.nblocked].to_vec() }
+            }
             2 => End::SleepBlocked,
             3 => End::StepBound,
             _ => End::Timeout,
