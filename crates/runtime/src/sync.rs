@@ -466,24 +466,38 @@ pub extern "C" fn __unfold_pthread_condattr_any(_a: *mut c_void, _v: c_int) -> c
 
 const SEM_SIZE: usize = std::mem::size_of::<libc::sem_t>();
 
-fn check_sem(s: *const libc::sem_t, what: &str, file: *const c_char, line: c_int) -> u64 {
-    let addr = check_ptr(s.cast(), SEM_SIZE, &format!("{what} a semaphore"), DefectKind::SyncMisuse, file, line);
+/// Check that a semaphore or barrier (`noun`) at `p` is readable and live: initialised
+/// (`init` names the function that does it) and not destroyed; reports misuse otherwise.
+fn check_live(
+    p: *const c_void,
+    size: usize,
+    noun: &str,
+    init: &str,
+    what: &str,
+    file: *const c_char,
+    line: c_int,
+) -> u64 {
+    let addr = check_ptr(p, size, &format!("{what} a {noun}"), DefectKind::SyncMisuse, file, line);
     // SAFETY: checked readable above.
     match unsafe { marker(addr) } {
         LIVE => addr,
         DEAD => report(
             DefectKind::SyncMisuse,
-            format!("{} {what} semaphore {addr:#x}, which was destroyed", current()),
+            format!("{} {what} {noun} {addr:#x}, which was destroyed", current()),
             file,
             line,
         ),
         _ => report(
             DefectKind::SyncMisuse,
-            format!("{} {what} semaphore {addr:#x}, which was never initialised (sem_init)", current()),
+            format!("{} {what} {noun} {addr:#x}, which was never initialised{init}", current()),
             file,
             line,
         ),
     }
+}
+
+fn check_sem(s: *const libc::sem_t, what: &str, file: *const c_char, line: c_int) -> u64 {
+    check_live(s.cast(), SEM_SIZE, "semaphore", " (sem_init)", what, file, line)
 }
 
 /// Replaces `sem_init` (`pshared` is ignored: there is one process).
@@ -848,23 +862,7 @@ pub unsafe extern "C" fn __unfold_pthread_barrier_init(
 }
 
 fn check_barrier(b: *const libc::pthread_barrier_t, what: &str, file: *const c_char, line: c_int) -> u64 {
-    let addr = check_ptr(b.cast(), BARRIER_SIZE, &format!("{what} a barrier"), DefectKind::SyncMisuse, file, line);
-    // SAFETY: checked readable above.
-    match unsafe { marker(addr) } {
-        LIVE => addr,
-        DEAD => report(
-            DefectKind::SyncMisuse,
-            format!("{} {what} barrier {addr:#x}, which was destroyed", current()),
-            file,
-            line,
-        ),
-        _ => report(
-            DefectKind::SyncMisuse,
-            format!("{} {what} barrier {addr:#x}, which was never initialised", current()),
-            file,
-            line,
-        ),
-    }
+    check_live(b.cast(), BARRIER_SIZE, "barrier", "", what, file, line)
 }
 
 /// Replaces `pthread_barrier_wait`: the arrival completing a round returns
