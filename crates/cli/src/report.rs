@@ -349,7 +349,7 @@ pub fn findings(
             });
         }
         End::Timeout => {
-            let t = exec.steps.last().map_or(ThreadId::MAIN, |s| s.thread);
+            let t = exec.running.or(exec.steps.last().map(|s| s.thread)).unwrap_or(ThreadId::MAIN);
             v.push(RawFinding {
                 kind: Kind::Timeout,
                 message: "the execution timed out".into(),

@@ -136,6 +136,9 @@ pub struct Execution {
     pub assumed: Vec<ThreadId>,
     /// How the run ended.
     pub end: End,
+    /// For a run cut short ([`End::Timeout`]): the thread that was running, if known.
+    #[serde(default)]
+    pub running: Option<ThreadId>,
 }
 
 impl Execution {
@@ -146,6 +149,7 @@ impl Execution {
         self.defects.clear();
         self.assumed.clear();
         self.end = End::Finished;
+        self.running = None;
     }
 
     /// The sequence of threads that took each step: a replay of this execution.

@@ -242,6 +242,8 @@ pub(crate) trait StepSink {
     fn update_last(&mut self, s: Step);
     /// Threads interned since the last call: `(parent, nth)` in interning order.
     fn names(&mut self, entries: &[(ThreadId, u32)]);
+    /// Thread `t` is about to run (a crash or a time-out from now on is its own).
+    fn running(&mut self, t: ThreadId);
 }
 
 /// Summary of one execution besides its steps.
@@ -421,11 +423,16 @@ impl Frontend for CRun<'_> {
                 // SAFETY: `f` is the address of the start routine the program passed to
                 // pthread_create (stored as usize in the runtime state).
                 let f: StartFn = unsafe { std::mem::transmute::<usize, StartFn>(f) };
+                self.sink.running(c);
                 let child_next = self.ex.start(c, Body::Start { f, arg })?;
+                self.sink.running(t);
                 (self.ex.resume(t, 0), child_next)
             }
             Action::Exit | Action::ExitProcess => (None, None),
-            _ => (self.ex.resume(t, result), None),
+            _ => {
+                self.sink.running(t);
+                (self.ex.resume(t, result), None)
+            }
         })
     }
 

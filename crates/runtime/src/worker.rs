@@ -541,6 +541,9 @@ impl StepSink for ShmSink<'_> {
         // SAFETY: n >= 1 after a push; index n-1 is in bounds.
         unsafe { self.steps.add(self.n - 1).write(s) };
     }
+    fn running(&mut self, t: ThreadId) {
+        self.hdr.running.store(t.0, Ordering::Relaxed);
+    }
     fn names(&mut self, entries: &[(ThreadId, u32)]) {
         let hdr = self.hdr as *const Header as *mut Header;
         for &e in entries {
@@ -1188,6 +1191,7 @@ impl Program for CProgram {
                 self.interrupted |= interrupt || self.deadline.is_some_and(|d| Instant::now() >= d);
                 out.end = End::Timeout;
                 out.first = first_of(out);
+                out.running = Some(ThreadId(hdr.running.load(Ordering::Relaxed)));
                 self.timing.transfer += t1.elapsed();
                 return Ok(());
             }
