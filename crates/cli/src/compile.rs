@@ -268,6 +268,9 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     let mut cmd = Command::new(&cc[0]);
     cmd.args(&cc[1..]);
     unfold_runtime::die_with_parent(&mut cmd);
+    // The compiler's own temporaries go into our directory: a checker killed while
+    // compiling (the compiler dies with it) leaves them where stale directories are reaped.
+    cmd.env("TMPDIR", dir);
     cmd.args(["-c", "-g", "-fPIC", "-fno-omit-frame-pointer"]);
     if flags.instrument {
         cmd.args(["-fsanitize=thread", "-Wno-tsan"]);
@@ -291,6 +294,7 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     let mut link = Command::new(&cc[0]);
     link.args(&cc[1..]);
     unfold_runtime::die_with_parent(&mut link);
+    link.env("TMPDIR", dir);
     link.args(["-shared", "-Wl,-Bsymbolic", "-o"]).arg(&so).arg(&obj).arg("-lm");
     link.args(flags.cflags.iter().filter(|f| f.starts_with("-l") || f.starts_with("-L") || f.starts_with("-Wl,")));
     let out = link.output().with_context(|| format!("cannot run the C compiler `{}` (set $CC)", cc.join(" ")))?;

@@ -357,7 +357,7 @@ fn main() -> ExitCode {
 const OWNER_FILE: &str = "owner";
 /// The files unfold puts in its temporary directory (a directory with anything else is
 /// not reaped).
-const TEMP_FILES: [&str; 3] = [OWNER_FILE, "unfold.h", "program.so"];
+const TEMP_FILES: [&str; 4] = [OWNER_FILE, "unfold.h", "program.so", "program.o"];
 
 /// Remove `$TMPDIR/unfold-*` directories left by checkers that were killed while
 /// compiling (after loading, the directory is removed at once): only directories holding
@@ -380,7 +380,12 @@ fn reap_stale_temp_dirs() {
             continue;
         }
         let only_ours = std::fs::read_dir(&dir).is_ok_and(|files| {
-            files.flatten().all(|f| TEMP_FILES.iter().any(|n| f.file_name() == *n) && f.path().is_file())
+            // Ours, or the compiler's temporaries (`cc*`: compilation runs with TMPDIR here).
+            files.flatten().all(|f| {
+                let name = f.file_name();
+                let cc_temp = name.to_string_lossy().starts_with("cc");
+                (TEMP_FILES.iter().any(|n| name == *n) || cc_temp) && f.path().is_file()
+            })
         });
         if only_ours {
             let _ = std::fs::remove_dir_all(&dir);

@@ -379,14 +379,19 @@ fn a_killed_checker_leaves_no_temporary_directory() {
         .spawn()
         .expect("starts");
     // Wait until the program runs (the checker and its worker, both the unfold binary;
-    // not the compiler), then SIGKILL: no handler runs.
+    // not the compiler), then SIGKILL: no handler runs. A process forked to run the
+    // compiler shows the unfold binary for a moment before its exec, so the condition
+    // must hold on several polls in a row; compiling with the sanitizer's
+    // instrumentation can take seconds on a loaded machine: wait up to a minute.
     let exe = std::fs::canonicalize(env!("CARGO_BIN_EXE_unfold")).expect("the binary");
-    for _ in 0..200 {
+    let mut in_a_row = 0;
+    for _ in 0..1200 {
         let running = processes_tagged(&tag)
             .iter()
             .filter(|p| std::fs::read_link(format!("/proc/{p}/exe")).is_ok_and(|e| e == exe))
             .count();
-        if running >= 2 {
+        in_a_row = if running >= 2 { in_a_row + 1 } else { 0 };
+        if in_a_row >= 4 {
             break;
         }
         std::thread::sleep(Duration::from_millis(50));
