@@ -88,6 +88,10 @@ struct BuildArgs {
     /// cannot cover), `persistent`, or `fork` (one process per execution).
     #[arg(long, value_name = "MODE", default_value = "auto", help_heading = "Execution")]
     isolation: String,
+    /// Stack size of every program thread that does not set one with
+    /// pthread_attr_setstacksize, main included (e.g. 512K, 8M; at most 128M).
+    #[arg(long, value_name = "SIZE", default_value = "8M", help_heading = "Execution")]
+    stack_size: String,
     /// Arguments passed to the program's main (after `--`).
     #[arg(last = true, value_name = "PROGRAM ARGS")]
     args: Vec<String>,
@@ -202,6 +206,9 @@ fn load(file: &Path, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
     if b.exec_timeout.is_nan() || b.exec_timeout <= 0.0 {
         bail!("--exec-timeout must be positive");
     }
+    let stack_size = unfold_runtime::mem::parse_size(&b.stack_size)
+        .filter(|s| (unfold_runtime::mem::MIN_STACK..=unfold_runtime::mem::MAX_STACK).contains(s))
+        .ok_or_else(|| anyhow!("--stack-size `{}`: expected a size from 16K to 128M (e.g. 8M)", b.stack_size))?;
     let image = Image::load(&c.so)?;
     let base = image.base;
     let mut args = vec![file.display().to_string()];
@@ -213,6 +220,7 @@ fn load(file: &Path, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
         atomic_fns: c.atomic_fns.iter().map(|a| a + base).collect(),
         quiet,
         step_capacity: b.max_steps.saturating_add(1),
+        stack_size,
     };
     let prog = CProgram::new(image, opts)?;
     let sym = Symbols::new(&c.so, base, c.data_symbols);
@@ -284,6 +292,11 @@ fn report_for(
         .map(|f| {
             let message = if f.kind == Kind::Deadlock {
                 report::describe_deadlock(&l.sym, &l.prog, &exec)
+            } else if f.message.starts_with("stack overflow") {
+                match l.sym.function(f.site) {
+                    Some(func) => format!("{} in function `{func}`", f.message),
+                    None => format!("{} (in code outside the program: a library function it called)", f.message),
+                }
             } else {
                 l.sym.name_addresses(&l.prog, &f.message)
             };

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use unfold_engine::program::Site;
 use unfold_engine::{Action, DefectKind, End, Execution, ObjId, ThreadId};
-use unfold_runtime::{decode_site, CProgram, SiteKind, ATOMIC_OBJ};
+use unfold_runtime::{decode_site, CProgram, Region, SiteKind, ATOMIC_OBJ};
 
 /// Resolves sites to file:line and objects to names.
 pub struct Symbols {
@@ -57,6 +57,14 @@ impl Symbols {
         }
     }
 
+    /// The name of the function containing the code address of `site`, when known.
+    pub fn function(&self, site: Option<Site>) -> Option<String> {
+        let SiteKind::Code(pc) = decode_site(site?) else { return None };
+        let loader = self.lines.as_ref()?;
+        let name = loader.find_symbol(pc.checked_sub(self.base)?)?;
+        Some(name.to_string())
+    }
+
     /// Replace every `0x…` address in a runtime message by the object's name.
     pub fn name_addresses(&self, prog: &CProgram, msg: &str) -> String {
         let mut out = String::new();
@@ -85,8 +93,9 @@ impl Symbols {
             return if off == *a { name.clone() } else { format!("{name}+{}", off - a) };
         }
         match prog.locate(o.0) {
-            Some((t, true)) => format!("heap object {:#x} of t{t}", o.0),
-            Some((t, false)) => format!("stack object {:#x} of t{t}", o.0),
+            Some((t, Region::Heap)) => format!("heap object {:#x} of t{t}", o.0),
+            Some((t, Region::Stack)) => format!("stack object {:#x} of t{t}", o.0),
+            Some((t, Region::ThreadLocal)) => format!("thread-local object {:#x} of t{t}", o.0),
             None => format!("{:#x}", o.0),
         }
     }

@@ -65,10 +65,11 @@
 pub mod exec;
 pub mod mem;
 pub mod shims;
+pub mod tls;
 pub mod worker;
 
 pub use exec::{decode_site, SiteKind, ATOMIC_OBJ};
-pub use worker::{install_interrupt_handler, interrupted, CProgram, Image, Mode, Options, Timing};
+pub use worker::{install_interrupt_handler, interrupted, CProgram, Image, Mode, Options, Region, Timing};
 
 /// The header force-included (`cc -include`) into every program.
 pub const HEADER: &str = include_str!("unfold.h");
