@@ -28,7 +28,9 @@ const EXIT_HELP: &str = "Exit status: 0 no defect found (verdict ok, or incomple
 
 The program is compiled with $CC (default cc) as a shared object with debug info.
 Supported: pthread_create/join/exit/self/equal/detach, pthread_mutex_init/destroy/lock/\
-unlock/trylock, PTHREAD_MUTEX_INITIALIZER, mutex types normal/errorcheck/recursive, assert, \
+unlock/trylock, PTHREAD_MUTEX_INITIALIZER, mutex types normal/errorcheck/recursive, \
+pthread_attr_* (detachstate, stacksize, guardsize, scope, schedpolicy, inheritsched, schedparam), \
+pthread_key_*/getspecific/setspecific, tss_*, __thread variables, assert, \
 abort, exit, reach_error, __VERIFIER_error/assume/atomic_begin/atomic_end and functions \
 named __VERIFIER_atomic_*. Other pthread, semaphore or condition-variable functions and \
 __VERIFIER_nondet_* are refused by name before exploring.

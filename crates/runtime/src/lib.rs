@@ -8,6 +8,7 @@
 //! - [`exec`]: one execution inside a worker — program threads as `corosensei` coroutines
 //!   that switch only at visible operations, scheduled by the engine's shared
 //!   [`Scheduler`](unfold_engine::Scheduler);
+//! - [`tls`]: `__tls_get_addr`, serving the program's `__thread` variables per thread;
 //! - [`shims`]: the `__unfold_*` C entry points the program is compiled against
 //!   ([`HEADER`] renames the pthread/libc functions to them);
 //! - [`worker`]: worker processes (persistent, or a fork server) and [`CProgram`], the
@@ -58,9 +59,10 @@
 //! # Limitations
 //!
 //! Only mutexes synchronise: plain and C11-atomic memory accesses are invisible (a
-//! spin-wait on a plain flag is reported as a timeout); thread-local storage is refused;
-//! `pthread_attr_*` is refused (so threads are created joinable); x86-64 and aarch64
-//! glibc layouts of `pthread_mutex_t` are assumed.
+//! spin-wait on a plain flag is reported as a timeout); thread-local storage needs the
+//! general-dynamic model (see [`tls`]); stack overflows are recognised on x86-64 only;
+//! `pthread_key_create` is invisible to the scheduler; x86-64 and aarch64 glibc layouts of
+//! `pthread_mutex_t` are assumed.
 
 pub mod exec;
 pub mod mem;
