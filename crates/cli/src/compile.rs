@@ -188,6 +188,8 @@ const STATELESS: &[&str] = &[
     "__cxa_finalize",
     "sched_yield",
     "__errno_location",
+    // Served by the runtime's own __tls_get_addr (per-thread blocks it resets).
+    "__tls_get_addr",
 ];
 
 fn refusal(name: &str) -> Option<String> {
@@ -199,8 +201,18 @@ fn refusal(name: &str) -> Option<String> {
     }
     let threads = ["pthread_", "sem_", "thrd_", "mtx_", "cnd_", "tss_"];
     if threads.iter().any(|p| name.starts_with(p)) || name == "call_once" {
+        let hint = match name {
+            "pthread_attr_setstack" | "pthread_attr_setstackaddr" => {
+                "; a caller-provided stack cannot be placed at unfold's fixed per-thread stack addresses: \
+                 use pthread_attr_setstacksize"
+            }
+            _ if name.starts_with("pthread_attr_") => "; this attribute would change the thread's semantics",
+            _ => "",
+        };
         return Some(format!(
             "`{name}` is not supported by unfold (supported: pthread_create/join/exit/self/equal/detach/yield, \
+             pthread_attr_init/destroy and set/get of detachstate, stacksize, guardsize, scope, schedpolicy, \
+             inheritsched, schedparam, pthread_key_create/delete, pthread_getspecific/setspecific, \
              pthread_mutex_init/destroy/lock/unlock/trylock/timedlock, pthread_mutexattr_init/destroy/settype/\
              gettype, pthread_cond_init/destroy/wait/timedwait/signal/broadcast, pthread_condattr_init/destroy/\
              setclock/setpshared, sem_init/destroy/wait/trywait/timedwait/post/getvalue, pthread_rwlock_init/\
@@ -208,7 +220,7 @@ fn refusal(name: &str) -> Option<String> {
              destroy, pthread_barrier_init/destroy/wait, pthread_barrierattr_init/destroy/setpshared, \
              pthread_once, pthread_spin_init/destroy/lock/trylock/unlock, thrd_create/join/exit/current/equal/\
              detach/yield, mtx_init/lock/trylock/timedlock/unlock/destroy, cnd_init/signal/broadcast/wait/\
-             timedwait/destroy, call_once)"
+             timedwait/destroy, call_once, tss_create/delete/get/set){hint}"
         ));
     }
     if name.starts_with("__tsan_atomic128") {
@@ -244,6 +256,14 @@ fn refusal(name: &str) -> Option<String> {
     None
 }
 
+/// The TLS dialect whose accesses call `__tls_get_addr` (not TLS descriptors).
+#[cfg(target_arch = "x86_64")]
+const TLS_DIALECT: &[&str] = &["-mtls-dialect=gnu"];
+#[cfg(target_arch = "aarch64")]
+const TLS_DIALECT: &[&str] = &["-mtls-dialect=trad"];
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+const TLS_DIALECT: &[&str] = &[];
+
 /// The C compiler: `$CC` (a command with arguments, e.g. `gcc -m64`), else `cc`.
 fn cc() -> Vec<String> {
     let words: Vec<String> = std::env::var("CC").unwrap_or_default().split_whitespace().map(String::from).collect();
@@ -276,6 +296,13 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
         cmd.args(["-fsanitize=thread", "-Wno-tsan"]);
     }
     cmd.arg(format!("-O{}", flags.opt.as_deref().unwrap_or("0")));
+    // Stack probes: a frame larger than a page touches every page in order, so running
+    // off a stack always hits its guard region (reported as a stack overflow).
+    cmd.arg("-fstack-clash-protection");
+    // Every access to a thread-local variable calls __tls_get_addr, which the runtime
+    // serves from the running program thread's own block (see unfold_runtime::tls).
+    cmd.arg("-ftls-model=global-dynamic");
+    cmd.args(TLS_DIALECT);
     cmd.arg("-include").arg(&header);
     for d in &flags.defines {
         cmd.arg(format!("-D{d}"));
@@ -306,6 +333,8 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
 }
 
 struct Inspection {
+    /// The object accesses thread-local variables without `__tls_get_addr`.
+    static_tls: bool,
     undefined: Vec<String>,
     data_symbols: Vec<(u64, u64, String)>,
     atomic_fns: Vec<u64>,
@@ -315,6 +344,19 @@ struct Inspection {
 fn inspect(so: &Path) -> Result<Inspection> {
     let bytes = std::fs::read(so).context("reading the compiled program")?;
     let file = object::File::parse(&*bytes).context("parsing the compiled program")?;
+    // Dynamic relocations of the static TLS models (initial-exec offsets from the thread
+    // pointer) and of TLS descriptors: such accesses bypass __tls_get_addr, so every
+    // program thread would share one copy.
+    const STATIC_TLS: &[u32] = if cfg!(target_arch = "aarch64") {
+        &[1030, 1031] // R_AARCH64_TLS_TPREL64, R_AARCH64_TLSDESC
+    } else {
+        &[18, 23, 36] // R_X86_64_TPOFF64, R_X86_64_TPOFF32, R_X86_64_TLSDESC
+    };
+    let static_tls = file
+        .dynamic_relocations()
+        .into_iter()
+        .flatten()
+        .any(|(_, r)| matches!(r.flags(), object::RelocationFlags::Elf { r_type } if STATIC_TLS.contains(&r_type)));
     let mut undefined = Vec::new();
     for s in file.dynamic_symbols() {
         if s.is_undefined() && !s.is_weak() {
@@ -353,7 +395,7 @@ fn inspect(so: &Path) -> Result<Inspection> {
     atomic_fns.dedup();
     undefined.sort();
     undefined.dedup();
-    Ok(Inspection { undefined, data_symbols, atomic_fns, defines_main })
+    Ok(Inspection { static_tls, undefined, data_symbols, atomic_fns, defines_main })
 }
 
 /// Refuse, with a message that says why, what is not a readable C source file.
@@ -396,7 +438,15 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
     if !ins.defines_main {
         return Err(Refused(format!("{}: the program has no `main` function", src.display())).into());
     }
-    let refused: Vec<String> = ins.undefined.iter().filter_map(|n| refusal(n)).collect();
+    let mut refused: Vec<String> = ins.undefined.iter().filter_map(|n| refusal(n)).collect();
+    if ins.static_tls {
+        refused.push(
+            "thread-local variables accessed with the initial-exec/local-exec TLS model or TLS descriptors \
+             (a tls_model attribute or --cflags); unfold needs -ftls-model=global-dynamic so that each thread \
+             gets its own copy"
+                .into(),
+        );
+    }
     if !refused.is_empty() {
         return Err(Refused(format!("{}: unsupported program:\n  {}", src.display(), refused.join("\n  "))).into());
     }
@@ -445,7 +495,8 @@ mod tests {
     #[test]
     fn unsupported_functions_are_refused_by_name() {
         assert!(refusal("pthread_cond_wait").unwrap().contains("pthread_cond_wait"));
-        assert!(refusal("pthread_attr_setstacksize").unwrap().contains("pthread_attr_setstacksize"));
+        assert!(refusal("pthread_attr_setstack").unwrap().contains("use pthread_attr_setstacksize"));
+        assert!(refusal("pthread_attr_setaffinity_np").unwrap().contains("would change"));
         assert!(refusal("sem_post").is_some());
         assert!(refusal("sem_open").unwrap().contains("sem_init"), "named semaphores get a hint");
         assert!(refusal("__VERIFIER_nondet_int").unwrap().contains("data-nondeterministic"));

@@ -128,6 +128,13 @@ fn parse_max_steps(s: &str) -> std::result::Result<usize, String> {
     Ok(v as usize)
 }
 
+fn parse_stack_size(s: &str) -> std::result::Result<String, String> {
+    unfold_runtime::mem::parse_size(s)
+        .filter(|v| (unfold_runtime::mem::MIN_STACK..=unfold_runtime::mem::MAX_STACK).contains(v))
+        .map(|_| s.trim().to_string())
+        .ok_or_else(|| format!("`{s}`: expected a size from 16K to 128M (e.g. 8M)"))
+}
+
 /// Flags that control how the program is compiled and run.
 #[derive(Args, Debug, Clone)]
 struct BuildArgs {
@@ -167,6 +174,10 @@ struct BuildArgs {
     /// a signal (as POSIX allows).
     #[arg(long, help_heading = "Execution")]
     spurious_wakeups: bool,
+    /// Stack size of every program thread that does not set one with
+    /// pthread_attr_setstacksize, main included (e.g. 512K, 8M; at most 128M).
+    #[arg(long, value_name = "SIZE", default_value = "8M", value_parser = parse_stack_size, help_heading = "Execution")]
+    stack_size: String,
     /// Arguments passed to the program's main (after `--`).
     #[arg(last = true, value_name = "PROGRAM ARGS")]
     args: Vec<String>,
@@ -186,6 +197,7 @@ impl BuildArgs {
             max_steps: self.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
             memory: self.memory.clone(),
             spurious_wakeups: self.spurious_wakeups,
+            stack_size: self.stack_size.clone(),
         }
     }
 }
@@ -434,6 +446,9 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
     };
     // Before any worker is forked (they inherit it).
     unfold_runtime::sync::set_spurious_wakeups(build.spurious_wakeups);
+    let stack_size = unfold_runtime::mem::parse_size(&build.stack_size)
+        .filter(|s| (unfold_runtime::mem::MIN_STACK..=unfold_runtime::mem::MAX_STACK).contains(s))
+        .ok_or_else(|| failure("usage", format!("--stack-size `{}`: not a valid stack size", build.stack_size)))?;
     let image = Image::load(&c.so)?;
     let base = image.base;
     let mut args = vec![file.display().to_string()];
@@ -446,6 +461,7 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         quiet,
         step_capacity: build.max_steps.saturating_add(1),
         memory,
+        stack_size,
     };
     let prog = CProgram::new(image, opts)?;
     // Maps the object's debug info: it stays readable once the file is gone.
@@ -523,6 +539,11 @@ fn report_for(
             let message = if matches!(f.kind, Kind::Deadlock | Kind::Livelock) {
                 let group: Vec<ThreadId> = f.blocked.iter().map(|b| b.0).collect();
                 report::describe_deadlock(&l.sym, &l.prog, &exec, &group)
+            } else if f.message.starts_with("stack overflow") {
+                match l.sym.function(f.site) {
+                    Some(func) => format!("{} in function `{func}`", f.message),
+                    None => format!("{} (in code outside the program: a library function it called)", f.message),
+                }
             } else {
                 l.sym.name_addresses(&l.prog, &f.message)
             };

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use unfold_engine::program::Site;
 use unfold_engine::{Action, DefectKind, End, Execution, ObjId, ThreadId};
-use unfold_runtime::{decode_site, memory_addr, site_word_offset, CProgram, SiteKind, ATOMIC_OBJ};
+use unfold_runtime::{decode_site, memory_addr, site_word_offset, CProgram, Region, SiteKind, ATOMIC_OBJ};
 
 /// Resolves sites to file:line and objects to names.
 pub struct Symbols {
@@ -57,6 +57,14 @@ impl Symbols {
         }
     }
 
+    /// The name of the function containing the code address of `site`, when known.
+    pub fn function(&self, site: Option<Site>) -> Option<String> {
+        let SiteKind::Code(pc) = decode_site(site?) else { return None };
+        let loader = self.lines.as_ref()?;
+        let name = loader.find_symbol(pc.checked_sub(self.base)?)?;
+        Some(name.to_string())
+    }
+
     /// Replace every `0x…` address in a runtime message by the object's name, and every
     /// `[[site:HEX]]` (a code address) by its source location.
     pub fn name_addresses(&self, prog: &CProgram, msg: &str) -> String {
@@ -101,11 +109,12 @@ impl Symbols {
             let _ = size;
             return if off == *a { name.clone() } else { format!("{name}+{}", off - a) };
         }
-        // Heap and stack slots sit at different addresses in different processes: name
-        // their objects by offset, so that a replay prints the same trace.
-        match prog.locate_offset(o.0) {
-            Some((t, true, off)) => format!("heap object of t{t} at +{off:#x}"),
-            Some((t, false, off)) => format!("stack object of t{t} at +{off:#x}"),
+        // Heap, stack and TLS slots sit at different addresses in different processes:
+        // name their objects by offset, so that a replay prints the same trace.
+        match prog.locate(o.0) {
+            Some((t, Region::Heap, off)) => format!("heap object of t{t} at +{off:#x}"),
+            Some((t, Region::Stack, off)) => format!("stack object of t{t} at +{off:#x}"),
+            Some((t, Region::ThreadLocal, off)) => format!("thread-local object of t{t} at +{off:#x}"),
             None => format!("{:#x}", o.0),
         }
     }
@@ -533,6 +542,8 @@ pub struct Build {
     pub memory: String,
     /// `--spurious-wakeups`.
     pub spurious_wakeups: bool,
+    /// `--stack-size` (as given, e.g. `8M`).
+    pub stack_size: String,
 }
 
 /// What `unfold replay` needs to re-run one execution: the program's source hash, its
@@ -669,6 +680,7 @@ pub fn encode_token(r: &Recording) -> String {
     }
     put_str(&mut p, &r.build.memory);
     put_varint(&mut p, r.build.spurious_wakeups as u64);
+    put_str(&mut p, &r.build.stack_size);
     put_varint(&mut p, r.schedule.len() as u64);
     for t in &r.schedule {
         put_varint(&mut p, t.0 as u64);
@@ -701,6 +713,7 @@ pub fn decode_token(tok: &str) -> Option<Recording> {
         1 => true,
         _ => return None,
     };
+    let stack_size = r.string()?;
     let n = r.varint()?;
     if n > r.0.len() as u64 {
         return None;
@@ -711,7 +724,7 @@ pub fn decode_token(tok: &str) -> Option<Recording> {
     }
     Some(Recording {
         source_hash,
-        build: Build { defines, includes, opt, cflags, args, max_steps, memory, spurious_wakeups },
+        build: Build { defines, includes, opt, cflags, args, max_steps, memory, spurious_wakeups, stack_size },
         schedule,
     })
 }
@@ -734,6 +747,7 @@ mod tests {
                     max_steps: 12345,
                     memory: "sc".into(),
                     spurious_wakeups: true,
+                    stack_size: "512K".into(),
                 },
                 schedule: s.into_iter().map(ThreadId).collect(),
             };

@@ -473,3 +473,24 @@ fn spurious_wakeups_break_if_but_not_while() {
         assert!(s > p, "{f}: spurious wake-ups add configurations ({p:?} -> {s:?})");
     }
 }
+
+/// A stack overflow names the thread and the function, and a smaller default stack
+/// (`--stack-size`) turns a large local array of main into one.
+#[test]
+fn stack_overflow_names_thread_and_function() {
+    let dir = corpus();
+    let out = unfold(&dir, &["check", "stack_overflow.c", "--json"]);
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(j["defects"][0]["message"], "stack overflow in thread t1 in function `recurse`", "{j}");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        tmp.path().join("big.c"),
+        "#include <string.h>\nint main(void) {\n  char a[2 << 20];\n  memset(a, 1, sizeof a);\n  return a[7] - 1;\n}\n",
+    )
+    .expect("write");
+    let ok = unfold(tmp.path(), &["check", "big.c", "--json"]);
+    assert_eq!(ok.status.code(), Some(0), "8 MiB default: {}", String::from_utf8_lossy(&ok.stdout));
+    let small = unfold(tmp.path(), &["check", "big.c", "--json", "--stack-size", "1M"]);
+    let j: Value = serde_json::from_slice(&small.stdout).expect("JSON");
+    assert_eq!(j["defects"][0]["message"], "stack overflow in thread t0 in function `main`", "{j}");
+}

@@ -17,7 +17,7 @@
 //! (current thread, held mutexes, defects, heap arena), touched only by shims while a
 //! coroutine runs. Neither is borrowed across a coroutine switch.
 
-use crate::mem::{Arena, SlotStack, Stacks};
+use crate::mem::{Arena, SlotStack, Stacks, TlsBlocks};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -79,11 +79,49 @@ fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
             // its argument, as pthread would.
             let r = unsafe { f(arg as *mut c_void) };
             with_rt(|rt| rt.thread(t).retval = r as usize);
+            run_key_destructors(t);
             y.suspend(Yield::Pending(Action::Exit, 0));
         }
     }
     loop {
         y.suspend(Yield::Stopped);
+    }
+}
+
+/// glibc's `PTHREAD_DESTRUCTOR_ITERATIONS` (and C11's `TSS_DTOR_ITERATIONS`).
+pub(crate) const DESTRUCTOR_ITERATIONS: usize = 4;
+
+/// Run the thread-specific-data destructors of exiting thread `t` (POSIX): in each round,
+/// every non-NULL value of a live key with a destructor is set to NULL and the destructor
+/// is called with the old value; rounds repeat while destructors set values again, at
+/// most [`DESTRUCTOR_ITERATIONS`] times. Destructors run on the thread itself and may
+/// perform visible operations.
+pub(crate) fn run_key_destructors(t: ThreadId) {
+    for _ in 0..DESTRUCTOR_ITERATIONS {
+        let calls: Vec<(usize, usize)> = with_rt(|rt| {
+            let keys = rt.keys.clone();
+            let th = rt.thread(t);
+            let mut calls = Vec::new();
+            for &(key, dtor) in &keys {
+                if let Some(v) = th.specific.iter_mut().find(|(k, _)| *k == key) {
+                    if v.1 != 0 && dtor != 0 {
+                        calls.push((dtor, v.1));
+                        v.1 = 0;
+                    }
+                }
+            }
+            calls
+        });
+        if calls.is_empty() {
+            return;
+        }
+        for (dtor, v) in calls {
+            // SAFETY: `dtor` is the destructor the program passed to pthread_key_create
+            // (stored as usize), called with the value the thread set, as pthread would.
+            let f: unsafe extern "C" fn(*mut c_void) = unsafe { std::mem::transmute::<usize, _>(dtor) };
+            // SAFETY: calling the program's destructor with its own value.
+            unsafe { f(v as *mut c_void) };
+        }
     }
 }
 
@@ -137,6 +175,8 @@ pub(crate) struct ThreadRt {
     pub spawn: Option<(usize, usize)>,
     pub retval: usize,
     pub detached: bool,
+    /// Created with `PTHREAD_CREATE_DETACHED`: joining it is a misuse.
+    pub born_detached: bool,
     pub exists: bool,
     pub atomic_depth: u32,
     /// Highest address of the thread's stack that its code uses (recorded when its
@@ -144,6 +184,12 @@ pub(crate) struct ThreadRt {
     pub stack_top: usize,
     /// Spin-loop detection ([`crate::memory`]).
     pub spin: crate::memory::SpinTracker,
+    /// Stack size asked with `pthread_attr_setstacksize` (0: the default).
+    pub stack_size: usize,
+    /// Keys this thread created (`pthread_key_create`).
+    pub keys_created: u32,
+    /// Thread-specific values: (key, value).
+    pub specific: Vec<(u32, usize)>,
 }
 
 /// The C side's state for the execution in progress (see the module docs).
@@ -168,6 +214,10 @@ pub(crate) struct Rt {
     pub mem: crate::memory::MemState,
     /// Something the program did that unfold cannot model (ends the run with an error).
     pub unsupported: Option<String>,
+    /// Live thread-specific-data keys in creation order: (key, destructor or 0).
+    pub keys: Vec<(u32, usize)>,
+    /// Stack size of threads created without a size (`--stack-size`).
+    pub default_stack: usize,
 }
 
 thread_local! {
@@ -187,6 +237,8 @@ thread_local! {
         too_many_threads: false,
         mem: crate::memory::MemState::default(),
         unsupported: None,
+        keys: Vec::new(),
+        default_stack: crate::mem::DEFAULT_STACK,
     });
 }
 
@@ -258,6 +310,10 @@ pub(crate) struct Executor {
     pub main: MainFn,
     pub argv: Vec<*mut c_char>,
     pub stacks: Stacks,
+    /// The program's TLS blocks, if it has thread-local variables.
+    pub tls: Option<TlsBlocks>,
+    /// TLS block of each thread of the execution in progress.
+    blocks: Vec<usize>,
     coros: Vec<Option<Co>>,
     /// Pending site of each thread (valid after a run for threads still pending).
     pub sites: Vec<Site>,
@@ -270,8 +326,8 @@ impl std::fmt::Debug for Executor {
 }
 
 impl Executor {
-    pub fn new(main: MainFn, argv: Vec<*mut c_char>, stacks: Stacks) -> Self {
-        Executor { main, argv, stacks, coros: Vec::new(), sites: Vec::new() }
+    pub fn new(main: MainFn, argv: Vec<*mut c_char>, stacks: Stacks, tls: Option<TlsBlocks>) -> Self {
+        Executor { main, argv, stacks, tls, blocks: Vec::new(), coros: Vec::new(), sites: Vec::new() }
     }
 
     fn slot(&mut self, t: ThreadId) -> usize {
@@ -279,6 +335,7 @@ impl Executor {
         if self.coros.len() <= i {
             self.coros.resize_with(i + 1, || None);
             self.sites.resize(i + 1, 0);
+            self.blocks.resize(i + 1, 0);
         }
         i
     }
@@ -286,10 +343,24 @@ impl Executor {
     /// Start thread `t`: create its coroutine and run it to its first visible action.
     fn start(&mut self, t: ThreadId, body: Body) -> Result<Option<Action>, ProgramError> {
         let i = self.slot(t);
-        let stack = self
-            .stacks
-            .get(t)
-            .ok_or_else(|| ProgramError::Failed(format!("thread {t}: more than {} threads", crate::mem::SLOTS)))?;
+        if i >= crate::mem::SLOTS {
+            return Err(ProgramError::Failed(format!("thread {t}: more than {} threads", crate::mem::SLOTS)));
+        }
+        let size = with_rt(|rt| match rt.thread(t).stack_size {
+            0 => rt.default_stack,
+            s => s,
+        });
+        let stack = self.stacks.get(t, size).ok_or_else(|| {
+            ProgramError::Failed(format!(
+                "thread {t}: cannot set up a stack of {size} bytes (at most {} MiB)",
+                crate::mem::MAX_STACK >> 20
+            ))
+        })?;
+        if let Some(tls) = self.tls.as_mut() {
+            self.blocks[i] = tls
+                .init(t)
+                .ok_or_else(|| ProgramError::Failed(format!("thread {t}: cannot set up its thread-local storage")))?;
+        }
         let co: Co = Coroutine::with_stack(stack, move |y: &Yielder<u64, Yield>, _| {
             with_rt(|rt| {
                 rt.thread(t).yielder = y as *const _ as usize;
@@ -305,14 +376,17 @@ impl Executor {
     fn resume(&mut self, t: ThreadId, v: u64) -> Option<Action> {
         with_rt(|rt| rt.current = t);
         let i = t.index();
+        crate::tls::set_current(self.blocks[i]);
         let co = self.coros[i].as_mut().expect("unfold bug: resuming a thread without a coroutine");
-        match co.resume(v) {
+        let r = match co.resume(v) {
             CoroutineResult::Yield(Yield::Pending(a, site)) => {
                 self.sites[i] = site;
                 Some(a)
             }
             CoroutineResult::Yield(Yield::Stopped) | CoroutineResult::Return(()) => None,
-        }
+        };
+        crate::tls::set_current(0);
+        r
     }
 
     /// Discard every coroutine (they are suspended in C code with nothing to drop).
@@ -341,6 +415,7 @@ impl Executor {
             rt.too_many_threads = false;
             rt.mem.reset();
             rt.unsupported = None;
+            rt.keys.clear();
         });
         crate::sync::reset();
         let r = self.run_inner(req, sink);
@@ -362,6 +437,9 @@ impl Executor {
         let argv = self.argv.as_ptr() as usize;
         let first = self.start(ThreadId::MAIN, Body::Main { main, argc, argv })?;
         Self::sync_names(sink);
+        if let Some(msg) = with_rt(|rt| rt.unsupported.take()) {
+            return Err(ProgramError::Failed(msg));
+        }
         let mut state = SchedState::default();
         let end = drive(req, first, &mut state, &mut CRun { ex: self, sink })?;
         Ok(Outcome { first, end })

@@ -8,6 +8,7 @@
 //! - [`exec`]: one execution inside a worker — program threads as `corosensei` coroutines
 //!   that switch only at visible operations, scheduled by the engine's shared
 //!   [`Scheduler`](unfold_engine::Scheduler);
+//! - [`tls`]: `__tls_get_addr`, serving the program's `__thread` variables per thread;
 //! - [`shims`]: the `__unfold_*` C entry points the program is compiled against
 //!   ([`HEADER`] renames the pthread/libc functions to them);
 //! - [`sync`], [`c11`]: the shims of condition variables, semaphores, read-write locks,
@@ -59,13 +60,13 @@
 //!
 //! # Limitations
 //!
-//! Only the pthread/C11 objects synchronise: plain and C11-atomic memory accesses are
-//! invisible (a spin-wait on a plain flag is reported as a timeout); thread-local storage
-//! is refused; `pthread_attr_*` is refused (so threads are created joinable); x86-64 and
-//! aarch64 glibc layouts of `pthread_mutex_t`, `sem_t`, `pthread_cond_t`,
-//! `pthread_rwlock_t` and `pthread_barrier_t` are assumed (the [`sync`] shims keep a
-//! marker in their first 4 bytes), and C11's `thrd_start_t` returns its `int` in the
-//! register of a pointer result.
+//! Plain memory accesses are seen through the thread sanitizer's instrumentation (see
+//! [`memory`]) and atomics are scheduling points; thread-local storage needs the
+//! general-dynamic model (see [`tls`]); stack overflows are recognised on x86-64 only;
+//! `pthread_key_create` is invisible to the scheduler; x86-64 and aarch64 glibc layouts
+//! of `pthread_mutex_t`, `sem_t`, `pthread_cond_t`, `pthread_rwlock_t` and
+//! `pthread_barrier_t` are assumed (the [`sync`] shims keep a marker in their first 4
+//! bytes), and C11's `thrd_start_t` returns its `int` in the register of a pointer result.
 
 pub mod c11;
 pub mod exec;
@@ -73,13 +74,14 @@ pub mod mem;
 pub mod memory;
 pub mod shims;
 pub mod sync;
+pub mod tls;
 pub mod worker;
 
 pub use exec::{decode_site, site_word_offset, SiteKind, ATOMIC_OBJ};
 pub use memory::{memory_addr, memory_obj, MemoryMode};
 pub use worker::{
     describe_wait_status, die_with_parent, install_interrupt_handler, interrupt_signal, interrupted, CProgram, Image,
-    Mode, Options, PendingSites, Timing,
+    Mode, Options, PendingSites, Region, Timing,
 };
 
 /// The header force-included (`cc -include`) into every program.

@@ -23,8 +23,15 @@ use unfold_engine::ThreadId;
 pub const SLOTS: usize = 512;
 /// Heap bytes per thread.
 pub const ARENA_SLOT: usize = 64 << 20;
-/// Stack bytes per thread, guard page included.
-pub const STACK_SLOT: usize = 2 << 20;
+/// Address space per thread stack: the stack at its top, the guard region below.
+pub const STACK_SLOT: usize = 256 << 20;
+/// Largest stack a thread can have (`pthread_attr_setstacksize`, `--stack-size`).
+pub const MAX_STACK: usize = 128 << 20;
+/// Smallest stack (glibc's `PTHREAD_STACK_MIN`).
+pub const MIN_STACK: usize = 16 << 10;
+/// Stack size of a thread without `pthread_attr_setstacksize` (main included), like
+/// Linux's default `ulimit -s`.
+pub const DEFAULT_STACK: usize = 8 << 20;
 const PAGE: usize = 4096;
 
 /// A reserved, initially inaccessible range of address space.
@@ -64,6 +71,24 @@ impl Reservation {
                 (self.base + off) as *mut c_void,
                 len,
                 libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        };
+        p != libc::MAP_FAILED
+    }
+
+    /// Make `[off, off+len)` inaccessible again, dropping its memory.
+    fn decommit(&self, off: usize, len: usize) -> bool {
+        debug_assert!(off + len <= self.len);
+        // SAFETY: the range lies inside our own reservation (asserted above); no Rust
+        // object refers to it (it held a coroutine stack, which is not in use).
+        let p = unsafe {
+            libc::mmap(
+                (self.base + off) as *mut c_void,
+                len,
+                libc::PROT_NONE,
                 libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED,
                 -1,
                 0,
@@ -151,37 +176,48 @@ impl Arena {
     }
 }
 
-/// The coroutine stacks: one fixed slot per thread.
+/// The coroutine stacks: one fixed slot of [`STACK_SLOT`] bytes of address space per
+/// thread. A stack of size S occupies the top S bytes of its slot; the rest of the slot
+/// stays `PROT_NONE` and is the stack's guard region (at least `STACK_SLOT - MAX_STACK`
+/// bytes, so even a large frame that skips stack probes cannot land in the next slot).
 #[derive(Debug)]
 pub struct Stacks {
     res: Reservation,
-    ready: Vec<bool>,
+    // invariant: committed[s] bytes at the top of slot s are readable and writable, the
+    // rest of the slot is PROT_NONE.
+    committed: Vec<usize>,
 }
 
 impl Stacks {
     /// Reserve the stacks' address space.
     pub fn new() -> Result<Self, RuntimeError> {
-        Ok(Stacks { res: Reservation::new(SLOTS * STACK_SLOT)?, ready: vec![false; SLOTS] })
+        Ok(Stacks { res: Reservation::new(SLOTS * STACK_SLOT)?, committed: vec![0; SLOTS] })
     }
 
-    /// The stack of thread `t`, committing it on first use (the lowest page stays a
-    /// guard page).
-    pub fn get(&mut self, t: ThreadId) -> Option<SlotStack> {
+    /// The stack of thread `t`, `size` bytes (rounded up to pages, at least
+    /// [`MIN_STACK`]), committing it on first use or when the size changed. None when
+    /// `t` has no slot or `size` exceeds [`MAX_STACK`].
+    pub fn get(&mut self, t: ThreadId, size: usize) -> Option<SlotStack> {
         let s = t.index();
-        if s >= SLOTS {
+        if s >= SLOTS || size > MAX_STACK {
             return None;
         }
-        if !self.ready[s] {
-            if !self.res.commit(s * STACK_SLOT + PAGE, STACK_SLOT - PAGE) {
+        let size = size.max(MIN_STACK).div_ceil(PAGE) * PAGE;
+        let top = s * STACK_SLOT + STACK_SLOT;
+        let have = self.committed[s];
+        if size > have {
+            if !self.res.commit(top - size, size - have) {
                 return None;
             }
-            self.ready[s] = true;
+        } else if size < have && !self.res.decommit(top - have, have - size) {
+            return None;
         }
-        let limit = self.res.base + s * STACK_SLOT;
-        Some(SlotStack { base: limit + STACK_SLOT, limit })
+        self.committed[s] = size;
+        Some(SlotStack { base: self.res.base + top, limit: self.res.base + top - size })
     }
 
-    /// Whether `addr` lies in a stack; returns the owning thread slot.
+    /// Whether `addr` lies in a stack slot (the stack or its guard region); returns the
+    /// owning thread slot.
     pub fn locate(&self, addr: u64) -> Option<usize> {
         let a = addr as usize;
         (a >= self.res.base && a < self.res.base + self.res.len).then(|| (a - self.res.base) / STACK_SLOT)
@@ -194,6 +230,18 @@ impl Stacks {
     }
 }
 
+/// Parse a size such as `8M`, `512K`, `1G` or `65536` (bytes).
+pub fn parse_size(s: &str) -> Option<usize> {
+    let s = s.trim();
+    let (num, mult) = match s.char_indices().last()? {
+        (i, 'k' | 'K') => (&s[..i], 1 << 10),
+        (i, 'm' | 'M') => (&s[..i], 1 << 20),
+        (i, 'g' | 'G') => (&s[..i], 1 << 30),
+        _ => (s, 1),
+    };
+    num.trim().parse::<usize>().ok()?.checked_mul(mult)
+}
+
 /// A coroutine stack in a fixed slot of [`Stacks`].
 #[derive(Debug)]
 pub struct SlotStack {
@@ -202,14 +250,79 @@ pub struct SlotStack {
 }
 
 // SAFETY: base and limit delimit committed, page-aligned (hence STACK_ALIGNMENT-aligned)
-// memory reserved for this thread slot; the guard page at `limit` is included, and the
-// slot is used by at most one coroutine at a time (one per ThreadId per execution).
+// memory reserved for this thread slot, below which the slot's PROT_NONE guard region
+// lies; the slot is used by at most one coroutine at a time (one per ThreadId per
+// execution).
 unsafe impl corosensei::stack::Stack for SlotStack {
     fn base(&self) -> corosensei::stack::StackPointer {
         corosensei::stack::StackPointer::new(self.base).expect("stack base is not null")
     }
     fn limit(&self) -> corosensei::stack::StackPointer {
         corosensei::stack::StackPointer::new(self.limit).expect("stack limit is not null")
+    }
+}
+
+/// Per-thread blocks of the program's thread-local storage (its `PT_TLS` segment): one
+/// fixed slot per thread, so a thread's `__thread` variable has the same address in
+/// every execution. A block is initialised from the image when its thread starts.
+#[derive(Debug)]
+pub struct TlsBlocks {
+    res: Reservation,
+    slot: usize,
+    ready: Vec<bool>,
+    /// Address of the initialisation image (`.tdata`) in the loaded program.
+    init: usize,
+    filesz: usize,
+    memsz: usize,
+}
+
+/// Largest TLS segment (`.tdata` + `.tbss`) supported.
+pub const MAX_TLS: usize = 16 << 20;
+
+impl TlsBlocks {
+    /// Reserve the blocks for a TLS segment whose image of `filesz` bytes is at `init`,
+    /// `memsz` bytes in all. Blocks are page-aligned, which satisfies any alignment up to
+    /// a page.
+    pub fn new(init: usize, filesz: usize, memsz: usize) -> Result<Self, RuntimeError> {
+        let slot = memsz.max(1).div_ceil(PAGE) * PAGE;
+        Ok(TlsBlocks { res: Reservation::new(SLOTS * slot)?, slot, ready: vec![false; SLOTS], init, filesz, memsz })
+    }
+
+    /// Initialise thread `t`'s block from the image and return its address (None when
+    /// `t` has no slot).
+    pub fn init(&mut self, t: ThreadId) -> Option<usize> {
+        let s = t.index();
+        if s >= SLOTS {
+            return None;
+        }
+        if !self.ready[s] {
+            if !self.res.commit(s * self.slot, self.slot) {
+                return None;
+            }
+            self.ready[s] = true;
+        }
+        let block = self.res.base + s * self.slot;
+        // SAFETY: [block, block + memsz) is committed memory of our reservation that only
+        // thread t's TLS uses, and t has not started yet in this execution; the image
+        // [init, init + filesz) is mapped read-only in the loaded program (filesz <=
+        // memsz, checked when the segment was read).
+        unsafe {
+            std::ptr::copy_nonoverlapping(self.init as *const u8, block as *mut u8, self.filesz);
+            std::ptr::write_bytes((block + self.filesz) as *mut u8, 0, self.memsz - self.filesz);
+        }
+        Some(block)
+    }
+
+    /// Whether `addr` lies in a TLS block; returns the owning thread slot.
+    pub fn locate(&self, addr: u64) -> Option<usize> {
+        self.locate_offset(addr).map(|(s, _)| s)
+    }
+
+    /// Like [`TlsBlocks::locate`], with the offset of `addr` in the thread's block.
+    pub fn locate_offset(&self, addr: u64) -> Option<(usize, u64)> {
+        let a = addr as usize;
+        (a >= self.res.base && a < self.res.base + SLOTS * self.slot)
+            .then(|| ((a - self.res.base) / self.slot, ((a - self.res.base) % self.slot) as u64))
     }
 }
 
@@ -295,13 +408,61 @@ mod tests {
     }
 
     #[test]
-    fn stacks_are_fixed_per_thread() {
+    fn stacks_are_fixed_per_thread_and_sized_on_demand() {
         let mut stacks = Stacks::new().expect("reserve");
-        let a = stacks.get(ThreadId(3)).expect("slot");
-        let b = stacks.get(ThreadId(3)).expect("slot");
+        let a = stacks.get(ThreadId(3), DEFAULT_STACK).expect("slot");
+        let b = stacks.get(ThreadId(3), DEFAULT_STACK).expect("slot");
         assert_eq!((a.base, a.limit), (b.base, b.limit));
-        assert_eq!(a.base - a.limit, STACK_SLOT);
+        assert_eq!(a.base - a.limit, DEFAULT_STACK);
         assert_eq!(stacks.locate(a.base as u64 - 8), Some(3));
-        assert!(stacks.get(ThreadId(SLOTS as u16)).is_none());
+        // The guard region below the stack belongs to the same slot.
+        assert_eq!(stacks.locate(a.limit as u64 - 4096), Some(3));
+        // SAFETY: the whole stack is committed; write its lowest and highest words.
+        unsafe {
+            (a.limit as *mut u64).write(1);
+            ((a.base - 8) as *mut u64).write(2);
+        }
+        // A larger stack keeps its top (and so the addresses of its frames) and grows
+        // down; a smaller one shrinks the committed part.
+        let c = stacks.get(ThreadId(3), 3 * DEFAULT_STACK).expect("larger");
+        assert_eq!((c.base, c.base - c.limit), (a.base, 3 * DEFAULT_STACK));
+        // SAFETY: the new lowest word is committed.
+        unsafe { (c.limit as *mut u64).write(3) };
+        let d = stacks.get(ThreadId(3), 100).expect("smaller");
+        assert_eq!(d.base - d.limit, MIN_STACK);
+        assert!(stacks.get(ThreadId(3), MAX_STACK + 1).is_none());
+        assert!(stacks.get(ThreadId(SLOTS as u16), DEFAULT_STACK).is_none());
+    }
+
+    #[test]
+    fn sizes_parse_with_suffixes() {
+        assert_eq!(parse_size("8M"), Some(8 << 20));
+        assert_eq!(parse_size("512k"), Some(512 << 10));
+        assert_eq!(parse_size("1G"), Some(1 << 30));
+        assert_eq!(parse_size("65536"), Some(65536));
+        assert_eq!(parse_size("M"), None);
+        assert_eq!(parse_size("x1"), None);
+    }
+
+    #[test]
+    fn tls_blocks_are_fixed_per_thread_and_reinitialised() {
+        let image: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
+        let mut tls = TlsBlocks::new(image.as_ptr() as usize, 8, 64).expect("reserve");
+        let a = tls.init(ThreadId(2)).expect("slot");
+        let b = tls.init(ThreadId(5)).expect("slot");
+        assert_ne!(a, b);
+        assert_eq!(a % 4096, 0);
+        // SAFETY: a block has 64 bytes.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(a as *mut u8, 64) };
+        assert_eq!(&bytes[..8], &image);
+        assert!(bytes[8..].iter().all(|&x| x == 0));
+        bytes[0] = 99;
+        bytes[40] = 7;
+        // The next execution: same address, pristine contents.
+        assert_eq!(tls.init(ThreadId(2)), Some(a));
+        // SAFETY: as above.
+        let bytes = unsafe { std::slice::from_raw_parts(a as *const u8, 64) };
+        assert_eq!((bytes[0], bytes[40]), (1, 0));
+        assert_eq!(tls.locate(b as u64 + 10), Some(5));
     }
 }

@@ -50,8 +50,8 @@ unsafe fn cstr(p: *const c_char) -> String {
 
 // ---- threads ------------------------------------------------------------------------
 
-/// Replaces `pthread_create`. Attributes are ignored (the pthread_attr_* functions are
-/// refused before exploration, so only a null attribute can reach here).
+/// Replaces `pthread_create`. An attribute (built by the `pthread_attr_*` shims below)
+/// gives the detach state and the stack size.
 ///
 /// # Safety
 /// Called by the C program with the arguments of the function it replaces: pointers
@@ -59,7 +59,7 @@ unsafe fn cstr(p: *const c_char) -> String {
 #[no_mangle]
 pub unsafe extern "C" fn __unfold_pthread_create(
     thread: *mut libc::pthread_t,
-    _attr: *const libc::pthread_attr_t,
+    attr: *const libc::pthread_attr_t,
     f: Option<unsafe extern "C" fn(*mut c_void) -> *mut c_void>,
     arg: *mut c_void,
     file: *const c_char,
@@ -68,6 +68,19 @@ pub unsafe extern "C" fn __unfold_pthread_create(
     guard(|| {
         let Some(f) = f else {
             fail(DefectKind::Crash, "pthread_create with a null start routine".into(), site_file_line(file, line))
+        };
+        let a = if attr.is_null() {
+            Attr::default()
+        } else {
+            // SAFETY: the program passed a pointer to its attribute object.
+            match unsafe { Attr::read(attr) } {
+                Some(a) => a,
+                None => misuse(
+                    "pthread_create with an attribute object not initialised by pthread_attr_init".into(),
+                    file,
+                    line,
+                ),
+            }
         };
         let child = with_rt(|rt| {
             let me = rt.current;
@@ -83,6 +96,8 @@ pub unsafe extern "C" fn __unfold_pthread_create(
             }
             *rt.thread(c) = Default::default();
             rt.thread(c).spawn = Some((f as usize, arg as usize));
+            rt.thread(c).born_detached = a.detach == libc::PTHREAD_CREATE_DETACHED;
+            rt.thread(c).stack_size = a.stacksize;
             c
         });
         visible(Action::Create(child), file, line);
@@ -111,10 +126,15 @@ pub unsafe extern "C" fn __unfold_pthread_join(
         let Some(t) = tid_of(th) else {
             return libc::ESRCH;
         };
-        let ok = with_rt(|rt| rt.threads.get(t.index()).map(|s| (s.exists, s.detached)));
+        let ok = with_rt(|rt| rt.threads.get(t.index()).map(|s| (s.exists, s.detached, s.born_detached)));
         match ok {
-            None | Some((false, _)) => return libc::ESRCH,
-            Some((_, true)) => return libc::EINVAL,
+            None | Some((false, _, _)) => return libc::ESRCH,
+            Some((_, _, true)) => fail(
+                DefectKind::SyncMisuse,
+                format!("{me} joins {t}, which was created detached (it cannot be joined)"),
+                site_file_line(file, line),
+            ),
+            Some((_, true, _)) => return libc::EINVAL,
             _ => {}
         }
         if t == me {
@@ -136,6 +156,7 @@ pub extern "C" fn __unfold_pthread_exit(v: *mut c_void, file: *const c_char, lin
     guard(|| {
         let me = current();
         with_rt(|rt| rt.thread(me).retval = v as usize);
+        crate::exec::run_key_destructors(me);
         visible(Action::Exit, file, line);
         stop()
     })
@@ -161,6 +182,7 @@ pub extern "C" fn __unfold_pthread_detach(th: libc::pthread_t) -> c_int {
             return libc::ESRCH;
         };
         with_rt(|rt| match rt.threads.get_mut(t.index()) {
+            Some(s) if s.exists && (s.detached || s.born_detached) => libc::EINVAL,
             Some(s) if s.exists => {
                 s.detached = true;
                 0
@@ -168,6 +190,487 @@ pub extern "C" fn __unfold_pthread_detach(th: libc::pthread_t) -> c_int {
             _ => libc::ESRCH,
         })
     })
+}
+
+/// Stop the execution with an error: the program asked for something unfold cannot
+/// honour (reported as such, never silently ignored).
+fn unsupported(msg: String) -> ! {
+    with_rt(|rt| rt.unsupported = Some(msg));
+    stop()
+}
+
+// ---- thread attributes --------------------------------------------------------------
+
+/// What the `pthread_attr_*` shims keep in the program's `pthread_attr_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+struct Attr {
+    magic: u32,
+    detach: c_int,
+    scope: c_int,
+    policy: c_int,
+    inherit: c_int,
+    priority: c_int,
+    /// 0: the default stack size.
+    stacksize: usize,
+    guardsize: usize,
+}
+
+const ATTR_MAGIC: u32 = 0x756e_6174;
+const _: () = assert!(std::mem::size_of::<Attr>() <= std::mem::size_of::<libc::pthread_attr_t>());
+
+impl Default for Attr {
+    fn default() -> Self {
+        Attr {
+            magic: ATTR_MAGIC,
+            detach: libc::PTHREAD_CREATE_JOINABLE,
+            scope: 0, // PTHREAD_SCOPE_SYSTEM
+            policy: libc::SCHED_OTHER,
+            inherit: 0, // PTHREAD_INHERIT_SCHED
+            priority: 0,
+            stacksize: 0,
+            guardsize: 4096,
+        }
+    }
+}
+
+impl Attr {
+    /// The attribute at `a`, if `pthread_attr_init` initialised it.
+    ///
+    /// # Safety
+    /// `a` must point to a `pthread_attr_t`.
+    unsafe fn read(a: *const libc::pthread_attr_t) -> Option<Attr> {
+        // SAFETY: a pthread_attr_t is at least as large as Attr (asserted above); any bit
+        // pattern is a valid Attr.
+        let v = unsafe { a.cast::<Attr>().read_unaligned() };
+        (v.magic == ATTR_MAGIC).then_some(v)
+    }
+}
+
+/// Apply `f` to the attribute at `a` (EINVAL when null or not initialised).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+unsafe fn with_attr(a: *mut libc::pthread_attr_t, f: impl FnOnce(&mut Attr) -> c_int) -> c_int {
+    if a.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    let Some(mut v) = (unsafe { Attr::read(a) }) else { return libc::EINVAL };
+    let r = f(&mut v);
+    // SAFETY: by the contract; Attr fits in a pthread_attr_t.
+    unsafe { a.cast::<Attr>().write_unaligned(v) };
+    r
+}
+
+/// Read a field of the attribute at `a` into `out`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`, `out` null or point to a `T`.
+unsafe fn attr_get<T>(a: *const libc::pthread_attr_t, out: *mut T, f: impl FnOnce(&Attr) -> T) -> c_int {
+    if a.is_null() || out.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    match unsafe { Attr::read(a) } {
+        Some(v) => {
+            // SAFETY: by the contract.
+            unsafe { out.write(f(&v)) };
+            0
+        }
+        None => libc::EINVAL,
+    }
+}
+
+/// Replaces `pthread_attr_init`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_init(a: *mut libc::pthread_attr_t) -> c_int {
+    if a.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: a points to the program's pthread_attr_t, large enough for Attr.
+    unsafe { a.cast::<Attr>().write_unaligned(Attr::default()) };
+    0
+}
+
+/// Replaces `pthread_attr_destroy`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_destroy(a: *mut libc::pthread_attr_t) -> c_int {
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr(a, |v| {
+            v.magic = 0;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_attr_setdetachstate`: a thread created detached cannot be joined.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_setdetachstate(a: *mut libc::pthread_attr_t, d: c_int) -> c_int {
+    if d != libc::PTHREAD_CREATE_JOINABLE && d != libc::PTHREAD_CREATE_DETACHED {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr(a, |v| {
+            v.detach = d;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_attr_getdetachstate`.
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_getdetachstate(a: *const libc::pthread_attr_t, d: *mut c_int) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { attr_get(a, d, |v| v.detach) }
+}
+
+/// Replaces `pthread_attr_setstacksize`: honoured (the thread's stack has that size,
+/// rounded up to pages); sizes above [`crate::mem::MAX_STACK`] stop the exploration with
+/// an error.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_setstacksize(a: *mut libc::pthread_attr_t, size: usize) -> c_int {
+    guard(|| {
+        if size < crate::mem::MIN_STACK {
+            return libc::EINVAL;
+        }
+        if size > crate::mem::MAX_STACK {
+            unsupported(format!(
+                "pthread_attr_setstacksize({size}): unfold supports thread stacks of at most {} MiB",
+                crate::mem::MAX_STACK >> 20
+            ));
+        }
+        // SAFETY: by the contract.
+        unsafe {
+            with_attr(a, |v| {
+                v.stacksize = size;
+                0
+            })
+        }
+    })
+}
+
+/// Replaces `pthread_attr_getstacksize` (the default size when none was set).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_getstacksize(a: *const libc::pthread_attr_t, size: *mut usize) -> c_int {
+    guard(|| {
+        let default = with_rt(|rt| rt.default_stack);
+        // SAFETY: by the contract.
+        unsafe { attr_get(a, size, |v| if v.stacksize == 0 { default } else { v.stacksize }) }
+    })
+}
+
+/// Replaces `pthread_attr_setguardsize`: recorded; every stack already has a guard
+/// region of at least 128 MiB below it.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_setguardsize(a: *mut libc::pthread_attr_t, size: usize) -> c_int {
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr(a, |v| {
+            v.guardsize = size;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_attr_getguardsize`.
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_getguardsize(a: *const libc::pthread_attr_t, size: *mut usize) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { attr_get(a, size, |v| v.guardsize) }
+}
+
+/// Replaces `pthread_attr_setscope`: system scope only (process scope is ENOTSUP, as on
+/// Linux).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_setscope(a: *mut libc::pthread_attr_t, scope: c_int) -> c_int {
+    match scope {
+        0 => {}
+        1 => return libc::ENOTSUP,
+        _ => return libc::EINVAL,
+    }
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr(a, |v| {
+            v.scope = scope;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_attr_getscope`.
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_getscope(a: *const libc::pthread_attr_t, scope: *mut c_int) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { attr_get(a, scope, |v| v.scope) }
+}
+
+/// Replaces `pthread_attr_setschedpolicy`: recorded. Priorities only restrict which
+/// schedules a real system runs; unfold explores all of them, so nothing is lost.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_setschedpolicy(a: *mut libc::pthread_attr_t, p: c_int) -> c_int {
+    if ![libc::SCHED_OTHER, libc::SCHED_FIFO, libc::SCHED_RR].contains(&p) {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr(a, |v| {
+            v.policy = p;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_attr_getschedpolicy`.
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_getschedpolicy(a: *const libc::pthread_attr_t, p: *mut c_int) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { attr_get(a, p, |v| v.policy) }
+}
+
+/// Replaces `pthread_attr_setinheritsched`: recorded (see `setschedpolicy`).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_setinheritsched(a: *mut libc::pthread_attr_t, i: c_int) -> c_int {
+    if i != 0 && i != 1 {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr(a, |v| {
+            v.inherit = i;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_attr_getinheritsched`.
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_getinheritsched(a: *const libc::pthread_attr_t, i: *mut c_int) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { attr_get(a, i, |v| v.inherit) }
+}
+
+/// Replaces `pthread_attr_setschedparam`: recorded (see `setschedpolicy`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_setschedparam(
+    a: *mut libc::pthread_attr_t,
+    p: *const libc::sched_param,
+) -> c_int {
+    if p.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: p points to the program's sched_param.
+    let prio = unsafe { (*p).sched_priority };
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr(a, |v| {
+            v.priority = prio;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_attr_getschedparam`.
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_getschedparam(
+    a: *const libc::pthread_attr_t,
+    p: *mut libc::sched_param,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { attr_get(a, p, |v| libc::sched_param { sched_priority: v.priority }) }
+}
+
+// ---- thread-specific data -----------------------------------------------------------
+
+/// glibc's `PTHREAD_KEYS_MAX`.
+const KEYS_MAX: usize = 1024;
+
+/// A new key with destructor `dtor` (0: none). Key numbers are deterministic: the
+/// creating thread's index and how many keys it created before, so that the same key
+/// has the same number in every execution whatever other threads did.
+fn key_create(dtor: usize) -> Result<u32, c_int> {
+    with_rt(|rt| {
+        let me = rt.current;
+        let nth = rt.thread(me).keys_created;
+        if rt.keys.len() >= KEYS_MAX || nth >= 0xffff {
+            return Err(libc::EAGAIN);
+        }
+        rt.thread(me).keys_created += 1;
+        let key = ((me.index() as u32 + 1) << 16) | nth;
+        rt.keys.push((key, dtor));
+        Ok(key)
+    })
+}
+
+fn key_delete(key: u32) -> c_int {
+    with_rt(|rt| match rt.keys.iter().position(|k| k.0 == key) {
+        Some(i) => {
+            rt.keys.remove(i);
+            0
+        }
+        None => libc::EINVAL,
+    })
+}
+
+fn key_get(key: u32) -> usize {
+    with_rt(|rt| {
+        if !rt.keys.iter().any(|k| k.0 == key) {
+            return 0;
+        }
+        let me = rt.current;
+        rt.thread(me).specific.iter().find(|s| s.0 == key).map_or(0, |s| s.1)
+    })
+}
+
+fn key_set(key: u32, v: usize) -> c_int {
+    with_rt(|rt| {
+        if !rt.keys.iter().any(|k| k.0 == key) {
+            return libc::EINVAL;
+        }
+        let me = rt.current;
+        let th = rt.thread(me);
+        match th.specific.iter_mut().find(|s| s.0 == key) {
+            Some(s) => s.1 = v,
+            None => th.specific.push((key, v)),
+        }
+        0
+    })
+}
+
+type Dtor = Option<unsafe extern "C" fn(*mut c_void)>;
+
+/// Replaces `pthread_key_create`.
+///
+/// # Safety
+/// `key` must be null or point to a `pthread_key_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_key_create(key: *mut libc::pthread_key_t, dtor: Dtor) -> c_int {
+    guard(|| {
+        if key.is_null() {
+            return libc::EINVAL;
+        }
+        match key_create(dtor.map_or(0, |f| f as usize)) {
+            Ok(k) => {
+                // SAFETY: by the contract.
+                unsafe { key.write(k) };
+                0
+            }
+            Err(e) => e,
+        }
+    })
+}
+
+/// Replaces `pthread_key_delete` (no destructor runs, as POSIX says).
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_key_delete(key: libc::pthread_key_t) -> c_int {
+    guard(|| key_delete(key))
+}
+
+/// Replaces `pthread_getspecific`.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_getspecific(key: libc::pthread_key_t) -> *mut c_void {
+    guard(|| key_get(key) as *mut c_void)
+}
+
+/// Replaces `pthread_setspecific`.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_setspecific(key: libc::pthread_key_t, v: *const c_void) -> c_int {
+    guard(|| key_set(key, v as usize))
+}
+
+/// C11 `thrd_success` and `thrd_error` (glibc).
+const THRD_SUCCESS: c_int = 0;
+const THRD_ERROR: c_int = 2;
+
+/// Replaces C11 `tss_create` (the same keys as `pthread_key_create`).
+///
+/// # Safety
+/// `key` must be null or point to a `tss_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_tss_create(key: *mut c_uint, dtor: Dtor) -> c_int {
+    guard(|| {
+        if key.is_null() {
+            return THRD_ERROR;
+        }
+        match key_create(dtor.map_or(0, |f| f as usize)) {
+            Ok(k) => {
+                // SAFETY: by the contract.
+                unsafe { key.write(k) };
+                THRD_SUCCESS
+            }
+            Err(_) => THRD_ERROR,
+        }
+    })
+}
+
+/// Replaces C11 `tss_delete`.
+#[no_mangle]
+pub extern "C" fn __unfold_tss_delete(key: c_uint) {
+    guard(|| {
+        key_delete(key);
+    })
+}
+
+/// Replaces C11 `tss_get`.
+#[no_mangle]
+pub extern "C" fn __unfold_tss_get(key: c_uint) -> *mut c_void {
+    guard(|| key_get(key) as *mut c_void)
+}
+
+/// Replaces C11 `tss_set`.
+#[no_mangle]
+pub extern "C" fn __unfold_tss_set(key: c_uint, v: *mut c_void) -> c_int {
+    guard(|| if key_set(key, v as usize) == 0 { THRD_SUCCESS } else { THRD_ERROR })
 }
 
 // ---- mutexes ------------------------------------------------------------------------
@@ -245,6 +748,13 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_init(
             misuse(format!("{me} initialises mutex {addr:#x} while another thread holds it"), file, line);
         }
         visible(Action::Unlock(ObjId(addr)), file, line);
+        if crate::sync::mutex_in_use(addr) {
+            misuse(
+                format!("{me} initialises mutex {addr:#x}, which is already initialised and in use (locked before, not destroyed)"),
+                file,
+                line,
+            );
+        }
         let kind = if attr.is_null() {
             NORMAL
         } else {
@@ -641,8 +1151,33 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 30] {
+pub fn shim_table() -> [usize; 55] {
     [
+        __unfold_pthread_attr_init as *const () as usize,
+        __unfold_pthread_attr_destroy as *const () as usize,
+        __unfold_pthread_attr_setdetachstate as *const () as usize,
+        __unfold_pthread_attr_getdetachstate as *const () as usize,
+        __unfold_pthread_attr_setstacksize as *const () as usize,
+        __unfold_pthread_attr_getstacksize as *const () as usize,
+        __unfold_pthread_attr_setguardsize as *const () as usize,
+        __unfold_pthread_attr_getguardsize as *const () as usize,
+        __unfold_pthread_attr_setscope as *const () as usize,
+        __unfold_pthread_attr_getscope as *const () as usize,
+        __unfold_pthread_attr_setschedpolicy as *const () as usize,
+        __unfold_pthread_attr_getschedpolicy as *const () as usize,
+        __unfold_pthread_attr_setinheritsched as *const () as usize,
+        __unfold_pthread_attr_getinheritsched as *const () as usize,
+        __unfold_pthread_attr_setschedparam as *const () as usize,
+        __unfold_pthread_attr_getschedparam as *const () as usize,
+        __unfold_pthread_key_create as *const () as usize,
+        __unfold_pthread_key_delete as *const () as usize,
+        __unfold_pthread_getspecific as *const () as usize,
+        __unfold_pthread_setspecific as *const () as usize,
+        __unfold_tss_create as *const () as usize,
+        __unfold_tss_delete as *const () as usize,
+        __unfold_tss_get as *const () as usize,
+        __unfold_tss_set as *const () as usize,
+        crate::tls::__tls_get_addr as *const () as usize,
         __unfold_pthread_create as *const () as usize,
         __unfold_pthread_join as *const () as usize,
         __unfold_pthread_exit as *const () as usize,

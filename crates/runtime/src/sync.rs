@@ -34,6 +34,9 @@ use unfold_engine::{Action, DefectKind, ObjId, ThreadId};
 
 /// Marker written at offset 0 of a destroyed mutex, condition variable or rwlock.
 const DESTROYED: u32 = 0xd35_7a0d;
+/// Marker written at offset 0 of a mutex when a thread first locks, unlocks or waits with
+/// it: initialising it again (without destroying it first) is a misuse.
+const USED: u32 = 0x05ed_ba5e;
 /// Marker at offset 0 of an initialised semaphore or barrier.
 const LIVE: u32 = 0x11fe_5e4a;
 /// Marker at offset 0 of a destroyed semaphore or barrier.
@@ -201,19 +204,24 @@ unsafe fn set_marker(addr: u64, v: u32) {
 
 // ---- mutex checks (called by the mutex shims) -----------------------------------------
 
-/// Check a mutex pointer before `what` (e.g. "locks"): null, unreadable, or destroyed
-/// (unless `may_be_destroyed`, for init) is mutex misuse. Returns the address.
+/// Check a mutex pointer before `what` (e.g. "locks"): null, unreadable, destroyed or
+/// never initialised is mutex misuse (`init`: the mutex may be destroyed, garbage or
+/// zero; see [`mutex_in_use`]). Returns the address; a use marks the mutex used.
 pub(crate) fn check_mutex(
     m: *const libc::pthread_mutex_t,
     what: &str,
-    may_be_destroyed: bool,
+    init: bool,
     file: *const c_char,
     line: c_int,
 ) -> u64 {
     let size = std::mem::size_of::<libc::pthread_mutex_t>();
     let addr = check_ptr(m.cast(), size, &format!("{what} a mutex"), DefectKind::MutexMisuse, file, line);
     // SAFETY: checked readable above.
-    if !may_be_destroyed && unsafe { marker(addr) } == DESTROYED {
+    let mark = unsafe { marker(addr) };
+    if init {
+        return addr;
+    }
+    if mark == DESTROYED {
         report(
             DefectKind::MutexMisuse,
             format!("{} {what} mutex {addr:#x}, which was destroyed", current()),
@@ -221,7 +229,49 @@ pub(crate) fn check_mutex(
             line,
         );
     }
+    // SAFETY: checked readable for the whole mutex above.
+    let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, size) };
+    if !initialised_mutex(bytes) {
+        report(
+            DefectKind::MutexMisuse,
+            format!(
+                "{} {what} mutex {addr:#x}, which was never initialised (neither pthread_mutex_init nor a static \
+                 initializer)",
+                current()
+            ),
+            file,
+            line,
+        );
+    }
+    if mark == 0 {
+        // SAFETY: the program's mutex, readable; offset 0 (glibc's __lock) is not used by
+        // the shims, and a mutex is writable memory.
+        unsafe { set_marker(addr, USED) };
+    }
     addr
+}
+
+/// Whether a thread locked, unlocked or waited with the mutex at `addr` (checked by
+/// [`check_mutex`]) since it was last initialised or destroyed.
+pub(crate) fn mutex_in_use(addr: u64) -> bool {
+    // SAFETY: `addr` was checked readable by check_mutex.
+    unsafe { marker(addr) == USED }
+}
+
+/// Whether the bytes of a `pthread_mutex_t` are those of an initialised mutex. The shims
+/// keep a mutex's state in the runtime, never in the mutex: an initialised one is all
+/// zero (`PTHREAD_MUTEX_INITIALIZER`, or zeroed by `pthread_mutex_init`) apart from glibc's
+/// `__kind` (the type, also set by the `_NP` static initializers) and the shims' own
+/// marker at offset 0. Anything else (the garbage of a mutex never initialised) is
+/// lock-before-init. An all-zero mutex never initialised (a zeroed heap block) cannot be
+/// told from a static one and passes.
+fn initialised_mutex(bytes: &[u8]) -> bool {
+    const KIND: std::ops::Range<usize> = 16..20;
+    let word = |r: std::ops::Range<usize>| bytes.get(r).map_or(0, |k| u32::from_ne_bytes([k[0], k[1], k[2], k[3]]));
+    let (mark, kind) = (word(0..4), word(KIND));
+    (mark == 0 || mark == USED)
+        && kind <= 3
+        && bytes.iter().enumerate().all(|(i, &b)| b == 0 || i < 4 || KIND.contains(&i))
 }
 
 /// Mark a mutex destroyed (after a successful `pthread_mutex_destroy`).

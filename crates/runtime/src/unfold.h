@@ -18,6 +18,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <stddef.h>
+#if defined(__has_include)
+#if __has_include(<threads.h>)
+#include <threads.h>
+#endif
+#endif
 
 /* ---- threads ---------------------------------------------------------------------- */
 int __unfold_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *,
@@ -33,6 +38,58 @@ int __unfold_pthread_detach(pthread_t);
 #define pthread_self __unfold_pthread_self
 #define pthread_equal __unfold_pthread_equal
 #define pthread_detach __unfold_pthread_detach
+
+/* ---- thread attributes ------------------------------------------------------------ */
+int __unfold_pthread_attr_init(pthread_attr_t *);
+int __unfold_pthread_attr_destroy(pthread_attr_t *);
+int __unfold_pthread_attr_setdetachstate(pthread_attr_t *, int);
+int __unfold_pthread_attr_getdetachstate(const pthread_attr_t *, int *);
+int __unfold_pthread_attr_setstacksize(pthread_attr_t *, size_t);
+int __unfold_pthread_attr_getstacksize(const pthread_attr_t *, size_t *);
+int __unfold_pthread_attr_setguardsize(pthread_attr_t *, size_t);
+int __unfold_pthread_attr_getguardsize(const pthread_attr_t *, size_t *);
+int __unfold_pthread_attr_setscope(pthread_attr_t *, int);
+int __unfold_pthread_attr_getscope(const pthread_attr_t *, int *);
+int __unfold_pthread_attr_setschedpolicy(pthread_attr_t *, int);
+int __unfold_pthread_attr_getschedpolicy(const pthread_attr_t *, int *);
+int __unfold_pthread_attr_setinheritsched(pthread_attr_t *, int);
+int __unfold_pthread_attr_getinheritsched(const pthread_attr_t *, int *);
+int __unfold_pthread_attr_setschedparam(pthread_attr_t *, const struct sched_param *);
+int __unfold_pthread_attr_getschedparam(const pthread_attr_t *, struct sched_param *);
+#define pthread_attr_init __unfold_pthread_attr_init
+#define pthread_attr_destroy __unfold_pthread_attr_destroy
+#define pthread_attr_setdetachstate __unfold_pthread_attr_setdetachstate
+#define pthread_attr_getdetachstate __unfold_pthread_attr_getdetachstate
+#define pthread_attr_setstacksize __unfold_pthread_attr_setstacksize
+#define pthread_attr_getstacksize __unfold_pthread_attr_getstacksize
+#define pthread_attr_setguardsize __unfold_pthread_attr_setguardsize
+#define pthread_attr_getguardsize __unfold_pthread_attr_getguardsize
+#define pthread_attr_setscope __unfold_pthread_attr_setscope
+#define pthread_attr_getscope __unfold_pthread_attr_getscope
+#define pthread_attr_setschedpolicy __unfold_pthread_attr_setschedpolicy
+#define pthread_attr_getschedpolicy __unfold_pthread_attr_getschedpolicy
+#define pthread_attr_setinheritsched __unfold_pthread_attr_setinheritsched
+#define pthread_attr_getinheritsched __unfold_pthread_attr_getinheritsched
+#define pthread_attr_setschedparam __unfold_pthread_attr_setschedparam
+#define pthread_attr_getschedparam __unfold_pthread_attr_getschedparam
+
+/* ---- thread-specific data (POSIX keys, C11 tss) ----------------------------------- */
+int __unfold_pthread_key_create(pthread_key_t *, void (*)(void *));
+int __unfold_pthread_key_delete(pthread_key_t);
+void *__unfold_pthread_getspecific(pthread_key_t);
+int __unfold_pthread_setspecific(pthread_key_t, const void *);
+int __unfold_tss_create(unsigned int *, void (*)(void *));
+void __unfold_tss_delete(unsigned int);
+void *__unfold_tss_get(unsigned int);
+int __unfold_tss_set(unsigned int, void *);
+#define pthread_key_create __unfold_pthread_key_create
+#define pthread_key_delete __unfold_pthread_key_delete
+#define pthread_getspecific __unfold_pthread_getspecific
+#define pthread_setspecific __unfold_pthread_setspecific
+#define tss_create __unfold_tss_create
+#define tss_delete __unfold_tss_delete
+#define tss_get __unfold_tss_get
+#define tss_set __unfold_tss_set
 
 /* ---- mutexes ---------------------------------------------------------------------- */
 int __unfold_pthread_mutex_init(pthread_mutex_t *, const pthread_mutexattr_t *, const char *, int);

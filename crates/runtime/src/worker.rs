@@ -20,7 +20,7 @@
 //! order), so they survive worker re-forks.
 
 use crate::exec::{take_results, Executor, MainFn, Rt, StepSink, RT};
-use crate::mem::{Arena, ImageSnapshot, Stacks};
+use crate::mem::{Arena, ImageSnapshot, Stacks, TlsBlocks};
 use crate::RuntimeError;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::os::unix::ffi::OsStrExt;
@@ -58,6 +58,9 @@ pub struct Options {
     /// How plain memory accesses are treated (programs compiled with
     /// `-fsanitize=thread`; without it no access is seen).
     pub memory: crate::memory::MemoryMode,
+    /// Stack size of threads (main included) that do not ask for one with
+    /// `pthread_attr_setstacksize`, at most [`crate::mem::MAX_STACK`].
+    pub stack_size: usize,
 }
 
 /// The program image, loaded in the parent.
@@ -69,6 +72,16 @@ pub struct Image {
     pub range: (u64, u64),
     main: MainFn,
     writable: Vec<(usize, usize)>,
+    tls: Option<TlsSegment>,
+}
+
+/// The program's `PT_TLS` segment, as loaded.
+#[derive(Debug, Clone, Copy)]
+struct TlsSegment {
+    /// Address of the initialisation image.
+    init: usize,
+    filesz: usize,
+    memsz: usize,
 }
 
 /// (load base, program headers as (kind, vaddr, memsz)).
@@ -77,6 +90,8 @@ type Segments = (u64, Vec<(u32, u64, u64)>);
 struct PhdrSearch {
     name: CString,
     found: Option<Segments>,
+    /// (vaddr, filesz, memsz, align, module id) of the PT_TLS segment.
+    tls: Option<(u64, u64, u64, u64, usize)>,
 }
 
 extern "C" fn phdr_cb(info: *mut libc::dl_phdr_info, _size: usize, data: *mut c_void) -> c_int {
@@ -98,7 +113,10 @@ extern "C" fn phdr_cb(info: *mut libc::dl_phdr_info, _size: usize, data: *mut c_
             libc::PT_LOAD if ph.p_flags & libc::PF_W != 0 => 1,
             libc::PT_LOAD => 0,
             libc::PT_GNU_RELRO => 2,
-            libc::PT_TLS => 3,
+            libc::PT_TLS => {
+                search.tls = Some((ph.p_vaddr, ph.p_filesz, ph.p_memsz, ph.p_align, info.dlpi_tls_modid));
+                3
+            }
             _ => continue,
         };
         segs.push((kind, ph.p_vaddr, ph.p_memsz));
@@ -131,16 +149,23 @@ impl Image {
         if main.is_null() {
             return Err(RuntimeError::Load("the program has no `main` function".into()));
         }
-        let mut search = PhdrSearch { name: cpath, found: None };
+        let mut search = PhdrSearch { name: cpath, found: None, tls: None };
         // SAFETY: the callback only reads the info passed to it and writes our search.
         unsafe { libc::dl_iterate_phdr(Some(phdr_cb), &mut search as *mut PhdrSearch as *mut c_void) };
         let (base, segs) = search.found.ok_or_else(|| RuntimeError::Load("loaded image not found".into()))?;
-        if segs.iter().any(|s| s.0 == 3) {
-            return Err(RuntimeError::Load(
-                "the program uses thread-local storage (__thread / _Thread_local), which unfold does not support"
-                    .into(),
-            ));
-        }
+        let tls = match search.tls {
+            None => None,
+            Some((vaddr, filesz, memsz, align, module)) => {
+                if module == 0 || filesz > memsz || align > 4096 || memsz as usize > crate::mem::MAX_TLS {
+                    return Err(RuntimeError::Load(format!(
+                        "unsupported thread-local storage segment ({memsz} bytes, alignment {align}, module {module})"
+                    )));
+                }
+                crate::tls::init();
+                crate::tls::set_module(module);
+                Some(TlsSegment { init: (base + vaddr) as usize, filesz: filesz as usize, memsz: memsz as usize })
+            }
+        };
         let page = 4096u64;
         let relro: Vec<(u64, u64)> = segs
             .iter()
@@ -171,7 +196,7 @@ impl Image {
         // SAFETY: dlsym returned the address of the program's `main`, a C function with
         // the standard signature.
         let main = unsafe { std::mem::transmute::<*mut c_void, MainFn>(main) };
-        Ok(Image { base, range: (lo, hi), main, writable })
+        Ok(Image { base, range: (lo, hi), main, writable, tls })
     }
 
     /// The C string at `addr` if it lies inside the image (a `__FILE__` string).
@@ -217,6 +242,9 @@ struct Header {
     nsteps: AtomicUsize,
     running: AtomicU16,
     crash_pc: AtomicU64,
+    /// The faulting address and the stack pointer at the crash (0: unknown).
+    crash_addr: AtomicU64,
+    crash_sp: AtomicU64,
     child_pid: AtomicI32,
     child_status: i32,
     first: Option<Action>,
@@ -305,6 +333,17 @@ struct Worker {
     resp: c_int,
 }
 
+/// Which per-thread memory an address lies in (see [`CProgram::locate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Region {
+    /// The thread's heap arena.
+    Heap,
+    /// The thread's stack (or its guard region).
+    Stack,
+    /// The thread's block of `__thread` variables.
+    ThreadLocal,
+}
+
 /// A compiled C program as a [`Program`].
 pub struct CProgram {
     image: Image,
@@ -312,6 +351,7 @@ pub struct CProgram {
     snapshot: ImageSnapshot,
     arena: Option<Arena>,
     stacks: Option<Stacks>,
+    tls: Option<TlsBlocks>,
     argv_c: Vec<CString>,
     hdr: Shared<Header>,
     replay: Shared<ThreadId>,
@@ -443,31 +483,43 @@ pub fn describe_wait_status(status: c_int) -> String {
 
 static CRASH_PC: AtomicUsize = AtomicUsize::new(0);
 
-extern "C" fn on_crash(_sig: c_int, _info: *mut libc::siginfo_t, ctx: *mut c_void) {
-    let p = CRASH_PC.load(Ordering::Relaxed) as *const AtomicU64;
+extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
+    let p = CRASH_PC.load(Ordering::Relaxed) as *const Header;
+    if p.is_null() {
+        return;
+    }
+    // SAFETY: p points to the shared header, mapped for the life of the process; the
+    // kernel passes a valid siginfo_t for SA_SIGINFO handlers (si_addr is the faulting
+    // address for SIGSEGV/SIGBUS).
+    unsafe {
+        if !info.is_null() {
+            (*p).crash_addr.store((*info).si_addr() as u64, Ordering::Relaxed);
+        }
+    }
     #[cfg(target_arch = "x86_64")]
     {
-        if !p.is_null() && !ctx.is_null() {
-            // SAFETY: the kernel passes a valid ucontext_t for SA_SIGINFO handlers; p points
-            // to the shared header's crash_pc, mapped for the life of the process.
+        if !ctx.is_null() {
+            // SAFETY: the kernel passes a valid ucontext_t for SA_SIGINFO handlers; p is
+            // the shared header (above).
             unsafe {
                 let uc = &*(ctx as *const libc::ucontext_t);
-                (*p).store(uc.uc_mcontext.gregs[libc::REG_RIP as usize] as u64, Ordering::Relaxed);
+                (*p).crash_pc.store(uc.uc_mcontext.gregs[libc::REG_RIP as usize] as u64, Ordering::Relaxed);
+                (*p).crash_sp.store(uc.uc_mcontext.gregs[libc::REG_RSP as usize] as u64, Ordering::Relaxed);
             }
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (p, ctx);
+    let _ = ctx;
     // SA_RESETHAND restored the default action: returning re-executes the faulting
     // instruction and the process dies with the original signal.
 }
 
 /// Worker side: install the crash handler on an alternate stack (a coroutine stack
-/// overflow must still be reported).
-fn install_crash_handler(pc: *const AtomicU64) {
-    CRASH_PC.store(pc as usize, Ordering::Relaxed);
+/// overflow must still be reported: the handler cannot run on the overflowed stack).
+fn install_crash_handler(hdr: *const Header) {
+    CRASH_PC.store(hdr as usize, Ordering::Relaxed);
     // SAFETY: a fresh alternate signal stack that lives for the whole process (leaked),
-    // and a handler that only performs an atomic store.
+    // and a handler that only performs atomic stores.
     unsafe {
         let size = 64 << 10;
         let stack = libc::mmap(
@@ -593,6 +645,8 @@ impl WorkerCtx {
         });
         hdr.nsteps.store(0, Ordering::Relaxed);
         hdr.crash_pc.store(0, Ordering::Relaxed);
+        hdr.crash_addr.store(0, Ordering::Relaxed);
+        hdr.crash_sp.store(0, Ordering::Relaxed);
         hdr.running.store(0, Ordering::Relaxed);
         hdr.ndefects = 0;
         hdr.nassumed = 0;
@@ -764,10 +818,22 @@ impl CProgram {
             .map(|a| CString::new(a.as_bytes()).map_err(|_| RuntimeError::Load("program argument contains NUL".into())))
             .collect::<Result<Vec<_>, _>>()?;
         let cap = opts.step_capacity.max(16);
+        if opts.stack_size > crate::mem::MAX_STACK {
+            return Err(RuntimeError::Load(format!(
+                "a stack size of {} bytes is too large (at most {} MiB)",
+                opts.stack_size,
+                crate::mem::MAX_STACK >> 20
+            )));
+        }
+        let tls = match image.tls {
+            Some(t) => Some(TlsBlocks::new(t.init, t.filesz, t.memsz)?),
+            None => None,
+        };
         Ok(CProgram {
             snapshot,
             arena: Some(Arena::new()?),
             stacks: Some(Stacks::new()?),
+            tls,
             argv_c,
             hdr: Shared::new(1)?,
             replay: Shared::new(cap)?,
@@ -828,23 +894,19 @@ impl CProgram {
         hdr.names[..hdr.nnames.load(Ordering::Acquire).min(MAX_NAMES)].to_vec()
     }
 
-    /// Where a heap or stack address lives: `(thread slot, is_heap)`.
-    pub fn locate(&self, addr: u64) -> Option<(usize, bool)> {
-        if let Some((s, _)) = self.arena.as_ref().and_then(|a| a.locate(addr)) {
-            return Some((s, true));
-        }
-        self.stacks.as_ref().and_then(|s| s.locate(addr)).map(|s| (s, false))
-    }
-
-    /// Like [`CProgram::locate`], with the offset of `addr` in its thread's heap or stack
-    /// slot: stable across processes (the slots' base addresses are not).
-    pub fn locate_offset(&self, addr: u64) -> Option<(usize, bool, u64)> {
+    /// Where a heap, stack or thread-local address lives: `(thread slot, what, offset)`,
+    /// the offset being from the start of the thread's slot of that region: stable across
+    /// processes (the slots' base addresses are not).
+    pub fn locate(&self, addr: u64) -> Option<(usize, Region, u64)> {
         if let Some((s, off)) = self.arena.as_ref().and_then(|a| a.locate(addr)) {
-            return Some((s, true, off as u64));
+            return Some((s, Region::Heap, off as u64));
+        }
+        if let Some((s, off)) = self.tls.as_ref().and_then(|t| t.locate_offset(addr)) {
+            return Some((s, Region::ThreadLocal, off));
         }
         let stacks = self.stacks.as_ref()?;
         let s = stacks.locate(addr)?;
-        Some((s, false, stacks.offset_in_slot(addr)))
+        Some((s, Region::Stack, stacks.offset_in_slot(addr)))
     }
 
     fn spawn(&mut self) -> Result<(), RuntimeError> {
@@ -897,15 +959,17 @@ impl CProgram {
                 }
             }
         }
-        install_crash_handler(&self.hdr_ref().crash_pc);
+        install_crash_handler(self.hdr.ptr);
         let mut argv: Vec<*mut c_char> = self.argv_c.iter().map(|c| c.as_ptr() as *mut c_char).collect();
         argv.push(std::ptr::null_mut());
         let stacks = self.stacks.take().expect("stacks are present until a worker takes them");
         let arena = self.arena.take();
+        let tls = self.tls.take();
         let names = self.thread_paths();
         RT.with(|rt| {
             let mut rt: std::cell::RefMut<'_, Rt> = rt.borrow_mut();
             rt.arena = arena;
+            rt.default_stack = self.opts.stack_size;
             let mut fns = self.opts.atomic_fns.clone();
             fns.sort_unstable();
             rt.atomic_fns = fns;
@@ -915,7 +979,7 @@ impl CProgram {
             }
         });
         let mut ctx = WorkerCtx {
-            exec: Executor::new(self.image.main, argv, stacks),
+            exec: Executor::new(self.image.main, argv, stacks, tls),
             hdr: self.hdr.ptr,
             replay: self.replay.ptr,
             replay_cap: self.replay.n,
@@ -1084,13 +1148,26 @@ impl CProgram {
     fn crash_defect(&self, sig: c_int, steps: usize) -> Defect {
         let hdr = self.hdr_ref();
         let pc = hdr.crash_pc.load(Ordering::Relaxed);
-        Defect {
-            kind: DefectKind::Crash,
-            message: format!("killed by {}", signal_name(sig)),
-            thread: ThreadId(hdr.running.load(Ordering::Relaxed)),
-            site: (pc != 0).then_some(pc),
-            after_steps: steps,
+        let running = ThreadId(hdr.running.load(Ordering::Relaxed));
+        let overflow =
+            self.overflowed(sig, hdr.crash_addr.load(Ordering::Relaxed), hdr.crash_sp.load(Ordering::Relaxed));
+        let (thread, message) = match overflow {
+            Some(t) => (t, format!("stack overflow in thread {t}")),
+            None => (running, format!("killed by {}", signal_name(sig))),
+        };
+        Defect { kind: DefectKind::Crash, message, thread, site: (pc != 0).then_some(pc), after_steps: steps }
+    }
+
+    /// The thread whose stack overflowed, when a crash is one: a memory fault in the
+    /// guard region of the stack slot the stack pointer is in (every committed byte of a
+    /// slot is accessible, so a fault there lies below the stack).
+    fn overflowed(&self, sig: c_int, addr: u64, sp: u64) -> Option<ThreadId> {
+        if sig != libc::SIGSEGV && sig != libc::SIGBUS {
+            return None;
         }
+        let stacks = self.stacks.as_ref()?;
+        let slot = stacks.locate(addr)?;
+        (stacks.locate(sp) == Some(slot) && addr != 0).then_some(ThreadId(slot as u16))
     }
 }
 
