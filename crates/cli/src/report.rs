@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
 use unfold_engine::program::Site;
-use unfold_engine::{Action, DefectKind, End, Execution, ObjId, ThreadId};
+use unfold_engine::{Action, Awaited, DefectKind, End, Execution, ObjId, ThreadId};
 use unfold_runtime::{decode_site, memory_addr, site_word_offset, CProgram, Region, SiteKind, ATOMIC_OBJ};
 
 /// Resolves sites to file:line and objects to names.
@@ -119,6 +119,25 @@ impl Symbols {
         }
     }
 
+    /// The locations a spin-wait watches: the first one read at the byte `first_off` of
+    /// its word (the wait's site names it), the others by their word.
+    pub fn awaited(&self, prog: &CProgram, w: Awaited, first_off: u64) -> String {
+        let names: Vec<String> = w
+            .iter()
+            .enumerate()
+            .map(|(i, (o, _))| {
+                let off = if i == 0 { first_off } else { 0 };
+                self.object(prog, ObjId(memory_addr(o) + off))
+            })
+            .collect();
+        names.join(" or ")
+    }
+
+    fn spin_wait(&self, prog: &CProgram, w: Awaited, first_off: u64) -> String {
+        let them = if w.len() > 1 { "one of them" } else { "it" };
+        format!("spin-wait on {} (until another thread writes {them})", self.awaited(prog, w, first_off))
+    }
+
     /// A step's operation with its object named (a memory access names the accessed
     /// byte, which the step's site carries, not just its word).
     pub fn step_op(&self, prog: &CProgram, s: &unfold_engine::Step) -> String {
@@ -127,7 +146,7 @@ impl Symbols {
             Action::Read(o) => format!("read({})", at(o)),
             Action::Write(o) => format!("write({})", at(o)),
             Action::Rmw(o) => format!("rmw({})", at(o)),
-            Action::Await(o, _) => format!("spin-wait on {} (until another thread writes it)", at(o)),
+            Action::Await(w) => self.spin_wait(prog, w, site_word_offset(s.site)),
             a => self.action(prog, a),
         }
     }
@@ -149,7 +168,7 @@ impl Symbols {
             Action::Read(m) => format!("read({})", o(m)),
             Action::Write(m) => format!("write({})", o(m)),
             Action::Rmw(m) => format!("rmw({})", o(m)),
-            Action::Await(m, _) => format!("spin-wait on {} (until another thread writes it)", o(m)),
+            Action::Await(w) => self.spin_wait(prog, w, 0),
             Action::CondWait(c) => format!("pthread_cond_wait({}) begins", o(c)),
             Action::CondWake(c, false, _) => format!("pthread_cond_wait({}) woken", o(c)),
             // A timed wake is also how an untimed wait is explored with --spurious-wakeups;
@@ -435,10 +454,11 @@ pub fn describe_deadlock(sym: &Symbols, prog: &CProgram, exec: &Execution, group
             None => format!("{t} waits for {}", sym.object(prog, m)),
         },
         Action::Join(u) => format!("{t} waits to join {u}"),
-        Action::Await(o, _) => {
+        Action::Await(w) => {
             let off = prog.pending_site(t).map_or(0, site_word_offset);
-            let x = sym.object(prog, ObjId(memory_addr(o) + off));
-            format!("{t} spins on {x} and no thread will write it")
+            let x = sym.awaited(prog, w, off);
+            let them = if w.len() > 1 { "any of them" } else { "it" };
+            format!("{t} spins on {x} and no thread will write {them}")
         }
         other => format!("{t} waits for {}", sym.action(prog, other)),
     };

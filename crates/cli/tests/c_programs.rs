@@ -138,7 +138,8 @@ fn check_program(dir: &Path, file: &str) -> Vec<String> {
         // check -> replay gives the same trace and the same defect.
         let token = d["replay"].as_str().unwrap_or_default();
         let mut rargs = vec!["replay", file, token, "--json"];
-        rargs.extend(e.flags.iter().map(String::as_str));
+        // The explorer that found the defect is not a replay option.
+        rargs.extend(e.flags.iter().filter(|f| !f.starts_with("--algorithm")).map(String::as_str));
         let r = unfold(dir, &rargs);
         match serde_json::from_slice::<Value>(&r.stdout) {
             Ok(rj) => {

@@ -56,11 +56,12 @@ pub enum Action {
     Write(ObjId),
     /// A visible read-modify-write (atomic exchange, fetch-add, compare-exchange...).
     Rmw(ObjId),
-    /// A spin-wait: the thread's last loop iteration read the location (when it had
-    /// seen the given number of writes) and changed nothing, so it cannot make progress
-    /// until another thread writes the location: enabled once the location's write
-    /// count differs. A read otherwise (see `objects::memory`).
-    Await(ObjId, u32),
+    /// A spin-wait: the thread's last loop iteration read these locations (when it had
+    /// seen the given numbers of writes) and changed nothing, so it cannot make progress
+    /// until another thread writes one of them: enabled once the write count of some
+    /// awaited location differs from the one seen. A read of every awaited location
+    /// otherwise (see `objects::memory`).
+    Await(Awaited),
     /// First half of `pthread_cond_wait`: the thread joins the condition variable's
     /// waiters (the mutex is then released by the [`Action::Unlock`] that follows).
     CondWait(ObjId),
@@ -104,6 +105,93 @@ pub enum Action {
     BarrierLeave(ObjId),
 }
 
+/// Most locations one spin-wait watches ([`Awaited`]). A loop iteration that read more
+/// distinct locations is explored iteration by iteration.
+pub const MAX_AWAITED: usize = 3;
+
+/// The locations a spin-wait ([`Action::Await`]) watches, each with the number of
+/// writes to it the thread had seen: 1 to [`MAX_AWAITED`] distinct memory objects, in
+/// the order the loop iteration first read them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Awaited {
+    // invariant: 1 <= len <= MAX_AWAITED; objs[..len] distinct; the unused entries are
+    // ObjId(0) and 0 (so that the derived equality and hash see only the used ones).
+    objs: [ObjId; MAX_AWAITED],
+    seen: [u32; MAX_AWAITED],
+    len: u8,
+}
+
+impl Awaited {
+    /// A wait on one location.
+    pub fn one(o: ObjId, seen: u32) -> Awaited {
+        let mut w = Awaited { objs: [ObjId(0); MAX_AWAITED], seen: [0; MAX_AWAITED], len: 1 };
+        w.objs[0] = o;
+        w.seen[0] = seen;
+        w
+    }
+
+    /// A wait on the given locations (the first count kept for a repeated one); `None`
+    /// if there are none or more than [`MAX_AWAITED`] distinct ones.
+    pub fn new(reads: impl IntoIterator<Item = (ObjId, u32)>) -> Option<Awaited> {
+        let mut w = Awaited { objs: [ObjId(0); MAX_AWAITED], seen: [0; MAX_AWAITED], len: 0 };
+        for (o, v) in reads {
+            if w.contains(o) {
+                continue;
+            }
+            if w.len() == MAX_AWAITED {
+                return None;
+            }
+            w.objs[w.len()] = o;
+            w.seen[w.len()] = v;
+            w.len += 1;
+        }
+        (w.len > 0).then_some(w)
+    }
+
+    /// The number of locations watched.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Always false (a wait watches at least one location); for clippy's sake.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The first location read by the loop iteration.
+    #[inline]
+    pub fn first(&self) -> ObjId {
+        self.objs[0]
+    }
+
+    /// The locations with the write counts seen.
+    #[inline]
+    pub fn iter(self) -> impl Iterator<Item = (ObjId, u32)> {
+        (0..self.len()).map(move |i| (self.objs[i], self.seen[i]))
+    }
+
+    /// Whether `o` is watched.
+    #[inline]
+    pub fn contains(&self, o: ObjId) -> bool {
+        self.objs[..self.len()].contains(&o)
+    }
+
+    /// Whether the wait is over, given each location's current write count: some
+    /// location has been written since the thread read it.
+    #[inline]
+    pub fn woken(&self, mut writes: impl FnMut(ObjId) -> u32) -> bool {
+        self.iter().any(|(o, seen)| writes(o) != seen)
+    }
+}
+
+impl fmt::Debug for Awaited {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// What kind of object an action touches, if any. Each kind is defined in one module
 /// of [`crate::objects`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -145,7 +233,6 @@ impl Action {
             | Action::Read(o)
             | Action::Write(o)
             | Action::Rmw(o)
-            | Action::Await(o, _)
             | Action::CondWait(o)
             | Action::CondWake(o, ..)
             | Action::Signal(o)
@@ -163,7 +250,29 @@ impl Action {
             | Action::BarrierInit(o, _)
             | Action::BarrierArrive(o, _)
             | Action::BarrierLeave(o) => Some(o),
+            Action::Await(w) => Some(w.first()),
         }
+    }
+
+    /// Whether the action operates on object `o`: its object, or one of the locations
+    /// a spin-wait watches.
+    #[inline]
+    pub fn touches(self, o: ObjId) -> bool {
+        match self {
+            Action::Await(w) => w.contains(o),
+            a => a.object() == Some(o),
+        }
+    }
+
+    /// Every object the action operates on: at most one, except for a spin-wait on
+    /// several locations ([`Awaited`]), which reads each of them.
+    #[inline]
+    pub fn objects(self) -> impl Iterator<Item = ObjId> {
+        let (w, one) = match self {
+            Action::Await(w) => (Some(w), None),
+            a => (None, a.object()),
+        };
+        w.into_iter().flat_map(|w| w.iter().map(|(o, _)| o)).chain(one)
     }
 
     /// The kind of object the action touches.
@@ -237,7 +346,7 @@ impl Action {
             Action::WrLock(o) | Action::TryWrLock(o, _) => Action::WrLock(o),
             Action::CondWake(o, ..) => Action::CondWake(o, false, true),
             Action::BarrierLeave(o) => Action::BarrierLeave(o),
-            Action::Await(o, v) => Action::Await(o, v),
+            Action::Await(w) => Action::Await(w),
             _ => return None,
         })
     }
@@ -273,7 +382,13 @@ impl fmt::Debug for Action {
             Action::Read(o) => write!(f, "read({o})"),
             Action::Write(o) => write!(f, "write({o})"),
             Action::Rmw(o) => write!(f, "rmw({o})"),
-            Action::Await(o, v) => write!(f, "await({o}, {v})"),
+            Action::Await(w) => {
+                write!(f, "await(")?;
+                for (i, (o, v)) in w.iter().enumerate() {
+                    write!(f, "{}{o}, {v}", if i > 0 { "; " } else { "" })?;
+                }
+                write!(f, ")")
+            }
             Action::CondWait(o) => write!(f, "cond-wait({o})"),
             Action::CondWake(o, false, _) => write!(f, "cond-wake({o})"),
             Action::CondWake(o, true, s) => {
@@ -335,12 +450,13 @@ impl Independence {
     /// [`Access::Read`]s in [`Independence::ReadReadIndependent`] mode.
     #[inline]
     pub fn objects_conflict(self, a: Action, b: Action) -> bool {
-        match (a.object(), b.object()) {
-            (Some(x), Some(y)) if x == y => {
-                self == Independence::AllDependent || a.access() == Access::Write || b.access() == Access::Write
-            }
-            _ => false,
-        }
+        let shared = match (a, b) {
+            (Action::Await(x), Action::Await(y)) => x.iter().any(|(o, _)| y.contains(o)),
+            (Action::Await(x), b) => b.object().is_some_and(|o| x.contains(o)),
+            (a, Action::Await(y)) => a.object().is_some_and(|o| y.contains(o)),
+            (a, b) => a.object().is_some() && a.object() == b.object(),
+        };
+        shared && (self == Independence::AllDependent || a.access() == Access::Write || b.access() == Access::Write)
     }
 }
 

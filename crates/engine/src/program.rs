@@ -282,6 +282,7 @@ impl SchedState {
         match a {
             Action::Join(u) => self.has_exited(u),
             Action::ExitProcess => false,
+            Action::Await(w) => crate::objects::memory::await_woken(w, |o| self.object(o)),
             a => match a.object() {
                 Some(o) => self.object(o).enabled(t, a),
                 None => true,

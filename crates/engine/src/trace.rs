@@ -63,7 +63,8 @@ pub fn trace_key(steps: &[Step], mode: Independence) -> TraceKey {
         s.action.hash(&mut g);
         idx.hash(&mut g);
         *b = g.finish();
-        if let Some(o) = s.action.object() {
+        // A spin-wait on several locations is an access (a read) to each of them.
+        for o in s.action.objects() {
             let is_read = s.action.access() == Access::Read;
             accesses.push((o, i as u32, s.thread, idx, is_read));
         }

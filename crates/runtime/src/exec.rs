@@ -483,9 +483,11 @@ impl Frontend for CRun<'_> {
                 // Any other visible operation changes what other threads can see (or
                 // ends a spin-wait): the thread's loop iterations start afresh.
                 rt.thread(t).spin.clear();
-                if let Action::Await(o, _) = action {
-                    if let Some(i) = rt.mem.awaited.iter().position(|&x| x == o) {
-                        rt.mem.awaited.swap_remove(i);
+                if let Action::Await(w) = action {
+                    for (o, _) in w.iter() {
+                        if let Some(i) = rt.mem.awaited.iter().position(|&x| x == o) {
+                            rt.mem.awaited.swap_remove(i);
+                        }
                     }
                 }
                 if rt.mem.tracking() && !matches!(action, Action::Await(..)) {

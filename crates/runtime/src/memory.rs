@@ -22,7 +22,7 @@ use crate::exec::{suspend, with_rt, Yield};
 use std::ffi::{c_int, c_void};
 use unfold_engine::program::Site;
 use unfold_engine::race::{AtomicOp, Race, RaceDetector};
-use unfold_engine::{Action, Defect, DefectKind, ObjId};
+use unfold_engine::{Action, Awaited, Defect, DefectKind, ObjId};
 
 /// How plain memory accesses are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -142,8 +142,9 @@ fn check(addr: u64, size: u64, write: bool, atomic: bool, site: Site) {
 // thread must not have changed anything: no plain write, no atomic that changed a
 // value, no other visible operation (each clears the visits). A loop with a give-up
 // counter is not pure (the counter is in its state) and keeps its exact semantics. The
-// iteration must have read exactly one location (a spin on several locations would
-// need a wait on all of them: explored iteration by iteration instead), with loads only
+// iteration must have read at most `MAX_AWAITED` distinct locations (Peterson's
+// `while (flag[other] && turn == other)` reads two): the wait ends when any of them is
+// written. An iteration reading more is explored iteration by iteration. Loads only
 // (see `__unfold_mem_atomic_post`).
 
 /// The local state of a thread at a checkpoint.
@@ -244,12 +245,12 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<Action> {
         let snap = Some(Snapshot { regs: ctx.regs, stack });
         {
             if spin.visits[i].snap.is_some() && spin.visits[i].snap == snap {
+                // Each location with the write count seen at its first read in the
+                // iteration: if another thread wrote it since, the wait is enabled at once.
                 let read = &spin.reads[spin.visits[i].reads..];
-                let o = read.first().map(|r| r.0);
-                if let Some(o) = o.filter(|&o| read.iter().all(|r| r.0 == o)) {
-                    let seen = read[0].1;
+                if let Some(w) = Awaited::new(read.iter().copied()) {
                     spin.clear();
-                    return Some(Action::Await(o, seen));
+                    return Some(Action::Await(w));
                 }
             }
             spin.visits[i] = Visit { site, snap, reads: spin.reads.len() };
@@ -299,8 +300,8 @@ fn visible_access(a: Action, site: Site, ctx: *const UnfoldCtx) {
 /// Block on a spin-wait if the thread's last iteration (ending at `site`) was pure.
 fn spin_wait(site: Site, ctx: *const UnfoldCtx) {
     if let Some(w) = spin_check(site, ctx) {
-        if let Action::Await(o, _) = w {
-            with_rt(|rt| rt.mem.awaited.push(o));
+        if let Action::Await(w) = w {
+            with_rt(|rt| rt.mem.awaited.extend(w.iter().map(|(o, _)| o)));
         }
         suspend(Yield::Pending(w, site));
     }

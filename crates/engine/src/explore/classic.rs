@@ -61,7 +61,9 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
     let mut prev_pending: Vec<Option<crate::Action>> = Vec::new();
     let mut work: Vec<(usize, crate::ThreadId, Action)> = Vec::new();
     dpor::walk_states(exec, 0, |k, st| {
-        let touched = k.checked_sub(1).and_then(|i| exec.steps[i].action.object());
+        // The step just taken, whose objects may have changed what p's request waits on.
+        let touched = k.checked_sub(1).map(|i| exec.steps[i].action);
+        let touches = |a: Action| touched.is_some_and(|b| b.objects().any(|x| a.touches(x)));
         for p in st.threads() {
             let pend = st.pending(p);
             if prev_pending.len() <= p.index() {
@@ -70,8 +72,7 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
             let changed = prev_pending[p.index()] != pend;
             prev_pending[p.index()] = pend;
             let Some(a) = pend else { continue };
-            let Some(o) = a.object() else { continue };
-            if k <= fresh || !(changed || touched == Some(o)) {
+            if a.object().is_none() || k <= fresh || !(changed || touches(a)) {
                 continue;
             }
             work.push((k, p, a));
@@ -79,25 +80,28 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
     });
     let mut clock = std::mem::take(&mut d.clock);
     for (k, p, a) in work {
-        let o = a.object().expect("object action");
         d.an.pending_clock(p, k, &mut clock);
-        let Some(list) = d.an.by_object.get(&o) else {
-            continue;
-        };
-        let upto = list.partition_point(|&x| (x as usize) < k);
+        // The last dependent event on each object of the action (several for a
+        // spin-wait on several locations).
         let mut found: Vec<usize> = Vec::new();
-        for &x in list[..upto].iter().rev() {
-            let ev = d.an.evs[x as usize];
-            // With every access dependent, the operations on one object are totally
-            // ordered by happens-before: once one happens before p, all earlier do.
-            if ev.thread == p || clock[ev.thread.index()] > ev.local {
+        for o in a.objects() {
+            let Some(list) = d.an.by_object.get(&o) else {
+                continue;
+            };
+            let upto = list.partition_point(|&x| (x as usize) < k);
+            for &x in list[..upto].iter().rev() {
+                let ev = d.an.evs[x as usize];
+                // With every access dependent, the operations on one object are totally
+                // ordered by happens-before: once one happens before p, all earlier do.
+                if ev.thread == p || clock[ev.thread.index()] > ev.local {
+                    break;
+                }
+                if !ALL.dependent(ev.thread, ev.action, p, a) || !co_enabled(ev.action, a) {
+                    continue;
+                }
+                found.push(x as usize);
                 break;
             }
-            if !ALL.dependent(ev.thread, ev.action, p, a) || !co_enabled(ev.action, a) {
-                continue;
-            }
-            found.push(x as usize);
-            break;
         }
         for i in found {
             let asleep = d.stack[i].sleep.iter().any(|&(u, _)| u == p);

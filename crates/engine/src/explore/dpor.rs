@@ -92,6 +92,10 @@ pub(crate) struct Analysis {
     before: Vec<ObjState>,
     /// Current object states while building.
     states: HashMap<ObjId, ObjState>,
+    /// Per memory object: the indices of its writes and read-modify-writes, in order
+    /// (its write count before event `e` is the number of them before `e`: what a
+    /// spin-wait on several locations is enabled by).
+    writes: HashMap<ObjId, Vec<u32>>,
 }
 
 /// Per-object access state while computing clocks.
@@ -129,6 +133,7 @@ impl Analysis {
         self.creator.clear();
         self.creator.resize(nt, None);
         self.by_object.clear();
+        self.writes.clear();
         self.mode = mode;
         self.before.clear();
         self.states.clear();
@@ -171,8 +176,12 @@ impl Analysis {
             } else {
                 self.before.push(ObjState::Fresh);
             }
-            if let Some(o) = s.action.object() {
+            // A spin-wait on several locations reads each of them.
+            for o in s.action.objects() {
                 self.by_object.entry(o).or_default().push(j as u32);
+                if matches!(s.action, Action::Write(_) | Action::Rmw(_)) {
+                    self.writes.entry(o).or_default().push(j as u32);
+                }
                 let st = objs.entry(o).or_default();
                 if mode == Independence::ReadReadIndependent {
                     if s.action.access() == Access::Read {
@@ -191,9 +200,9 @@ impl Analysis {
                     cands.extend(st.last);
                 }
                 st.last = Some(j as u32);
-                for &c in &cands {
-                    self.join_clock(j, c as usize);
-                }
+            }
+            for &c in &cands {
+                self.join_clock(j, c as usize);
             }
             self.vc[j * nt + t.index()] = local + 1;
             // Races: candidates of other threads not ordered before another predecessor.
@@ -227,6 +236,23 @@ impl Analysis {
     /// that do not happen after `e` (read-side operations commuting with it) moved
     /// along: the reversibility test of the module documentation.
     pub fn enabled_before(&self, e: usize, limit: usize, p: ThreadId, a: Action) -> bool {
+        if let Action::Await(w) = a {
+            // The write counts where the reversal puts the wait: the writes before e,
+            // plus those between e and `limit` that do not happen after e (they move
+            // along, before the wait). For a wait on e's own location there are none of
+            // the latter (writes to one location are dependent), but a wait on several
+            // locations can be woken by a write to another one that commutes with e.
+            return w.woken(|o| {
+                let Some(list) = self.writes.get(&o) else { return 0 };
+                let before = list.partition_point(|&x| (x as usize) < e);
+                let moved = list[before..]
+                    .iter()
+                    .take_while(|&&x| (x as usize) < limit)
+                    .filter(|&&x| x as usize != e && !self.hb(e, x as usize))
+                    .count();
+                (before + moved) as u32
+            });
+        }
         let Some(o) = a.object() else { return true };
         if a.obj_kind() == Some(ObjKind::Memory) && !matches!(a, Action::Await(..)) {
             return true;
@@ -257,9 +283,23 @@ impl Analysis {
     /// thread, not happening before `p`'s pending action (whose clock is `pclock`),
     /// dependent with `a`, and before which the request would be granted
     /// ([`Action::request`] enabled, [`Analysis::enabled_before`]).
+    ///
+    /// A spin-wait on several locations races with the last such event on any of them.
     pub fn last_grantable(&self, p: ThreadId, a: Action, k: usize, pclock: &[u32]) -> Option<usize> {
         let req = a.request()?;
-        let o = a.object()?;
+        a.objects().filter_map(|o| self.last_grantable_on(o, p, a, req, k, pclock)).max()
+    }
+
+    /// [`Analysis::last_grantable`] among the events on object `o`.
+    fn last_grantable_on(
+        &self,
+        o: ObjId,
+        p: ThreadId,
+        a: Action,
+        req: Action,
+        k: usize,
+        pclock: &[u32],
+    ) -> Option<usize> {
         let list = self.by_object.get(&o)?;
         // With every operation on the object dependent, the operations are totally
         // ordered by happens-before: once one happens before p, all earlier ones do.

@@ -81,7 +81,6 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, stats: &mut Stats) {
             Some(ObjKind::Memory) if !awaits => continue,
             _ => {}
         }
-        let o = ev.action.object();
         for pi in 0..d.an.nt.max(d.final_pending.len()) {
             let p = ThreadId(pi as u16);
             if p == ev.thread {
@@ -101,7 +100,10 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, stats: &mut Stats) {
                 },
             };
             let Some(req) = a.request() else { continue };
-            if a.object() != o || !d.mode.dependent(ev.thread, ev.action, p, a) || !d.an.enabled_before(e, n, p, req) {
+            if !ev.action.objects().any(|x| a.touches(x))
+                || !d.mode.dependent(ev.thread, ev.action, p, a)
+                || !d.an.enabled_before(e, n, p, req)
+            {
                 continue;
             }
             // p must exist after E'.w.

@@ -59,6 +59,10 @@
 //! - Thread creation, join, trylock, memory accesses and process exit are added to the
 //!   paper's `acq`/`rel`/`loc` language (see [`crate::action`]).
 //! - `U` is pruned lazily (on doubling) instead of at every return of `Explore`.
+//! - A spin-wait on several locations ([`crate::Awaited`] with more than one location)
+//!   is refused: it would be an event of several object trees, and neither the
+//!   conflict test of Theorem 5.1 (one `lmax` per tree) nor `cexp` (one tree walked)
+//!   would cover it. The DPOR family supports it.
 
 use super::{ExploreConfig, ExploreError, Explorer, Session};
 use crate::action::{Action, Independence};
@@ -253,6 +257,16 @@ impl Qpor {
             }
         }
         let first_new = from;
+        // A spin-wait on several locations would be an event in several object trees:
+        // not supported here (see the module documentation).
+        let multi = |a: &Option<Action>| matches!(a, Some(Action::Await(w)) if w.len() > 1);
+        if let Some(st) = exec.steps.iter().skip(from).find(|st| multi(&Some(st.action)) || multi(&st.next)) {
+            return Err(ExploreError::Unsupported(format!(
+                "{} spin-waits on several locations at once; qpor supports spin-waits on one \
+                 location only: use --algorithm optimal-dpor (or source-dpor, classic-dpor, dfs)",
+                st.thread
+            )));
+        }
         for (i, step) in exec.steps.iter().enumerate().skip(from) {
             let preds = self.preds_for(step.thread, step.action, i)?;
             let (e, new) = self.u.find_or_add(step.thread, step.action, &preds);

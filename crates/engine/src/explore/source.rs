@@ -84,7 +84,9 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
     let mut episode: Vec<(Option<Action>, Option<usize>)> = Vec::new();
     let mut work: Vec<(ThreadId, usize, Action)> = Vec::new();
     dpor::walk_states(exec, 0, |k, st| {
-        let touched = k.checked_sub(1).and_then(|i| exec.steps[i].action.object());
+        // The step just taken, whose objects may have changed what p's request waits on.
+        let touched = k.checked_sub(1).map(|i| exec.steps[i].action);
+        let touches = |a: Action| touched.is_some_and(|b| b.objects().any(|x| a.touches(x)));
         for p in st.threads() {
             let pend = st.pending(p);
             if episode.len() <= p.index() {
@@ -95,7 +97,7 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
                 episode[p.index()] = (pend, None);
             }
             let Some(a) = pend else { continue };
-            if a.request().is_none() || k <= fresh || !(changed || touched == a.object()) {
+            if a.request().is_none() || k <= fresh || !(changed || touches(a)) {
                 continue;
             }
             work.push((p, k, a));

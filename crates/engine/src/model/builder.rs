@@ -335,15 +335,60 @@ impl ThreadBuilder {
     /// iteration: read; if zero, wait for another thread to write `v` ([`Action::Await`]),
     /// read again. Returns the register holding the (non-zero) value read.
     pub fn spin_until_nonzero(&mut self, v: Var) -> Reg {
+        self.spin_until_any_nonzero(&[v])
+    }
+
+    /// `while (read(v1) == 0 && read(v2) == 0 ...) {}` as the C runtime runs it once it
+    /// has seen one pure iteration: read the variables in order until one is non-zero;
+    /// if all are zero, wait for another thread to write one of them ([`Action::Await`]
+    /// on all of them), and start again. Returns the register of the first variable
+    /// (non-zero unless another one ended the loop). At most
+    /// [`crate::action::MAX_AWAITED`] distinct variables.
+    pub fn spin_until_any_nonzero(&mut self, vs: &[Var]) -> Reg {
+        assert!(!vs.is_empty() && vs.len() <= crate::action::MAX_AWAITED, "1 to MAX_AWAITED variables");
         let head = self.label();
         let done = self.label();
         self.place(head);
-        let r = self.read(v);
-        self.jump_if(r.e(), done);
-        self.instrs.push(Instr::AwaitChange(v.0));
+        let mut first = None;
+        for &v in vs {
+            let r = self.read(v);
+            first.get_or_insert(r);
+            self.jump_if(r.e(), done);
+        }
+        self.instrs.push(Instr::AwaitChange(vs.iter().map(|v| v.0).collect()));
         self.jump(head);
         self.place(done);
-        r
+        first.expect("at least one variable")
+    }
+
+    /// A spin-wait on the given variables, as the C runtime makes one after a pure
+    /// iteration that read them: blocked until another thread writes one of them
+    /// ([`Action::Await`] with the write counts this thread saw at its last read of
+    /// each). Build loops with it: read, test, `await_change`, jump back.
+    pub fn await_change(&mut self, vs: &[Var]) {
+        assert!(!vs.is_empty() && vs.len() <= crate::action::MAX_AWAITED, "1 to MAX_AWAITED variables");
+        self.instrs.push(Instr::AwaitChange(vs.iter().map(|v| v.0).collect()));
+    }
+
+    /// [`ThreadBuilder::spin_until_any_nonzero`] on two variables with the wait placed
+    /// as the C runtime may place it when the loop head's first visit did not match: one
+    /// full iteration, then the loop `read(b); read(a); wait on (b, a)` entered at its
+    /// second read. Returns the register of `a`'s last read.
+    pub fn spin_until_either_nonzero_rotated(&mut self, a: Var, b: Var) -> Reg {
+        let head = self.label();
+        let done = self.label();
+        let ra = self.read(a);
+        self.jump_if(ra.e(), done);
+        self.place(head);
+        let rb = self.read(b);
+        self.jump_if(rb.e(), done);
+        let ra2 = self.read(a);
+        self.set(ra, ra2.e());
+        self.jump_if(ra.e(), done);
+        self.instrs.push(Instr::AwaitChange(vec![b.0, a.0]));
+        self.jump(head);
+        self.place(done);
+        ra
     }
 
     /// `pthread_cond_wait(c, m)`: join the waiters, release `m`, wait for a signal,

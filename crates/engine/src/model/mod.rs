@@ -101,9 +101,10 @@ pub(crate) enum Instr {
     Spawn(Reg, u32),
     Join(Expr),
     End,
-    /// A spin-wait on a variable: blocked until another thread writes it (pending
-    /// [`Action::Await`] with the variable's write count now).
-    AwaitChange(u32),
+    /// A spin-wait on variables (1 to [`crate::action::MAX_AWAITED`]): blocked until
+    /// another thread writes one of them (pending [`Action::Await`] with the variables'
+    /// write counts now).
+    AwaitChange(Vec<u32>),
     /// Any other operation on a synchronising object (condition variable, semaphore,
     /// read-write lock, barrier), in pending form; the value the engine hands back
     /// ([`crate::SchedState::result`]) goes to the register.
@@ -148,6 +149,9 @@ struct ThreadRt {
     spawned: u32,
     /// The pending visible action, if the thread is live.
     pending: Option<Action>,
+    /// Per variable read visibly: its write count when this thread last read it (what
+    /// a spin-wait on it waits to change, as the C runtime logs it at the read).
+    seen: Vec<(u32, u32)>,
 }
 
 /// An in-memory program (see the module documentation). Build one with
@@ -276,6 +280,7 @@ impl Model {
         t.pc = 0;
         t.spawned = 0;
         t.pending = None;
+        t.seen.clear();
         t.regs.clear();
         t.regs.resize(nregs, 0);
     }
@@ -361,7 +366,13 @@ impl Model {
                     }
                     a => a,
                 },
-                Instr::AwaitChange(v) => Action::Await(var_obj(*v), self.writes[*v as usize]),
+                Instr::AwaitChange(vs) => Action::Await(
+                    crate::Awaited::new(vs.iter().map(|&v| {
+                        let seen = t.seen.iter().find(|s| s.0 == v).map_or(self.writes[v as usize], |s| s.1);
+                        (var_obj(v), seen)
+                    }))
+                    .expect("model: a spin-wait on 1 to MAX_AWAITED variables"),
+                ),
                 Instr::Load(_, v) if self.plain_visible => Action::Read(var_obj(*v)),
                 Instr::Store(v, _) if self.plain_visible => Action::Write(var_obj(*v)),
                 Instr::Load(r, v) => {
@@ -459,7 +470,14 @@ impl Model {
                 }
                 Instr::Load(r, v) => t.regs[r.0 as usize] = self.vars[*v as usize],
                 Instr::Store(v, e) => self.vars[*v as usize] = e.eval(&t.regs),
-                Instr::Read(r, v) => t.regs[r.0 as usize] = self.vars[*v as usize],
+                Instr::Read(r, v) => {
+                    t.regs[r.0 as usize] = self.vars[*v as usize];
+                    let w = self.writes[*v as usize];
+                    match t.seen.iter_mut().find(|s| s.0 == *v) {
+                        Some(s) => s.1 = w,
+                        None => t.seen.push((*v, w)),
+                    }
+                }
                 Instr::Write(v, e) => self.vars[*v as usize] = e.eval(&t.regs),
                 Instr::FetchAdd(r, v, e) => {
                     let old = self.vars[*v as usize];

@@ -378,3 +378,83 @@ pub fn catalogue() -> Vec<Case> {
     add("philosophers(3)".into(), philosophers(3), AllDependent, 7);
     v
 }
+
+/// Peterson's mutual exclusion with the unbounded wait `while (want[other] && turn ==
+/// other) {}`, as the C runtime runs it: each thread sets its flag, gives the turn away,
+/// then reads `want[other]` and `turn` until one lets it in, blocking on a wait for
+/// both locations ([`super::ThreadBuilder::await_change`]) after an iteration that
+/// did not. The critical section asserts that the other thread is not in it. With
+/// `broken`, the two entry stores are swapped (turn first): mutual exclusion fails.
+pub fn peterson(broken: bool) -> Model {
+    peterson_with(broken, false)
+}
+
+/// [`peterson`], with both flags in one variable when `one_word` (as `atomic_int
+/// want[2]` is one 8-byte word in C): a thread raises and lowers its flag (bit `me`)
+/// with a fetch-add, and tests the other's bit.
+pub fn peterson_with(broken: bool, one_word: bool) -> Model {
+    let mut b = ModelBuilder::new();
+    let want = if one_word {
+        let w = b.var(0);
+        [w, w]
+    } else {
+        [b.var(0), b.var(0)]
+    };
+    let turn = b.var(0);
+    let inside = b.var(0);
+    let proc_ = |b: &mut ModelBuilder, me: usize| {
+        let other = 1 - me;
+        b.thread(&format!("p{me}"), move |t| {
+            let raise = |t: &mut super::ThreadBuilder, up: bool| {
+                if one_word {
+                    let bit = 1i64 << me;
+                    t.fetch_add(want[me], if up { bit } else { -bit });
+                } else {
+                    t.write(want[me], up as i64);
+                }
+            };
+            if broken {
+                t.write(turn, other as i64);
+                raise(t, true);
+            } else {
+                raise(t, true);
+                t.write(turn, other as i64);
+            }
+            let head = t.label();
+            let enter = t.label();
+            t.place(head);
+            // The C runtime blocks after two identical iterations (the first visit of
+            // the loop head registers it, the second takes the snapshot).
+            for _ in 0..2 {
+                let w = t.read(want[other]);
+                let theirs = match (one_word, other) {
+                    (false, _) => w.e(),
+                    (true, 0) => w.rem(2),
+                    (true, _) => w.lt(2).eq(0),
+                };
+                t.jump_if_zero(theirs, enter);
+                let tu = t.read(turn);
+                t.jump_if_zero(tu.eq(other as i64), enter);
+            }
+            t.await_change(&[want[other], turn]);
+            t.jump(head);
+            t.place(enter);
+            // Plain accesses, as in C: checked for races, not scheduling points.
+            let x = t.load(inside);
+            t.store(inside, x.add(1));
+            t.assert(x.eq(0), "mutual exclusion");
+            let y = t.load(inside);
+            t.store(inside, y.sub(1));
+            raise(t, false);
+        })
+    };
+    let p0 = proc_(&mut b, 0);
+    let p1 = proc_(&mut b, 1);
+    b.main(|t| {
+        let a = t.spawn(p0);
+        let c = t.spawn(p1);
+        t.join(a);
+        t.join(c);
+    });
+    b.build()
+}

@@ -64,6 +64,10 @@ pub struct Shape {
     pub racy: bool,
     /// Also spin until a visible variable is non-zero (spin-waits, [`ThreadBuilder::spin_until_nonzero`]).
     pub spins: bool,
+    /// With `spins`: some spin-waits watch two variables (`while (!a && !b) {}`,
+    /// [`ThreadBuilder::spin_until_any_nonzero`]), and there are always two visible
+    /// variables.
+    pub multi_spins: bool,
 }
 
 impl Default for Shape {
@@ -76,6 +80,7 @@ impl Default for Shape {
             sync_objects: false,
             racy: false,
             spins: false,
+            multi_spins: false,
         }
     }
 }
@@ -84,6 +89,7 @@ struct Ctx {
     lock_free: bool,
     racy: bool,
     spins: bool,
+    multi_spins: bool,
     mutexes: Vec<Mutex>,
     guarded: Vec<Var>,
     visible: Vec<Var>,
@@ -256,7 +262,16 @@ impl Gen<'_> {
         }
         if self.ctx.spins && !self.ctx.visible.is_empty() && self.rng.chance(20) {
             let v = self.ctx.visible[self.rng.below(self.ctx.visible.len())];
-            if self.budget >= 2 {
+            if self.ctx.multi_spins && self.ctx.visible.len() >= 2 && self.budget >= 3 && self.rng.chance(50) {
+                self.budget -= 3;
+                let (a, b) = (self.ctx.visible[1], self.ctx.visible[0]);
+                let r = if self.rng.chance(50) {
+                    t.spin_until_any_nonzero(&[a, b])
+                } else {
+                    t.spin_until_either_nonzero_rotated(a, b)
+                };
+                self.data.push(r);
+            } else if self.budget >= 2 {
                 self.budget -= 2;
                 let r = t.spin_until_nonzero(v);
                 self.data.push(r);
@@ -411,7 +426,13 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let nm = 1 + rng.below(3);
     let mutexes: Vec<Mutex> = (0..nm).map(|_| b.mutex()).collect();
     let guarded: Vec<Var> = (0..nm).map(|_| b.var(0)).collect();
-    let nv = if shape.lock_free || shape.spins { 1 + rng.below(2) } else { rng.below(3) };
+    let nv = if shape.multi_spins {
+        2
+    } else if shape.lock_free || shape.spins {
+        1 + rng.below(2)
+    } else {
+        rng.below(3)
+    };
     let visible: Vec<Var> = (0..nv).map(|_| b.var(0)).collect();
     let (mut conds, mut sems, mut rwlocks, mut barriers) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut sem_init = Vec::new();
@@ -438,6 +459,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         lock_free: shape.lock_free,
         racy: shape.racy,
         spins: shape.spins,
+        multi_spins: shape.multi_spins,
         mutexes,
         guarded,
         visible,
@@ -478,10 +500,17 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         let mut g = Gen { rng, ctx: &ctx, held: Vec::new(), data: Vec::new(), budget: shape.max_visible };
         for &p in plan {
             if p == 6 {
-                let r = t.spin_until_nonzero(g.ctx.visible[0]);
+                let r = if g.ctx.multi_spins && g.rng.chance(50) {
+                    t.spin_until_either_nonzero_rotated(g.ctx.visible[0], g.ctx.visible[1])
+                } else if g.ctx.multi_spins {
+                    t.spin_until_any_nonzero(&g.ctx.visible[..2])
+                } else {
+                    t.spin_until_nonzero(g.ctx.visible[0])
+                };
                 g.data.push(r);
             } else if p == 7 {
-                t.write(g.ctx.visible[0], 1);
+                let v = if g.ctx.multi_spins { g.ctx.visible[g.rng.below(2)] } else { g.ctx.visible[0] };
+                t.write(v, 1);
             } else if p == 5 {
                 g.budget += 2;
                 g.barrier_statement(t, 0);

@@ -45,17 +45,19 @@ pub fn canon(steps: &[Step], mode: Independence) -> Canon {
         let seq = threads.entry(s.thread).or_default();
         let idx = seq.len();
         seq.push(akey(s.action));
-        let Some(o) = s.action.object() else { continue };
-        let hist = objects.entry(o).or_default();
-        let is_read = is_read(s.action);
-        if is_read && mode == Independence::ReadReadIndependent {
-            if let Some(Slot::Reads(set)) = hist.last_mut() {
-                set.insert((s.thread, idx));
-                continue;
+        // A spin-wait on several locations is a read of each of them.
+        for o in s.action.objects() {
+            let hist = objects.entry(o).or_default();
+            let is_read = is_read(s.action);
+            if is_read && mode == Independence::ReadReadIndependent {
+                if let Some(Slot::Reads(set)) = hist.last_mut() {
+                    set.insert((s.thread, idx));
+                    continue;
+                }
+                hist.push(Slot::Reads([(s.thread, idx)].into_iter().collect()));
+            } else {
+                hist.push(Slot::One(s.thread, idx));
             }
-            hist.push(Slot::Reads([(s.thread, idx)].into_iter().collect()));
-        } else {
-            hist.push(Slot::One(s.thread, idx));
         }
     }
     Canon { threads: threads.into_iter().collect(), objects: objects.into_iter().collect() }

@@ -1,0 +1,37 @@
+// Peterson's mutual exclusion on sequentially consistent atomics, with the textbook
+// unbounded wait `while (want[other] && turn == other) {}`. An iteration of that loop
+// reads two locations (want, turn) and changes nothing: it is a spin-wait on both,
+// which blocks until another thread writes either, so no execution is spent on
+// iterations. Mutual exclusion holds and the critical section's plain accesses do not
+// race. Run with optimal-DPOR: qpor refuses a spin-wait on several locations.
+// expect: verdict=ok flags=--algorithm=optimal-dpor
+#include <pthread.h>
+#include <stdatomic.h>
+#include <assert.h>
+
+atomic_int want[2], turn;
+int inside, shared;
+
+void *proc(void *arg) {
+    int me = (int)(long)arg, other = 1 - me;
+    atomic_store(&want[me], 1);
+    atomic_store(&turn, other);
+    while (atomic_load(&want[other]) && atomic_load(&turn) == other) {
+    }
+    inside++;
+    assert(inside == 1);
+    shared++;
+    inside--;
+    atomic_store(&want[me], 0);
+    return 0;
+}
+
+int main(void) {
+    pthread_t a, b;
+    pthread_create(&a, 0, proc, (void *)0);
+    pthread_create(&b, 0, proc, (void *)1);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    assert(shared == 2);
+    return 0;
+}
