@@ -1,6 +1,7 @@
 // A thread computes forever on local data (no shared access, no visible operation):
-// nothing but the per-execution time limit can stop it.
-// expect: verdict=defect kind=timeout flags=--exec-timeout=0.3
+// nothing but the per-execution time limit can stop it. The report names the thread
+// and the line of the loop where it was interrupted.
+// expect: verdict=defect kind=timeout line=9|10|11|12 flags=--exec-timeout=0.3
 #include <pthread.h>
 
 void *worker(void *arg) {

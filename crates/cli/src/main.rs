@@ -514,16 +514,24 @@ fn token(l: &Loaded, schedule: &[ThreadId]) -> String {
     report::encode_token(&Recording { source_hash: l.source_hash, build: l.build.clone(), schedule: schedule.to_vec() })
 }
 
-/// Re-run `schedule` and build the report of the finding matching `key` (or the first).
+/// Re-run `schedule` (unless the execution is `kept`) and build the report of the
+/// finding matching `key` (or the first).
 fn report_for(
     l: &mut Loaded,
     schedule: &[ThreadId],
     key: Option<&FindingKey>,
+    kept: Option<&Execution>,
 ) -> Result<(Execution, Vec<DefectReport>)> {
     let max_steps = l.build.max_steps;
-    let mut exec = Execution::default();
-    let req = RunRequest { replay: schedule, sleep: &[], independence: Independence::AllDependent, max_steps };
-    l.prog.run(&req, &mut exec).map_err(|e| anyhow!("replaying the execution failed: {e}"))?;
+    let exec = match kept {
+        Some(e) => e.clone(),
+        None => {
+            let mut exec = Execution::default();
+            let req = RunRequest { replay: schedule, sleep: &[], independence: Independence::AllDependent, max_steps };
+            l.prog.run(&req, &mut exec).map_err(|e| anyhow!("replaying the execution failed: {e}"))?;
+            exec
+        }
+    };
     let sites = l.prog.deadlock_sites();
     let mut fs = report::findings(&exec, max_steps, &|t| sites.get(t));
     if let Some(k) = key {
@@ -593,7 +601,9 @@ fn check(a: CheckArgs) -> Result<u8> {
     };
     let deadline = a.timeout.map(|s| started + Duration::from_secs_f64(s));
     let keep_going = a.keep_going;
-    let mut found: Vec<(FindingKey, Vec<ThreadId>)> = Vec::new();
+    // Each finding's schedule, and for a timed-out execution the execution itself: it is
+    // reported as it was, not run again to its time limit.
+    let mut found: Vec<(FindingKey, Vec<ThreadId>, Option<Execution>)> = Vec::new();
     let mut seen = HashSet::new();
     let mut timed_out = false;
     let progress = std::io::stderr().is_terminal() && !a.json;
@@ -614,7 +624,8 @@ fn check(a: CheckArgs) -> Result<u8> {
         for f in report::findings(exec, max_steps, &|t| sites.get(t)) {
             let k = f.key();
             if seen.insert(k.clone()) {
-                found.push((k, exec.schedule()));
+                let keep = matches!(exec.end, unfold_engine::End::Timeout).then(|| exec.clone());
+                found.push((k, exec.schedule(), keep));
             }
         }
         if progress
@@ -685,8 +696,8 @@ fn check(a: CheckArgs) -> Result<u8> {
     }
     let mut defects = Vec::new();
     l.prog.set_interruptible(false);
-    for (key, schedule) in &found {
-        let (_, mut r) = report_for(&mut l, schedule, Some(key))?;
+    for (key, schedule, kept) in &found {
+        let (_, mut r) = report_for(&mut l, schedule, Some(key), kept.as_ref())?;
         defects.append(&mut r);
     }
     let verdict = if !defects.is_empty() {
@@ -863,7 +874,7 @@ fn replay(a: ReplayArgs) -> Result<u8> {
         ));
     }
     let mut l = load(&a.file, &rec.build, &a.build, a.json)?;
-    let (exec, defects) = report_for(&mut l, &rec.schedule, None)?;
+    let (exec, defects) = report_for(&mut l, &rec.schedule, None, None)?;
     let trace = report::trace(&l.sym, &l.prog, &exec);
     if a.json {
         let j = serde_json::json!({

@@ -382,7 +382,7 @@ pub fn findings(
                 kind: Kind::Timeout,
                 message: "the execution timed out".into(),
                 thread: t,
-                site: None,
+                site: exec.stopped_at,
                 blocked: Vec::new(),
             });
         }

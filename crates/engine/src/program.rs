@@ -139,6 +139,10 @@ pub struct Execution {
     /// For a run cut short ([`End::Timeout`]): the thread that was running, if known.
     #[serde(default)]
     pub running: Option<ThreadId>,
+    /// For a run cut short ([`End::Timeout`]): where the running thread was stopped (the
+    /// program counter it was interrupted at), if known.
+    #[serde(default)]
+    pub stopped_at: Option<Site>,
 }
 
 impl Execution {
@@ -150,6 +154,7 @@ impl Execution {
         self.assumed.clear();
         self.end = End::Finished;
         self.running = None;
+        self.stopped_at = None;
     }
 
     /// The sequence of threads that took each step: a replay of this execution.

@@ -242,6 +242,9 @@ struct Header {
     nsteps: AtomicUsize,
     running: AtomicU16,
     crash_pc: AtomicU64,
+    /// Where the program was interrupted by [`STOP_SIGNAL`] before a timed-out execution
+    /// is killed (0: not yet / unknown).
+    stop_pc: AtomicU64,
     /// The faulting address and the stack pointer at the crash (0: unknown).
     crash_addr: AtomicU64,
     crash_sp: AtomicU64,
@@ -514,6 +517,34 @@ extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void
     // instruction and the process dies with the original signal.
 }
 
+/// The signal the parent sends an execution that ran out of time, just before killing
+/// it, to learn where it was (`on_stop` records the interrupted program counter).
+/// SIGXCPU ("CPU time limit exceeded") is what the kernel itself sends for a CPU limit,
+/// and programs under test have no reason to handle it.
+const STOP_SIGNAL: c_int = libc::SIGXCPU;
+
+extern "C" fn on_stop(_sig: c_int, _info: *mut libc::siginfo_t, ctx: *mut c_void) {
+    let p = CRASH_PC.load(Ordering::Relaxed) as *const Header;
+    if p.is_null() || ctx.is_null() {
+        return;
+    }
+    // SAFETY: the kernel passes a valid ucontext_t for SA_SIGINFO handlers; p is the
+    // shared header, mapped for the life of the process. Only an atomic store.
+    unsafe {
+        let uc = &*(ctx as *const libc::ucontext_t);
+        #[cfg(target_arch = "x86_64")]
+        let pc = uc.uc_mcontext.gregs[libc::REG_RIP as usize] as u64;
+        #[cfg(target_arch = "aarch64")]
+        let pc = uc.uc_mcontext.pc;
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let pc = {
+            let _ = uc;
+            1u64
+        };
+        (*p).stop_pc.store(pc.max(1), Ordering::Release);
+    }
+}
+
 /// Worker side: install the crash handler on an alternate stack (a coroutine stack
 /// overflow must still be reported: the handler cannot run on the overflowed stack).
 fn install_crash_handler(hdr: *const Header) {
@@ -541,6 +572,12 @@ fn install_crash_handler(hdr: *const Header) {
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
+        // The stop probe: the program goes on after it (it is killed right after).
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_stop as *const () as usize;
+        sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESTART;
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(STOP_SIGNAL, &sa, std::ptr::null_mut());
     }
 }
 
@@ -645,6 +682,7 @@ impl WorkerCtx {
         });
         hdr.nsteps.store(0, Ordering::Relaxed);
         hdr.crash_pc.store(0, Ordering::Relaxed);
+        hdr.stop_pc.store(0, Ordering::Relaxed);
         hdr.crash_addr.store(0, Ordering::Relaxed);
         hdr.crash_sp.store(0, Ordering::Relaxed);
         hdr.running.store(0, Ordering::Relaxed);
@@ -1257,8 +1295,20 @@ impl Program for CProgram {
                 }
             }
             Err(interrupt) => {
-                // Timeout or Ctrl-C: kill whatever runs the execution.
+                // Timeout or Ctrl-C: learn where the program is (a short probe, see
+                // STOP_SIGNAL), then kill whatever runs the execution.
                 let child = hdr.child_pid.load(Ordering::SeqCst);
+                let target = if child > 0 { child } else { self.worker.as_ref().map_or(0, |w| w.pid) };
+                if target > 0 {
+                    // SAFETY: signalling our own child (or grandchild), which installed a
+                    // handler for STOP_SIGNAL that only stores an address.
+                    unsafe { libc::kill(target, STOP_SIGNAL) };
+                    let probe = Instant::now();
+                    while hdr.stop_pc.load(Ordering::Acquire) == 0 && probe.elapsed() < Duration::from_millis(50) {
+                        std::thread::sleep(Duration::from_micros(200));
+                    }
+                }
+                let pc = hdr.stop_pc.load(Ordering::Acquire);
                 self.kill_worker();
                 if child > 0 {
                     // SAFETY: the execution process is our grandchild; the worker reaped
@@ -1269,6 +1319,7 @@ impl Program for CProgram {
                 out.end = End::Timeout;
                 out.first = first_of(out);
                 out.running = Some(ThreadId(hdr.running.load(Ordering::Relaxed)));
+                out.stopped_at = (pc > 1).then_some(pc);
                 self.timing.transfer += t1.elapsed();
                 return Ok(());
             }
