@@ -479,6 +479,13 @@ impl Frontend for CRun<'_> {
                 let v = rt.mem.versions.entry(o).or_insert(0);
                 *v = v.wrapping_add(1);
             }
+            Action::Lock(m) | Action::Unlock(m) => {
+                // Logged for polling under a mutex (memory.rs); happens-before as usual.
+                crate::memory::spin_mutex_op(rt, t, m, matches!(action, Action::Lock(_)));
+                if rt.mem.tracking() {
+                    rt.mem.detector.on_step(t, action);
+                }
+            }
             _ => {
                 // Any other visible operation changes what other threads can see (or
                 // ends a spin-wait): the thread's loop iterations start afresh.

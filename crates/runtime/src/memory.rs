@@ -163,6 +163,8 @@ struct Visit {
     site: Site,
     snap: Option<Snapshot>,
     reads: usize,
+    /// How many mutex operations were logged then.
+    locks: usize,
 }
 
 /// Per-thread spin-loop detection state.
@@ -176,6 +178,15 @@ pub(crate) struct SpinTracker {
     /// every few reads) pay one counter, not the bookkeeping. Plain reads are not
     /// scheduling points, so the delay costs no execution.
     plain_reads: u32,
+    /// Mutex locks (`true`) and unlocks since the visits began: polling under a mutex
+    /// (see "Polling under a mutex" below).
+    locks: Vec<(ObjId, bool)>,
+    /// A pure iteration found while holding the mutex it polls under: the wait to block
+    /// on once the thread has released it and comes back to lock it.
+    deferred: Option<(Awaited, ObjId)>,
+    /// A location read while polling under a mutex could not be watched (too many):
+    /// its plain writes may be invisible, so no wait may be derived from the reads.
+    unwatched: bool,
 }
 
 /// See [`SpinTracker::plain_reads`].
@@ -184,10 +195,13 @@ const PLAIN_SPIN_THRESHOLD: u32 = 64;
 impl SpinTracker {
     /// Forget every visit: the thread changed something.
     pub fn clear(&mut self) {
-        if !self.visits.is_empty() || !self.reads.is_empty() {
+        if !self.visits.is_empty() || !self.reads.is_empty() || !self.locks.is_empty() {
             self.visits.clear();
             self.reads.clear();
+            self.locks.clear();
         }
+        self.deferred = None;
+        self.unwatched = false;
         self.plain_reads = 0;
     }
 }
@@ -232,7 +246,7 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<Action> {
         let spin = &mut th.spin;
         let Some(i) = spin.visits.iter().position(|v| v.site == site) else {
             if spin.visits.len() < MAX_VISITS {
-                spin.visits.push(Visit { site, snap: None, reads: spin.reads.len() });
+                spin.visits.push(Visit { site, snap: None, reads: spin.reads.len(), locks: spin.locks.len() });
             } else {
                 spin.clear();
             }
@@ -248,12 +262,21 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<Action> {
                 // Each location with the write count seen at its first read in the
                 // iteration: if another thread wrote it since, the wait is enabled at once.
                 let read = &spin.reads[spin.visits[i].reads..];
-                if let Some(w) = Awaited::new(read.iter().copied()) {
-                    spin.clear();
-                    return Some(Action::Await(w));
+                let locks = &spin.locks[spin.visits[i].locks..];
+                match (Awaited::new(read.iter().copied()), polled_mutex(locks)) {
+                    (Some(w), Polled::None) => {
+                        spin.clear();
+                        return Some(Action::Await(w));
+                    }
+                    (Some(w), Polled::Released) if !spin.unwatched => {
+                        spin.clear();
+                        return Some(Action::Await(w));
+                    }
+                    (Some(w), Polled::Held(m)) if !spin.unwatched => spin.deferred = Some((w, m)),
+                    _ => {}
                 }
             }
-            spin.visits[i] = Visit { site, snap, reads: spin.reads.len() };
+            spin.visits[i] = Visit { site, snap, reads: spin.reads.len(), locks: spin.locks.len() };
         }
         None
     })
@@ -279,6 +302,100 @@ fn log_change() {
         let t = rt.current;
         rt.thread(t).spin.clear();
     })
+}
+
+// ---- polling under a mutex ---------------------------------------------------------------
+//
+// `for (;;) { lock(m); if (flag) break; unlock(m); }` repeats lock, reads, unlock. The
+// rule: an iteration is pure if, besides loads with unchanged local state (as above), its
+// only visible operations are locks and unlocks of ONE mutex that balance (as many of
+// each: the mutex is in the same state after the iteration as before). Re-running such
+// an iteration while no location it read is written gives the same state again, so the
+// thread waits instead — but never while holding the mutex (the writer may need it):
+// - a checkpoint that finds the iteration pure while the thread does not hold the mutex
+//   (its last operation on it in the iteration was an unlock) blocks at once;
+// - one that finds it pure while the thread holds it (a read inside the critical
+//   section, the usual case) records the wait, and the thread blocks at its next
+//   `pthread_mutex_lock` of that mutex, after releasing it ([`spin_before_lock`]).
+//   Any other visible operation, or any change, in between forgets the wait.
+// The write counts a wait compares must see every write after the reads they come
+// from; between a read and the deferred wait the thread unlocks (a scheduling point),
+// so a location read plainly while polling is watched at once (its plain writes become
+// visible steps, as for a waited-on location). The wait may also come one iteration late
+// or after the loop was left (its reads then saw a new value, which moved a count): it
+// is then enabled at once and only reads.
+
+/// How the mutex operations of an iteration qualify it.
+enum Polled {
+    /// None: an ordinary spin.
+    None,
+    /// Balanced operations on one mutex, the last an unlock.
+    Released,
+    /// Balanced operations on one mutex, the last a lock: the thread holds it.
+    Held(ObjId),
+    /// Anything else (several mutexes, unbalanced).
+    No,
+}
+
+fn polled_mutex(ops: &[(ObjId, bool)]) -> Polled {
+    let Some(&(m, _)) = ops.first() else { return Polled::None };
+    let locks = ops.iter().filter(|o| o.1).count();
+    if ops.iter().any(|o| o.0 != m) || locks * 2 != ops.len() {
+        return Polled::No;
+    }
+    match ops.last() {
+        Some((_, true)) => Polled::Held(m),
+        _ => Polled::Released,
+    }
+}
+
+/// Most locations watched because of polling, per execution.
+const MAX_WATCHED: usize = 64;
+
+/// While `t` polls under a mutex, a plain read of `o` makes `o`'s plain writes visible.
+fn watch_polled(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, o: ObjId) {
+    if rt.thread(t).spin.locks.is_empty() || rt.mem.awaited.contains(&o) {
+        return;
+    }
+    if rt.mem.awaited.len() < MAX_WATCHED {
+        rt.mem.awaited.push(o);
+    } else {
+        rt.thread(t).spin.unwatched = true;
+    }
+}
+
+/// Thread `t` performed a lock (`lock`) or unlock of mutex `m`: logged for polling (the
+/// iteration goes on), instead of forgetting the visits like other operations.
+pub(crate) fn spin_mutex_op(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, m: ObjId, lock: bool) {
+    let spin = &mut rt.thread(t).spin;
+    if spin.locks.len() >= MAX_READS {
+        spin.clear();
+        return;
+    }
+    if !lock && spin.deferred.is_some_and(|(_, d)| d != m) {
+        spin.deferred = None;
+    }
+    spin.locks.push((m, lock));
+    // Polling loops read few locations per iteration: start the bookkeeping of plain
+    // reads at once.
+    spin.plain_reads = PLAIN_SPIN_THRESHOLD;
+}
+
+/// Before `pthread_mutex_lock(m)`: block on the wait a pure iteration polling under `m`
+/// recorded, if any (see "Polling under a mutex").
+pub(crate) fn spin_before_lock(m: ObjId, site: Site) {
+    let w = with_rt(|rt| {
+        let t = rt.current;
+        let spin = &mut rt.thread(t).spin;
+        match spin.deferred.take() {
+            Some((w, d)) if d == m => Some(w),
+            _ => None,
+        }
+    });
+    if let Some(w) = w {
+        with_rt(|rt| rt.mem.awaited.extend(w.iter().map(|(o, _)| o)));
+        suspend(Yield::Pending(Action::Await(w), site));
+    }
 }
 
 /// Whether `addr` lies in the current thread's own live frames (between the
@@ -384,8 +501,9 @@ pub unsafe extern "C" fn __unfold_mem_access(
                         Then::SpinCheck(o, v)
                     } else {
                         let n = spin.reads.len();
-                        spin.visits.push(Visit { site: s, snap: None, reads: n });
+                        spin.visits.push(Visit { site: s, snap: None, reads: n, locks: spin.locks.len() });
                         spin.reads.push((o, v));
+                        watch_polled(rt, t, o);
                         Then::Done
                     }
                 }
@@ -402,6 +520,7 @@ pub unsafe extern "C" fn __unfold_mem_access(
             with_rt(|rt| {
                 let t = rt.current;
                 rt.thread(t).spin.reads.push((o, v));
+                watch_polled(rt, t, o);
             });
         }
         Then::Sc => sc_access(addr, size, write, ra, ctx),

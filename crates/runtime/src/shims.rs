@@ -798,6 +798,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_lock(
             }
             Relock::NotHeld => {}
         }
+        crate::memory::spin_before_lock(ObjId(addr), site_file_line(file, line));
         visible(Action::Lock(ObjId(addr)), file, line);
         with_rt(|rt| rt.held.insert(addr, (me, 1)));
         0
