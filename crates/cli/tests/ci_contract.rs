@@ -112,12 +112,15 @@ fn replay_tokens_carry_flags_and_arguments_and_refuse_another_program() {
 }
 
 /// A polling loop that never ends: the execution hits the step bound after 100 000 steps.
+/// (It counts its rounds: a pure poll would be a wait, reported as a livelock.)
 const POLLING: &str = r#"#include <pthread.h>
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 int flag;
+unsigned long rounds;
 void *poll_flag(void *a) {
     (void)a;
-    for (;;) {
+    for (unsigned long i = 0;; i++) {
+        rounds = i;
         pthread_mutex_lock(&m);
         int f = flag;
         pthread_mutex_unlock(&m);

@@ -184,9 +184,10 @@ pub(crate) struct SpinTracker {
     /// A pure iteration found while holding the mutex it polls under: the wait to block
     /// on once the thread has released it and comes back to lock it.
     deferred: Option<(Awaited, ObjId)>,
-    /// A location read while polling under a mutex could not be watched (too many):
-    /// its plain writes may be invisible, so no wait may be derived from the reads.
-    unwatched: bool,
+    /// The index in `reads` just past the last plain read made while polling that was
+    /// not watched (a first visit of its site, or too many watched locations): a wait
+    /// under a mutex may only be derived from reads after it.
+    unwatched: usize,
 }
 
 /// See [`SpinTracker::plain_reads`].
@@ -201,7 +202,7 @@ impl SpinTracker {
             self.locks.clear();
         }
         self.deferred = None;
-        self.unwatched = false;
+        self.unwatched = 0;
         self.plain_reads = 0;
     }
 }
@@ -263,16 +264,17 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<Action> {
                 // iteration: if another thread wrote it since, the wait is enabled at once.
                 let read = &spin.reads[spin.visits[i].reads..];
                 let locks = &spin.locks[spin.visits[i].locks..];
+                let watched = spin.unwatched <= spin.visits[i].reads;
                 match (Awaited::new(read.iter().copied()), polled_mutex(locks)) {
                     (Some(w), Polled::None) => {
                         spin.clear();
                         return Some(Action::Await(w));
                     }
-                    (Some(w), Polled::Released) if !spin.unwatched => {
+                    (Some(w), Polled::Released) if watched => {
                         spin.clear();
                         return Some(Action::Await(w));
                     }
-                    (Some(w), Polled::Held(m)) if !spin.unwatched => spin.deferred = Some((w, m)),
+                    (Some(w), Polled::Held(m)) if watched => spin.deferred = Some((w, m)),
                     _ => {}
                 }
             }
@@ -352,7 +354,10 @@ fn polled_mutex(ops: &[(ObjId, bool)]) -> Polled {
 /// Most locations watched because of polling, per execution.
 const MAX_WATCHED: usize = 64;
 
-/// While `t` polls under a mutex, a plain read of `o` makes `o`'s plain writes visible.
+/// While `t` polls under a mutex, a plain read of `o` (just logged) at a site it
+/// revisits without a change since makes `o`'s plain writes visible. Only revisits: an
+/// ordinary thread that takes a lock and reads shared data once must not turn every
+/// write to that data into a scheduling point.
 fn watch_polled(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, o: ObjId) {
     if rt.thread(t).spin.locks.is_empty() || rt.mem.awaited.contains(&o) {
         return;
@@ -360,7 +365,8 @@ fn watch_polled(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, o: ObjId) 
     if rt.mem.awaited.len() < MAX_WATCHED {
         rt.mem.awaited.push(o);
     } else {
-        rt.thread(t).spin.unwatched = true;
+        let spin = &mut rt.thread(t).spin;
+        spin.unwatched = spin.reads.len();
     }
 }
 
@@ -503,7 +509,10 @@ pub unsafe extern "C" fn __unfold_mem_access(
                         let n = spin.reads.len();
                         spin.visits.push(Visit { site: s, snap: None, reads: n, locks: spin.locks.len() });
                         spin.reads.push((o, v));
-                        watch_polled(rt, t, o);
+                        if !spin.locks.is_empty() {
+                            // Not watched: only revisits are (see watch_polled).
+                            spin.unwatched = n + 1;
+                        }
                         Then::Done
                     }
                 }
