@@ -420,12 +420,8 @@ pub fn peterson_with(broken: bool, one_word: bool) -> Model {
                 raise(t, true);
                 t.write(turn, other as i64);
             }
-            let head = t.label();
             let enter = t.label();
-            t.place(head);
-            // The C runtime blocks after two identical iterations (the first visit of
-            // the loop head registers it, the second takes the snapshot).
-            for _ in 0..2 {
+            let test_w = |t: &mut super::ThreadBuilder| {
                 let w = t.read(want[other]);
                 let theirs = match (one_word, other) {
                     (false, _) => w.e(),
@@ -433,11 +429,37 @@ pub fn peterson_with(broken: bool, one_word: bool) -> Model {
                     (true, _) => w.lt(2).eq(0),
                 };
                 t.jump_if_zero(theirs, enter);
+            };
+            let test_t = |t: &mut super::ThreadBuilder| {
                 let tu = t.read(turn);
                 t.jump_if_zero(tu.eq(other as i64), enter);
+            };
+            // As the C runtime runs the loop: it blocks after two identical iterations
+            // (the first visit of a checkpoint registers it, the second takes the
+            // snapshot, the third compares), at the loop head (want, turn) the first
+            // time; after a wake the checkpoints start afresh one read later, so the
+            // waits alternate between the two reads: W T W T await(W,T), then
+            // W T W T W await(T,W), T W T W T await(W,T), and so on.
+            for _ in 0..2 {
+                test_w(t);
+                test_t(t);
             }
             t.await_change(&[want[other], turn]);
-            t.jump(head);
+            let again = t.label();
+            t.place(again);
+            for _ in 0..2 {
+                test_w(t);
+                test_t(t);
+            }
+            test_w(t);
+            t.await_change(&[turn, want[other]]);
+            for _ in 0..2 {
+                test_t(t);
+                test_w(t);
+            }
+            test_t(t);
+            t.await_change(&[want[other], turn]);
+            t.jump(again);
             t.place(enter);
             // Plain accesses, as in C: checked for races, not scheduling points.
             let x = t.load(inside);
