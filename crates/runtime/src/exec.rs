@@ -218,6 +218,8 @@ pub(crate) struct Rt {
     pub keys: Vec<(u32, usize)>,
     /// Stack size of threads created without a size (`--stack-size`).
     pub default_stack: usize,
+    /// Memory-error checks: heap blocks, exited threads ([`crate::heapcheck`]).
+    pub heap: crate::heapcheck::HeapCheck,
 }
 
 thread_local! {
@@ -239,6 +241,7 @@ thread_local! {
         unsupported: None,
         keys: Vec::new(),
         default_stack: crate::mem::DEFAULT_STACK,
+        heap: crate::heapcheck::HeapCheck::default(),
     });
 }
 
@@ -414,6 +417,7 @@ impl Executor {
             rt.exit_code = 0;
             rt.too_many_threads = false;
             rt.mem.reset();
+            rt.heap.reset();
             rt.unsupported = None;
             rt.keys.clear();
         });
@@ -472,6 +476,7 @@ impl Frontend for CRun<'_> {
         action: Action,
         result: u64,
     ) -> Result<(Option<Action>, Option<Action>), ProgramError> {
+        let site = self.ex.sites[t.index()];
         with_rt(|rt| match action {
             Action::Read(_) => {}
             Action::Write(o) | Action::Rmw(o) => {
@@ -487,6 +492,10 @@ impl Frontend for CRun<'_> {
                     if let Some(i) = rt.mem.awaited.iter().position(|&x| x == o) {
                         rt.mem.awaited.swap_remove(i);
                     }
+                }
+                if action == Action::Exit {
+                    // The thread's stack dies (before the step's happens-before tick).
+                    crate::heapcheck::on_thread_exit(rt, t, site);
                 }
                 if rt.mem.tracking() && !matches!(action, Action::Await(..)) {
                     // Happens-before of the step, before the thread (or the child) runs on.

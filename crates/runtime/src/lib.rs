@@ -8,6 +8,9 @@
 //! - [`exec`]: one execution inside a worker — program threads as `corosensei` coroutines
 //!   that switch only at visible operations, scheduled by the engine's shared
 //!   [`Scheduler`](unfold_engine::Scheduler);
+//! - [`heapcheck`]: memory errors — use after free, double and invalid frees, accesses to
+//!   the stack of a thread that exited, uninitialised heap reads (opt-in) — checked on
+//!   every instrumented access through a shadow of the arena;
 //! - [`tls`]: `__tls_get_addr`, serving the program's `__thread` variables per thread;
 //! - [`shims`]: the `__unfold_*` C entry points the program is compiled against
 //!   ([`HEADER`] renames the pthread/libc functions to them);
@@ -70,6 +73,7 @@
 
 pub mod c11;
 pub mod exec;
+pub mod heapcheck;
 pub mod mem;
 pub mod memory;
 pub mod shims;

@@ -106,6 +106,8 @@ pub struct Arena {
     // are zero.
     used: Vec<usize>,
     committed: Vec<usize>,
+    /// Freed blocks and uninitialised bytes ([`crate::heapcheck`]).
+    shadow: crate::heapcheck::Shadow,
 }
 
 /// Allocation header: the payload size, for `realloc`.
@@ -114,7 +116,19 @@ const HDR: usize = 16;
 impl Arena {
     /// Reserve the arena's address space.
     pub fn new() -> Result<Self, RuntimeError> {
-        Ok(Arena { res: Reservation::new(SLOTS * ARENA_SLOT)?, used: vec![0; SLOTS], committed: vec![0; SLOTS] })
+        let res = Reservation::new(SLOTS * ARENA_SLOT)?;
+        let shadow = crate::heapcheck::Shadow::new(res.base as u64, res.len as u64)?;
+        Ok(Arena { res, used: vec![0; SLOTS], committed: vec![0; SLOTS], shadow })
+    }
+
+    /// The shadow of the arena (freed blocks, uninitialised bytes).
+    pub fn shadow(&self) -> &crate::heapcheck::Shadow {
+        &self.shadow
+    }
+
+    /// The shadow of the arena, to update.
+    pub fn shadow_mut(&mut self) -> &mut crate::heapcheck::Shadow {
+        &mut self.shadow
     }
 
     /// Whether `addr` lies in the arena; returns the owning thread slot and offset.
@@ -170,6 +184,7 @@ impl Arena {
                 // SAFETY: [slot start, slot start + used) is committed memory of our
                 // reservation; no live reference points into it between executions.
                 unsafe { std::ptr::write_bytes((self.res.base + s * ARENA_SLOT) as *mut u8, 0, self.used[s]) };
+                self.shadow.clear((s * ARENA_SLOT) as u64, self.used[s] as u64);
                 self.used[s] = 0;
             }
         }
@@ -214,6 +229,11 @@ impl Stacks {
         }
         self.committed[s] = size;
         Some(SlotStack { base: self.res.base + top, limit: self.res.base + top - size })
+    }
+
+    /// The slots: (base address, bytes per slot, number of slots).
+    pub fn bounds(&self) -> (u64, u64, u64) {
+        (self.res.base as u64, STACK_SLOT as u64, SLOTS as u64)
     }
 
     /// Whether `addr` lies in a stack slot (the stack or its guard region); returns the
@@ -311,6 +331,11 @@ impl TlsBlocks {
             std::ptr::write_bytes((block + self.filesz) as *mut u8, 0, self.memsz - self.filesz);
         }
         Some(block)
+    }
+
+    /// The blocks: (base address, bytes per block, number of blocks).
+    pub fn bounds(&self) -> (u64, u64, u64) {
+        (self.res.base as u64, self.slot as u64, SLOTS as u64)
     }
 
     /// Whether `addr` lies in a TLS block; returns the owning thread slot.

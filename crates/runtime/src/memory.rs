@@ -335,6 +335,8 @@ pub unsafe extern "C" fn __unfold_mem_access(
         if !rt.active {
             return Then::Done;
         }
+        // Memory errors (freed heap, dead stacks, uninitialised bytes): crate::heapcheck.
+        crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
         let t = rt.current;
         let own = frame != 0 && a >= frame && a < rt.thread(t).stack_top as u64;
         if write != 0 && !own {
@@ -455,6 +457,7 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
             "an atomic access of {size} bytes at 0x{a:x} crosses an 8-byte word (unfold models atomics per word)"
         ));
     }
+    with_rt(|rt| crate::heapcheck::on_access(rt, a, size as u64, kind != 0, code_site(ra)));
     let o = memory_obj(a);
     let action = match kind {
         0 => Action::Read(o),

@@ -969,6 +969,11 @@ impl CProgram {
         RT.with(|rt| {
             let mut rt: std::cell::RefMut<'_, Rt> = rt.borrow_mut();
             rt.arena = arena;
+            rt.heap.regions = crate::heapcheck::Regions {
+                image: self.image.range,
+                stacks: stacks.bounds(),
+                tls: tls.as_ref().map_or((0, 0, 0), |t| t.bounds()),
+            };
             rt.default_stack = self.opts.stack_size;
             let mut fns = self.opts.atomic_fns.clone();
             fns.sort_unstable();
