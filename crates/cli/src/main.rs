@@ -71,7 +71,7 @@ unfolding created; other explorers: the distinct events of the executions explor
 steps, elapsed_s, peak_rss_bytes, algorithm, isolation, defects: [{kind, message, thread, \
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
-livelock, bound, timeout; \
+use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, livelock, bound, timeout; \
 dot_error if --dot failed. On an error: {verdict: error, error_kind (usage, input, compile, \
 refused, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";
@@ -178,6 +178,11 @@ struct BuildArgs {
     /// pthread_attr_setstacksize, main included (e.g. 512K, 8M; at most 128M).
     #[arg(long, value_name = "SIZE", default_value = "8M", value_parser = parse_stack_size, help_heading = "Execution")]
     stack_size: String,
+    /// Report reads of heap bytes that `malloc`/`realloc` returned and no instrumented
+    /// write initialised (`uninit-read`); `calloc` memory counts as initialised. Bytes
+    /// written only by libc (`memset`, `memcpy`, `read`...) are not seen as written.
+    #[arg(long, help_heading = "Execution")]
+    check_uninit: bool,
     /// Arguments passed to the program's main (after `--`).
     #[arg(last = true, value_name = "PROGRAM ARGS")]
     args: Vec<String>,
@@ -198,6 +203,7 @@ impl BuildArgs {
             memory: self.memory.clone(),
             spurious_wakeups: self.spurious_wakeups,
             stack_size: self.stack_size.clone(),
+            check_uninit: self.check_uninit,
         }
     }
 }
@@ -462,6 +468,7 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         step_capacity: build.max_steps.saturating_add(1),
         memory,
         stack_size,
+        check_uninit: build.check_uninit,
     };
     let prog = CProgram::new(image, opts)?;
     // Maps the object's debug info: it stays readable once the file is gone.

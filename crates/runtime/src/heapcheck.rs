@@ -375,16 +375,16 @@ pub(crate) fn on_free(rt: &mut Rt, p: u64, site: Site, what: &str) -> Freed {
     let Some(arena) = rt.arena.as_ref() else { return Freed::Foreign };
     let Some((slot, _)) = arena.locate(p) else {
         let r = rt.heap.regions;
-        let region = if let Some(s) = slot_of(r.stacks, p) {
-            format!("on the stack of t{s}")
-        } else if let Some(s) = slot_of(r.tls, p) {
-            format!("in the thread-local storage of t{s}")
+        // The CLI names stack and thread-local addresses by their thread (and globals
+        // by their symbol).
+        let region = if slot_of(r.stacks, p).is_some() || slot_of(r.tls, p).is_some() {
+            ""
         } else if p >= r.image.0 && p < r.image.1 {
-            "in the program's static data".to_string()
+            " (the program's static data)"
         } else {
             return Freed::Foreign;
         };
-        let msg = format!("{t} {what}s 0x{p:x}, {region}: not a pointer malloc returned");
+        let msg = format!("{t} {what}s 0x{p:x}{region}: not a pointer malloc returned");
         report(rt, DefectKind::InvalidFree, (site, 0), site, msg);
         return Freed::Bad;
     };
@@ -481,7 +481,7 @@ pub(crate) fn on_access(rt: &mut Rt, addr: u64, size: u64, write: bool, site: Si
         if write {
             shadow.set_uninit(addr, size, false);
         } else if let Some(b) = shadow.first_uninit(addr, size) {
-            uninit_read(rt, b, size, site);
+            uninit_read(rt, addr, b, size, site);
         }
     }
     if rt.heap.any_exited {
@@ -551,13 +551,14 @@ fn dead_stack(rt: &mut Rt, d: Death, addr: u64, size: u64, write: bool, site: Si
 }
 
 #[cold]
-fn uninit_read(rt: &mut Rt, byte: u64, size: u64, site: Site) {
+fn uninit_read(rt: &mut Rt, addr: u64, byte: u64, size: u64, site: Site) {
     let t = rt.current;
     let Some((slot, _)) = rt.arena.as_ref().and_then(|a| a.locate(byte)) else { return };
     let Some(b) = rt.heap.block(slot, byte).copied() else { return };
     let msg = format!(
-        "{t} reads {size} byte{} of {}, and byte {} of the block was never written",
+        "{t} reads {size} byte{} at offset {} of {}; byte {} was never written",
         plural(size),
+        addr.saturating_sub(b.start),
         describe(&b),
         byte - b.start
     );

@@ -61,6 +61,8 @@ pub struct Options {
     /// Stack size of threads (main included) that do not ask for one with
     /// `pthread_attr_setstacksize`, at most [`crate::mem::MAX_STACK`].
     pub stack_size: usize,
+    /// Report reads of uninitialised heap bytes ([`crate::heapcheck`]).
+    pub check_uninit: bool,
 }
 
 /// The program image, loaded in the parent.
@@ -829,9 +831,13 @@ impl CProgram {
             Some(t) => Some(TlsBlocks::new(t.init, t.filesz, t.memsz)?),
             None => None,
         };
+        let mut arena = Arena::new()?;
+        if opts.check_uninit {
+            arena.shadow_mut().track_uninit()?;
+        }
         Ok(CProgram {
             snapshot,
-            arena: Some(Arena::new()?),
+            arena: Some(arena),
             stacks: Some(Stacks::new()?),
             tls,
             argv_c,
