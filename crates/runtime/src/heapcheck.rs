@@ -609,6 +609,27 @@ mod tests {
     }
 
     #[test]
+    fn blocks_are_found_by_any_address_of_their_granules() {
+        let mut h = HeapCheck::default();
+        let b = |start, size| Block { start, size, thread: ThreadId(1), site: 7, free: None };
+        h.blocks = vec![Vec::new(), vec![b(0x1010, 8), b(0x1030, 40), b(0x1070, 0)]];
+        h.used = vec![1];
+        let start = |a| h.block(1, a).map(|b| b.start);
+        assert_eq!(start(0x1000), None, "the first header");
+        assert_eq!(start(0x1010), Some(0x1010));
+        assert_eq!(start(0x101f), Some(0x1010), "the padding of the granule");
+        assert_eq!(start(0x1020), None, "the next block's header");
+        assert_eq!(start(0x1057), Some(0x1030));
+        assert_eq!(start(0x105f), Some(0x1030));
+        assert_eq!(start(0x1070), Some(0x1070), "an empty block has one granule");
+        assert_eq!(start(0x1080), None);
+        assert_eq!(h.block(0, 0x1010).map(|b| b.start), None);
+        assert_eq!(h.block(5, 0x1010).map(|b| b.start), None);
+        h.reset();
+        assert_eq!(h.block(1, 0x1010).map(|b| b.start), None, "a new execution forgets the blocks");
+    }
+
+    #[test]
     fn regions_name_slots() {
         assert_eq!(slot_of((1000, 100, 4), 1250), Some(2));
         assert_eq!(slot_of((1000, 100, 4), 1400), None);
