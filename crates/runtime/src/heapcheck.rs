@@ -369,6 +369,15 @@ pub(crate) enum Freed {
     Bad,
 }
 
+/// The size of the live block that starts at `p`, if there is one (what `realloc` may
+/// reallocate).
+pub(crate) fn live_block(rt: &Rt, p: u64) -> Option<u64> {
+    let (slot, _) = rt.arena.as_ref()?.locate(p)?;
+    let v = rt.heap.blocks.get(slot)?;
+    let b = v.binary_search_by_key(&p, |b| b.start).ok().map(|i| v[i])?;
+    b.free.is_none().then_some(b.size)
+}
+
 /// Thread `t` frees `p` at `site` (`realloc`: `what` says which function).
 pub(crate) fn on_free(rt: &mut Rt, p: u64, site: Site, what: &str) -> Freed {
     let t = rt.current;

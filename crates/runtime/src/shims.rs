@@ -1006,24 +1006,30 @@ pub unsafe extern "C" fn __unfold_realloc_at(p: *mut c_void, size: usize, ra: *m
             // SAFETY: outside an execution p came from the libc fallback allocator.
             return unsafe { libc::realloc(p, size) };
         }
-        let old = match with_rt(|rt| crate::heapcheck::on_free(rt, p as u64, site, "realloc")) {
-            crate::heapcheck::Freed::Block(old) => old as usize,
-            // SAFETY: p is not arena memory: it came from libc (strdup, a constructor...).
-            crate::heapcheck::Freed::Foreign => return unsafe { libc::realloc(p, size) },
-            crate::heapcheck::Freed::Bad => return std::ptr::null_mut(),
+        let Some(old) = with_rt(|rt| crate::heapcheck::live_block(rt, p as u64)) else {
+            // Not a live block: a memory error (reported), or libc's memory.
+            return match with_rt(|rt| crate::heapcheck::on_free(rt, p as u64, site, "realloc")) {
+                // SAFETY: p is not arena memory: it came from libc (strdup, a constructor...).
+                crate::heapcheck::Freed::Foreign => unsafe { libc::realloc(p, size) },
+                _ => std::ptr::null_mut(),
+            };
         };
+        // The new block first: when the arena is exhausted, realloc fails and the old
+        // block stays live, as the C standard says.
         let q = alloc(size, site, false);
-        if !q.is_null() {
-            let n = old.min(size);
-            // SAFETY: both blocks are at least n bytes and distinct (the arena never
-            // reuses memory within an execution).
-            unsafe { std::ptr::copy_nonoverlapping(p as *const u8, q, n) };
-            with_rt(|rt| {
-                if let Some(a) = rt.arena.as_mut() {
-                    a.shadow_mut().copy_uninit(p as u64, q as u64, n as u64);
-                }
-            });
+        if q.is_null() {
+            return std::ptr::null_mut();
         }
+        let n = (old as usize).min(size);
+        // SAFETY: both blocks are at least n bytes and distinct (the arena never reuses
+        // memory within an execution).
+        unsafe { std::ptr::copy_nonoverlapping(p as *const u8, q, n) };
+        with_rt(|rt| {
+            if let Some(a) = rt.arena.as_mut() {
+                a.shadow_mut().copy_uninit(p as u64, q as u64, n as u64);
+            }
+            crate::heapcheck::on_free(rt, p as u64, site, "realloc");
+        });
         q as *mut c_void
     })
 }
