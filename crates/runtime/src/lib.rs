@@ -27,8 +27,9 @@
 //! - **Renaming, not wrapping.** The program is compiled as a shared object with a
 //!   force-included header that renames the supported functions to `__unfold_*` shims
 //!   (function-like macros pass `__FILE__`/`__LINE__`, so most sites need no debug info;
-//!   functions programs commonly redeclare — `exit`, `abort`, `__VERIFIER_*` — are
-//!   renamed to static trampolines that pass their return address, resolved with DWARF).
+//!   functions programs commonly redeclare — `exit`, `abort`, `__VERIFIER_*`, the
+//!   allocator — are renamed to static trampolines that pass their return address,
+//!   resolved with DWARF).
 //!   `-Wl,--wrap` needs a static link and would not see calls inside the object; a
 //!   header also keeps the program's own `pthread_mutex_t` layout. Whatever the object
 //!   still imports is vetted by name before anything runs.
