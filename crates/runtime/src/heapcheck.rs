@@ -271,6 +271,10 @@ pub(crate) struct HeapCheck {
     /// Exit of each thread slot that exited in this execution.
     exited: Vec<Option<Death>>,
     any_exited: bool,
+    /// Stack slots another thread accessed in this execution: only their threads' exits
+    /// need the race detector's walk (see [`on_thread_exit`]).
+    foreign: Vec<bool>,
+    any_foreign: bool,
     reported: Vec<(DefectKind, Site, Site)>,
     pub regions: Regions,
 }
@@ -285,6 +289,10 @@ impl HeapCheck {
         if self.any_exited {
             self.exited.iter_mut().for_each(|e| *e = None);
             self.any_exited = false;
+        }
+        if self.any_foreign {
+            self.foreign.iter_mut().for_each(|f| *f = false);
+            self.any_foreign = false;
         }
         self.reported.clear();
     }
@@ -455,7 +463,9 @@ pub(crate) fn on_thread_exit(rt: &mut Rt, t: ThreadId, site: Site) {
     h.exited[s] = Some(Death { thread: t, clock, site });
     h.any_exited = true;
     let (base, slot, n) = h.regions.stacks;
-    if !tracking || s as u64 >= n {
+    // Only another thread's access to the stack can race with the exit: a thread whose
+    // stack nobody else touched costs nothing here.
+    if !tracking || s as u64 >= n || !h.foreign.get(s).copied().unwrap_or(false) {
         return;
     }
     let start = base + s as u64 * slot;
@@ -478,7 +488,7 @@ pub(crate) fn on_thread_exit(rt: &mut Rt, t: ThreadId, site: Site) {
 
 /// An instrumented access of `size` bytes at `addr` by the current thread, at `site`:
 /// freed heap, a dead thread's stack, uninitialised heap bytes. The hot path is
-/// [`Shadow::freed`] plus one flag.
+/// [`Shadow::freed`], one flag and the bounds of the stack slots.
 #[inline]
 pub(crate) fn on_access(rt: &mut Rt, addr: u64, size: u64, write: bool, site: Site) {
     let Some(arena) = rt.arena.as_mut() else { return };
@@ -493,13 +503,25 @@ pub(crate) fn on_access(rt: &mut Rt, addr: u64, size: u64, write: bool, site: Si
             uninit_read(rt, addr, b, size, site);
         }
     }
-    if rt.heap.any_exited {
-        if let Some(s) = slot_of(rt.heap.regions.stacks, addr) {
-            if s != rt.current.index() {
-                if let Some(Some(d)) = rt.heap.exited.get(s).copied() {
-                    dead_stack(rt, d, addr, size, write, site);
-                }
-            }
+    if let Some(s) = slot_of(rt.heap.regions.stacks, addr) {
+        if s != rt.current.index() {
+            foreign_stack(rt, s, addr, size, write, site);
+        }
+    }
+}
+
+/// An access to the stack of another thread (slot `s`): remembered for its exit, and
+/// checked against it if it already exited.
+fn foreign_stack(rt: &mut Rt, s: usize, addr: u64, size: u64, write: bool, site: Site) {
+    let h = &mut rt.heap;
+    if h.foreign.len() <= s {
+        h.foreign.resize(s + 1, false);
+    }
+    h.foreign[s] = true;
+    h.any_foreign = true;
+    if h.any_exited {
+        if let Some(Some(d)) = h.exited.get(s).copied() {
+            dead_stack(rt, d, addr, size, write, site);
         }
     }
 }
