@@ -530,6 +530,22 @@ fn memory_errors_name_allocation_free_and_access() {
     let j = run("crash_null.c");
     assert_eq!(j["defects"][0]["kind"], "crash", "{j}");
     assert!(j["defects"][0]["location"]["line"].is_u64(), "{j}");
+    // Under --memory sc a free is not a scheduling point nor tracked by happens-before:
+    // the access after it is a use after free.
+    let out = unfold(&dir, &["check", "mem_free_race.c", "--json", "--memory", "sc"]);
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        (&j["defects"][0]["kind"], &j["defects"][0]["location"]["line"]),
+        (&"use-after-free".into(), &16.into())
+    );
+    // Uninitialised reads are opt-in, and the replay token records the flag.
+    assert_eq!(run("mem_uninit_read.c")["verdict"], "ok");
+    let out = unfold(&dir, &["check", "mem_uninit_read.c", "--json", "--check-uninit"]);
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let token = j["defects"][0]["replay"].as_str().expect("a token").to_string();
+    let r = unfold(&dir, &["replay", "mem_uninit_read.c", &token, "--json"]);
+    let rj: Value = serde_json::from_slice(&r.stdout).expect("JSON");
+    assert_eq!(rj["defects"][0]["kind"], "uninit-read", "{rj}");
 }
 
 /// `--spurious-wakeups` lets an untimed wait return unsignalled: a consumer guarding its
