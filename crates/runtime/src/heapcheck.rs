@@ -5,9 +5,9 @@
 //! # What is checked, where
 //!
 //! - **Every instrumented access** (`__tsan_readN`/`__tsan_writeN` and the atomics, see
-//!   [`crate::memory`]) asks [`on_access`] whether it touches a freed heap block or the
+//!   [`crate::memory`]) asks `on_access` whether it touches a freed heap block or the
 //!   stack of a thread that exited.
-//! - **Every `free` and `realloc`** ([`on_free`]) checks its pointer: the start of a live
+//! - **Every `free` and `realloc`** (`on_free`) checks its pointer: the start of a live
 //!   block of the arena (anything else is an [`DefectKind::InvalidFree`]: the middle of a
 //!   block, a stack, a global, thread-local storage), not freed already
 //!   ([`DefectKind::DoubleFree`]).
