@@ -70,19 +70,21 @@
 
 pub mod c11;
 pub mod exec;
+pub mod image;
 pub mod mem;
 pub mod memory;
+pub(crate) mod shared;
 pub mod shims;
+pub mod signals;
 pub mod sync;
 pub mod tls;
 pub mod worker;
 
 pub use exec::{decode_site, site_word_offset, SiteKind, ATOMIC_OBJ};
+pub use image::Image;
 pub use memory::{memory_addr, memory_obj, MemoryMode};
-pub use worker::{
-    describe_wait_status, die_with_parent, install_interrupt_handler, interrupt_signal, interrupted, CProgram, Image,
-    Mode, Options, PendingSites, Region, Timing,
-};
+pub use signals::{describe_wait_status, die_with_parent, install_interrupt_handler, interrupt_signal, interrupted};
+pub use worker::{CProgram, Mode, Options, PendingSites, Region, Timing};
 
 /// The header force-included (`cc -include`) into every program.
 pub const HEADER: &str = include_str!("unfold.h");
