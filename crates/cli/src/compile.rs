@@ -239,6 +239,11 @@ fn refusal(name: &str) -> Option<String> {
         "fork",
         "vfork",
         "clone",
+        "clone3",
+        "__clone",
+        "__clone2",
+        "forkpty",
+        "daemon",
         "system",
         "popen",
         "posix_spawn",
@@ -246,12 +251,29 @@ fn refusal(name: &str) -> Option<String> {
         "execv",
         "execve",
         "execvp",
+        "execvpe",
         "execl",
+        "execle",
         "execlp",
+        "fexecve",
+        "execveat",
     ]
     .contains(&name)
     {
-        return Some(format!("`{name}` creates processes, which unfold does not support"));
+        return Some(format!("`{name}` creates or replaces processes, which unfold does not support"));
+    }
+    if name == "syscall" {
+        return Some(
+            "`syscall`: raw system calls are not supported by unfold (they can create processes or threads, \
+             or end the program, behind its back); call the libc function instead"
+                .into(),
+        );
+    }
+    if ["on_exit", "at_quick_exit", "quick_exit", "__cxa_atexit", "__cxa_thread_atexit_impl"].contains(&name) {
+        return Some(format!(
+            "`{name}` is not supported by unfold (supported: atexit, exit, _exit, _Exit; handlers run at the end \
+             of each execution)"
+        ));
     }
     None
 }

@@ -302,6 +302,7 @@ fn main() -> ExitCode {
     // Keep the C shims in the binary (they are exported to the program under test).
     std::hint::black_box(unfold_runtime::shims::shim_table());
     std::hint::black_box(unfold_runtime::memory::shim_table());
+    std::hint::black_box(unfold_runtime::process::shim_table());
     std::hint::black_box((unfold_runtime::sync::shim_table(), unfold_runtime::c11::shim_table()));
     let argv: Vec<OsString> = std::env::args_os().collect();
     let json = json_requested(&argv);

@@ -67,11 +67,16 @@ fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
     with_rt(|rt| rt.thread(t).stack_top = std::hint::black_box(&top) as *const u8 as usize);
     match body {
         Body::Main { main, argc, argv } => {
+            // SAFETY: libc's environment, read once.
+            let envp = unsafe { environ };
+            crate::process::run_constructors(argc, argv as *mut *mut c_char, envp);
             // SAFETY: `main` is the program's main function resolved by dlsym; argv is a
             // NULL-terminated array of C strings owned by the executor for the life of
             // the worker; `environ` is libc's environment.
-            let code = unsafe { main(argc, argv as *mut *mut c_char, environ) };
+            let code = unsafe { main(argc, argv as *mut *mut c_char, envp) };
             with_rt(|rt| rt.exit_code = code);
+            // Returning from main is exit(code).
+            crate::process::run_exit_handlers();
             y.suspend(Yield::Pending(Action::ExitProcess, 0));
         }
         Body::Start { f, arg } => {
@@ -218,6 +223,12 @@ pub(crate) struct Rt {
     pub keys: Vec<(u32, usize)>,
     /// Stack size of threads created without a size (`--stack-size`).
     pub default_stack: usize,
+    /// The program's constructors and destructors (per worker).
+    pub init_fini: crate::process::InitFini,
+    /// Handlers registered with `atexit` in this execution, in registration order.
+    pub atexit: Vec<usize>,
+    /// The program has begun to exit (its handlers ran or are running, or `_exit`).
+    pub exiting: bool,
 }
 
 thread_local! {
@@ -239,6 +250,9 @@ thread_local! {
         unsupported: None,
         keys: Vec::new(),
         default_stack: crate::mem::DEFAULT_STACK,
+        init_fini: crate::process::InitFini { ctors: Vec::new(), dtors: Vec::new() },
+        atexit: Vec::new(),
+        exiting: false,
     });
 }
 
@@ -416,6 +430,8 @@ impl Executor {
             rt.mem.reset();
             rt.unsupported = None;
             rt.keys.clear();
+            rt.atexit.clear();
+            rt.exiting = false;
         });
         crate::sync::reset();
         let r = self.run_inner(req, sink);

@@ -1030,6 +1030,7 @@ pub unsafe extern "C" fn __unfold_free(p: *mut c_void) {
 pub extern "C" fn __unfold_exit_at(code: c_int, ra: *mut c_void) -> ! {
     guard(|| {
         with_rt(|rt| rt.exit_code = code);
+        crate::process::run_exit_handlers();
         suspend(Yield::Pending(Action::ExitProcess, code_site(ra)));
         stop()
     })

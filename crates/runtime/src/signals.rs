@@ -96,8 +96,8 @@ extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void
     if p.is_null() {
         return;
     }
-    // SAFETY: p points to the shared header, mapped for the life of the process; the
-    // kernel passes a valid siginfo_t for SA_SIGINFO handlers (si_addr is the faulting
+    // SAFETY: p points to the shared header, mapped for the life of the worker (only
+    // ever accessed atomically); the kernel passes a valid siginfo_t for SA_SIGINFO handlers (si_addr is the faulting
     // address for SIGSEGV/SIGBUS).
     unsafe {
         if !info.is_null() {

@@ -23,17 +23,19 @@ use crate::exec::{take_results, Executor, Rt, StepSink, RT};
 use crate::image::Image;
 use crate::mem::{Arena, ImageSnapshot, Stacks, TlsBlocks};
 use crate::shared::{
-    pipe, read_byte, relax, wait_seq, write_byte, write_msg, Header, RawDefect, Shared, MAX_DEFECTS, MAX_NAMES,
-    MAX_SLEEP, MSG, PARENT_SPIN, WORKER_SPIN,
+    decode_independence, encode_independence, encode_name, end_tag, error_code, load_len, pipe, read_byte, relax,
+    wait_seq, write_byte, Corrupt, Header, Shared, WireStep, MAX_DEFECTS, MAX_SLEEP, PARENT_SPIN, WORKER_SPIN,
 };
 use crate::signals::{
     describe_wait_status, die_with, install_crash_handler, interrupted, signal_name, INTERRUPT_SIGNALS,
 };
 use crate::RuntimeError;
 use std::ffi::{c_char, c_int, CString};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::{Duration, Instant};
-use unfold_engine::{Action, Defect, DefectKind, End, Execution, Program, ProgramError, RunRequest, Step, ThreadId};
+use unfold_engine::{
+    Action, Defect, DefectKind, End, Execution, Independence, Program, ProgramError, RunRequest, Step, ThreadId,
+};
 
 /// How executions are isolated from each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,8 +114,8 @@ pub struct CProgram {
     tls: Option<TlsBlocks>,
     argv_c: Vec<CString>,
     hdr: Shared<Header>,
-    replay: Shared<ThreadId>,
-    steps: Shared<Step>,
+    replay: Shared<AtomicU16>,
+    steps: Shared<WireStep>,
     worker: Option<Worker>,
     /// Phase times.
     pub timing: Timing,
@@ -158,136 +160,149 @@ impl std::fmt::Debug for CProgram {
 
 struct ShmSink<'a> {
     hdr: &'a Header,
-    steps: *mut Step,
-    cap: usize,
+    steps: &'a [WireStep],
     n: usize,
 }
 
 impl StepSink for ShmSink<'_> {
     fn push(&mut self, s: Step) -> bool {
-        if self.n >= self.cap {
-            return false;
-        }
-        // SAFETY: n < cap, the length of the shared steps mapping.
-        unsafe { self.steps.add(self.n).write(s) };
+        let Some(slot) = self.steps.get(self.n) else { return false };
+        slot.store(&s);
         self.n += 1;
-        self.hdr.running.store(s.thread.0, Ordering::Relaxed);
-        self.hdr.nsteps.store(self.n, Ordering::Release);
+        self.hdr.running.store(s.thread.0 as u64, Ordering::Relaxed);
+        self.hdr.nsteps.store(self.n as u64, Ordering::Release);
         true
     }
     fn update_last(&mut self, s: Step) {
-        // SAFETY: n >= 1 after a push; index n-1 is in bounds.
-        unsafe { self.steps.add(self.n - 1).write(s) };
+        self.steps[self.n - 1].store(&s);
     }
     fn running(&mut self, t: ThreadId) {
-        self.hdr.running.store(t.0, Ordering::Relaxed);
+        self.hdr.running.store(t.0 as u64, Ordering::Relaxed);
     }
     fn names(&mut self, entries: &[(ThreadId, u32)]) {
-        let hdr = self.hdr as *const Header as *mut Header;
         for &e in entries {
-            let n = self.hdr.nnames.load(Ordering::Relaxed);
-            if n < MAX_NAMES {
-                // SAFETY: only the (single) running worker writes names; the parent reads
-                // them only while the worker is not running.
-                unsafe { (*hdr).names[n] = e };
-                self.hdr.nnames.store(n + 1, Ordering::Release);
+            let n = self.hdr.nnames.load(Ordering::Relaxed) as usize;
+            if let Some(slot) = self.hdr.names.get(n) {
+                slot.store(encode_name(e), Ordering::Relaxed);
+                self.hdr.nnames.store(n as u64 + 1, Ordering::Release);
             }
         }
     }
 }
 
 /// Everything a worker needs, moved out of the parent's copy after the fork.
-struct WorkerCtx {
+struct WorkerCtx<'a> {
     exec: Executor,
-    hdr: *mut Header,
-    replay: *const ThreadId,
-    replay_cap: usize,
-    steps: *mut Step,
-    steps_cap: usize,
+    hdr: &'a Header,
+    replay: &'a [AtomicU16],
+    steps: &'a [WireStep],
+    /// The request, decoded (buffers reused across executions).
+    replay_buf: Vec<ThreadId>,
+    sleep_buf: Vec<(ThreadId, Action)>,
 }
 
-impl WorkerCtx {
+impl WorkerCtx<'_> {
     /// Run one execution described in the header, write the results into it.
     fn run_one(&mut self) {
         let t0 = Instant::now();
-        // SAFETY: the header is our shared mapping; the parent does not touch it while a
-        // request is being served.
-        let hdr = unsafe { &mut *self.hdr };
-        // Threads interned by other processes (fork mode: earlier execution processes;
-        // persistent mode: nothing new) must keep their ids here: catch up first.
-        let shared = hdr.nnames.load(Ordering::Acquire).min(MAX_NAMES);
-        crate::exec::with_rt(|rt| {
-            let known = rt.names.len() - 1;
-            for &(parent, nth) in hdr.names.get(known..shared).unwrap_or(&[]) {
-                rt.names.child(parent, nth);
-            }
-        });
+        let hdr = self.hdr;
         hdr.nsteps.store(0, Ordering::Relaxed);
         hdr.crash_pc.store(0, Ordering::Relaxed);
         hdr.crash_addr.store(0, Ordering::Relaxed);
         hdr.crash_sp.store(0, Ordering::Relaxed);
         hdr.running.store(0, Ordering::Relaxed);
-        hdr.ndefects = 0;
-        hdr.nassumed = 0;
-        hdr.nblocked = 0;
-        hdr.error = 0;
-        // SAFETY: the parent wrote replay_len <= replay_cap thread ids.
-        let replay = unsafe { std::slice::from_raw_parts(self.replay, hdr.replay_len.min(self.replay_cap)) };
-        let sleep = &hdr.sleep[..hdr.sleep_len.min(MAX_SLEEP)];
-        let req = RunRequest { replay, sleep, independence: hdr.independence, max_steps: hdr.max_steps };
-        let mut sink = ShmSink { hdr: &*hdr, steps: self.steps, cap: self.steps_cap, n: 0 };
-        let r = self.exec.run(&req, &mut sink);
+        hdr.ndefects.store(0, Ordering::Relaxed);
+        hdr.nassumed.store(0, Ordering::Relaxed);
+        hdr.nblocked.store(0, Ordering::Relaxed);
+        hdr.nsites.store(0, Ordering::Relaxed);
+        hdr.error.store(error_code::NONE, Ordering::Relaxed);
+        let r = match self.decode_request() {
+            Ok(req) => {
+                let mut sink = ShmSink { hdr, steps: self.steps, n: 0 };
+                let replay = std::mem::take(&mut self.replay_buf);
+                let sleep = std::mem::take(&mut self.sleep_buf);
+                let req = RunRequest { replay: &replay, sleep: &sleep, independence: req.0, max_steps: req.1 };
+                let r = self.exec.run(&req, &mut sink);
+                (self.replay_buf, self.sleep_buf) = (replay, sleep);
+                r
+            }
+            Err(c) => Err(ProgramError::Failed(c.message())),
+        };
         let (defects, assumed) = take_results();
         match r {
             Ok(o) => {
-                hdr.first = o.first;
-                hdr.end_tag = match o.end {
-                    End::Finished => 0,
+                hdr.first.store(o.first);
+                let tag = match o.end {
+                    End::Finished => end_tag::FINISHED,
                     End::Deadlock { blocked } => {
                         let n = blocked.len().min(MAX_SLEEP);
-                        hdr.blocked[..n].copy_from_slice(&blocked[..n]);
-                        hdr.nblocked = n;
-                        1
+                        for (w, &b) in hdr.blocked.iter().zip(&blocked[..n]) {
+                            w.store(b);
+                        }
+                        hdr.nblocked.store(n as u64, Ordering::Relaxed);
+                        end_tag::DEADLOCK
                     }
-                    End::SleepBlocked => 2,
-                    End::StepBound => 3,
-                    End::Timeout | End::Crash(_) => 4,
+                    End::SleepBlocked => end_tag::SLEEP_BLOCKED,
+                    End::StepBound => end_tag::STEP_BOUND,
+                    End::Timeout | End::Crash(_) => end_tag::TIMEOUT,
                 };
+                hdr.end_tag.store(tag, Ordering::Relaxed);
             }
             Err(e) => {
                 let (code, step, msg) = match e {
-                    ProgramError::Divergence { step, detail } => (1, step, detail),
-                    ProgramError::Failed(m) => (2, 0, m),
+                    ProgramError::Divergence { step, detail } => (error_code::DIVERGENCE, step, detail),
+                    ProgramError::Failed(m) => (error_code::FAILED, 0, m),
                 };
-                hdr.error = code;
-                hdr.error_step = step;
-                hdr.error_len = write_msg(&mut hdr.error_msg, &msg);
+                hdr.error.store(code, Ordering::Relaxed);
+                hdr.error_step.store(step as u64, Ordering::Relaxed);
+                hdr.error_msg.store(&msg);
             }
         }
-        for d in defects.iter().take(MAX_DEFECTS) {
-            let mut raw = RawDefect {
-                kind: d.kind,
-                thread: d.thread,
-                site: d.site,
-                after_steps: d.after_steps,
-                len: 0,
-                msg: [0; MSG],
-            };
-            raw.len = write_msg(&mut raw.msg, &d.message);
-            hdr.defects[hdr.ndefects] = raw;
-            hdr.ndefects += 1;
+        let n = defects.len().min(MAX_DEFECTS);
+        for (w, d) in hdr.defects.iter().zip(&defects[..n]) {
+            w.store(d);
         }
+        hdr.ndefects.store(n as u64, Ordering::Relaxed);
         let n = assumed.len().min(MAX_SLEEP);
-        hdr.assumed[..n].copy_from_slice(&assumed[..n]);
-        hdr.nassumed = n;
+        for (w, t) in hdr.assumed.iter().zip(&assumed[..n]) {
+            w.store(t.0 as u64, Ordering::Relaxed);
+        }
+        hdr.nassumed.store(n as u64, Ordering::Relaxed);
         let n = self.exec.sites.len().min(MAX_SLEEP);
-        hdr.sites[..n].copy_from_slice(&self.exec.sites[..n]);
-        hdr.nsites = n;
+        for (w, &s) in hdr.sites.iter().zip(&self.exec.sites[..n]) {
+            w.store(s, Ordering::Relaxed);
+        }
+        hdr.nsites.store(n as u64, Ordering::Relaxed);
         // The program's output (shown by `unfold replay`) must not stay in stdio buffers
         // of a process that ends with _exit.
         // SAFETY: fflush(NULL) flushes every open output stream.
         unsafe { libc::fflush(std::ptr::null_mut()) };
-        hdr.run_ns = t0.elapsed().as_nanos() as u64;
+        hdr.run_ns.store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    }
+
+    /// Read the request into the buffers: (independence, max steps). Also catches up with
+    /// the threads interned by other processes (fork mode: earlier execution processes;
+    /// persistent mode: nothing new), which must keep their ids here.
+    fn decode_request(&mut self) -> Result<(Independence, usize), Corrupt> {
+        let hdr = self.hdr;
+        let names = hdr.names()?;
+        crate::exec::with_rt(|rt| {
+            let known = rt.names.len() - 1;
+            for &(parent, nth) in names.get(known..).unwrap_or(&[]) {
+                rt.names.child(parent, nth);
+            }
+        });
+        let n = load_len(&hdr.replay_len, self.replay.len(), "replayed steps")?;
+        self.replay_buf.clear();
+        self.replay_buf.extend(self.replay[..n].iter().map(|t| ThreadId(t.load(Ordering::Relaxed))));
+        let n = load_len(&hdr.sleep_len, MAX_SLEEP, "sleeping threads")?;
+        self.sleep_buf.clear();
+        for (i, w) in hdr.sleep[..n].iter().enumerate() {
+            self.sleep_buf.push(w.load(&|| format!("sleep set entry {i}"))?);
+        }
+        let independence = decode_independence(hdr.independence.load(Ordering::Relaxed))?;
+        let max_steps = load_len(&hdr.max_steps, self.steps.len(), "maximum steps")?;
+        Ok((independence, max_steps))
     }
 }
 
@@ -347,7 +362,7 @@ impl CProgram {
         &self.image
     }
 
-    /// Whether SIGINT (see [`install_interrupt_handler`]) cuts the execution in progress
+    /// Whether SIGINT (see [`crate::install_interrupt_handler`]) cuts the execution in progress
     /// (default: yes). Turned off to re-run the executions of defects for the report
     /// after an interrupted exploration.
     pub fn set_interruptible(&mut self, yes: bool) {
@@ -368,8 +383,9 @@ impl CProgram {
 
     /// The site of thread `t`'s pending action at the end of the last execution.
     pub fn pending_site(&self, t: ThreadId) -> Option<u64> {
-        let hdr = self.hdr_ref();
-        hdr.sites[..hdr.nsites.min(MAX_SLEEP)].get(t.index()).copied().filter(|&s| s != 0)
+        let hdr = self.hdr.one();
+        let n = load_len(&hdr.nsites, MAX_SLEEP, "sites").unwrap_or(0);
+        hdr.sites[..n].get(t.index()).map(|s| s.load(Ordering::Relaxed)).filter(|&s| s != 0)
     }
 
     /// A handle on the pending sites of the blocked threads of the last deadlock, updated
@@ -380,9 +396,9 @@ impl CProgram {
 
     /// The thread table shared with workers: `(parent, nth)` per ThreadId from 1.
     pub fn thread_paths(&self) -> Vec<(ThreadId, u32)> {
-        // SAFETY: read while no worker runs (between executions).
-        let hdr = unsafe { &*self.hdr.ptr };
-        hdr.names[..hdr.nnames.load(Ordering::Acquire).min(MAX_NAMES)].to_vec()
+        // Validated after every execution (`run`): an error here means a worker corrupted
+        // the table since, and its execution reported it.
+        self.hdr.one().names().unwrap_or_default()
     }
 
     /// Where a heap, stack or thread-local address lives: `(thread slot, what, offset)`,
@@ -450,7 +466,7 @@ impl CProgram {
                 }
             }
         }
-        install_crash_handler(self.hdr.ptr);
+        install_crash_handler(self.hdr.as_ptr());
         let mut argv: Vec<*mut c_char> = self.argv_c.iter().map(|c| c.as_ptr() as *mut c_char).collect();
         argv.push(std::ptr::null_mut());
         let stacks = self.stacks.take().expect("stacks are present until a worker takes them");
@@ -464,6 +480,8 @@ impl CProgram {
             let mut fns = self.opts.atomic_fns.clone();
             fns.sort_unstable();
             rt.atomic_fns = fns;
+            rt.init_fini =
+                crate::process::InitFini { ctors: self.image.ctors.clone(), dtors: self.image.dtors.clone() };
             rt.mem.mode = self.opts.memory;
             for (p, nth) in names {
                 rt.names.child(p, nth);
@@ -471,19 +489,18 @@ impl CProgram {
         });
         let mut ctx = WorkerCtx {
             exec: Executor::new(self.image.main, argv, stacks, tls),
-            hdr: self.hdr.ptr,
-            replay: self.replay.ptr,
-            replay_cap: self.replay.n,
-            steps: self.steps.ptr,
-            steps_cap: self.steps.n,
+            hdr: self.hdr.one(),
+            replay: self.replay.get(),
+            steps: self.steps.get(),
+            replay_buf: Vec::new(),
+            sleep_buf: Vec::new(),
         };
         let persistent = self.opts.mode == Mode::Persistent;
         let snapshot = &self.snapshot;
         let mut dirty = false;
         let mut seen = 0;
         loop {
-            // SAFETY: our shared header, valid for the life of the process.
-            let h = unsafe { &*ctx.hdr };
+            let h = ctx.hdr;
             if !wait_seq(&h.req_seq, seen, &h.worker_waiting, req, WORKER_SPIN) {
                 break;
             }
@@ -494,8 +511,7 @@ impl CProgram {
                     snapshot.restore();
                     crate::exec::with_rt(|rt| rt.arena.as_mut().map(|a| a.reset()));
                 }
-                // SAFETY: our shared header.
-                unsafe { (*ctx.hdr).reset_ns = t0.elapsed().as_nanos() as u64 };
+                h.reset_ns.store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 ctx.run_one();
                 dirty = true;
             } else {
@@ -512,9 +528,6 @@ impl CProgram {
                     // SAFETY: leaving the execution process without running atexit handlers.
                     unsafe { libc::_exit(0) };
                 }
-                let hdr = ctx.hdr;
-                // SAFETY: our shared header.
-                unsafe { (*hdr).child_pid.store(child, Ordering::SeqCst) };
                 let mut status = 0;
                 if child > 0 {
                     // SAFETY: reaping our own child.
@@ -525,11 +538,9 @@ impl CProgram {
                 } else {
                     status = -1;
                 }
-                // SAFETY: our shared header.
-                unsafe {
-                    (*hdr).child_status = status;
-                    (*hdr).reset_ns = (t0.elapsed().as_nanos() as u64).saturating_sub((*hdr).run_ns);
-                }
+                h.child_status.store(status, Ordering::Relaxed);
+                let run = h.run_ns.load(Ordering::Relaxed);
+                h.reset_ns.store((t0.elapsed().as_nanos() as u64).saturating_sub(run), Ordering::Relaxed);
             }
             h.resp_seq.store(seen, Ordering::SeqCst);
             if h.parent_waiting.load(Ordering::SeqCst) == 1 && !write_byte(resp, 1) {
@@ -538,11 +549,6 @@ impl CProgram {
         }
         // SAFETY: leaving the worker without running the parent's atexit handlers.
         unsafe { libc::_exit(0) }
-    }
-
-    fn hdr_ref(&self) -> &Header {
-        // SAFETY: the header mapping lives as long as self.
-        unsafe { &*self.hdr.ptr }
     }
 
     /// Peak resident set size of the worker processes so far, in bytes (a persistent
@@ -578,8 +584,7 @@ impl CProgram {
     /// (returns its wait status through `status`); Err: timeout or interrupt.
     fn wait(&mut self, deadline: Option<Instant>, status: &mut c_int) -> Result<bool, bool> {
         let w = self.worker.as_ref().expect("a worker is running");
-        // SAFETY: the header mapping outlives this call.
-        let h: &Header = unsafe { &*self.hdr.ptr };
+        let h = self.hdr.one();
         let seq = self.seq;
         let done = || h.resp_seq.load(Ordering::Acquire) == seq;
         // Spin first: most executions of small programs take microseconds.
@@ -637,9 +642,9 @@ impl CProgram {
     }
 
     fn crash_defect(&self, sig: c_int, steps: usize) -> Defect {
-        let hdr = self.hdr_ref();
+        let hdr = self.hdr.one();
         let pc = hdr.crash_pc.load(Ordering::Relaxed);
-        let running = ThreadId(hdr.running.load(Ordering::Relaxed));
+        let running = self.running().unwrap_or(ThreadId::MAIN);
         let overflow =
             self.overflowed(sig, hdr.crash_addr.load(Ordering::Relaxed), hdr.crash_sp.load(Ordering::Relaxed));
         let (thread, message) = match overflow {
@@ -671,7 +676,7 @@ impl Drop for CProgram {
 impl Program for CProgram {
     fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
         out.clear();
-        if req.replay.len() > self.replay.n {
+        if req.replay.len() > self.replay.len() {
             return Err(ProgramError::Failed("replay longer than the step capacity".into()));
         }
         if req.sleep.len() > MAX_SLEEP {
@@ -681,22 +686,23 @@ impl Program for CProgram {
             self.spawn().map_err(|e| ProgramError::Failed(e.to_string()))?;
         }
         {
-            // SAFETY: the worker is idle (waiting for a request): we own the header.
-            let hdr = unsafe { &mut *self.hdr.ptr };
-            hdr.replay_len = req.replay.len();
-            hdr.sleep_len = req.sleep.len();
-            hdr.sleep[..req.sleep.len()].copy_from_slice(req.sleep);
-            hdr.independence = req.independence;
-            hdr.max_steps = req.max_steps.min(self.steps.n);
-            hdr.child_pid.store(0, Ordering::SeqCst);
-            hdr.child_status = 0;
-            // SAFETY: the replay mapping holds replay.n >= replay.len() ids.
-            unsafe { std::ptr::copy_nonoverlapping(req.replay.as_ptr(), self.replay.ptr, req.replay.len()) };
+            // The worker is idle (waiting for a request): the request fields are ours.
+            let hdr = self.hdr.one();
+            for (w, &t) in self.replay.get().iter().zip(req.replay) {
+                w.store(t.0, Ordering::Relaxed);
+            }
+            for (w, &p) in hdr.sleep.iter().zip(req.sleep) {
+                w.store(p);
+            }
+            hdr.replay_len.store(req.replay.len() as u64, Ordering::Relaxed);
+            hdr.sleep_len.store(req.sleep.len() as u64, Ordering::Relaxed);
+            hdr.independence.store(encode_independence(req.independence), Ordering::Relaxed);
+            hdr.max_steps.store(req.max_steps.min(self.steps.len()) as u64, Ordering::Relaxed);
+            hdr.child_status.store(0, Ordering::Relaxed);
         }
         let t0 = Instant::now();
         let w = self.worker.as_ref().expect("spawned above");
-        // SAFETY: the header mapping outlives this call.
-        let h: &Header = unsafe { &*self.hdr.ptr };
+        let h = self.hdr.one();
         self.seq += 1;
         h.req_seq.store(self.seq, Ordering::SeqCst);
         if h.worker_waiting.load(Ordering::SeqCst) == 1 && !write_byte(w.req, 1) {
@@ -712,28 +718,55 @@ impl Program for CProgram {
         self.timing.roundtrip += t0.elapsed();
         self.timing.executions += 1;
         let t1 = Instant::now();
-        let hdr_ptr = self.hdr.ptr;
-        // SAFETY: the header mapping outlives this call; the worker is idle or dead, so
-        // nothing writes it while we read.
-        let hdr: &Header = unsafe { &*hdr_ptr };
-        let nsteps = hdr.nsteps.load(Ordering::Acquire).min(self.steps.n);
-        // SAFETY: the worker is idle or dead; nsteps steps were fully written.
-        out.steps.extend_from_slice(unsafe { std::slice::from_raw_parts(self.steps.ptr, nsteps) });
+        let r = self.collect(waited, status, out);
+        self.timing.transfer += t1.elapsed();
+        r.map_err(|c| ProgramError::Failed(c.message()))?
+    }
+}
+
+impl CProgram {
+    /// The thread the worker last resumed (None: unknown or garbage).
+    fn running(&self) -> Option<ThreadId> {
+        u16::try_from(self.hdr.one().running.load(Ordering::Relaxed)).ok().map(ThreadId)
+    }
+
+    /// Decode the results of the execution the worker finished (or died or was cut in)
+    /// into `out`. The outer error: the shared memory holds garbage.
+    fn collect(
+        &mut self,
+        waited: Result<bool, bool>,
+        status: c_int,
+        out: &mut Execution,
+    ) -> Result<Result<(), ProgramError>, Corrupt> {
+        let hdr = self.hdr.one();
+        // The worker is idle or dead: nothing writes the results while we read them.
+        let mut nsteps = load_len(&hdr.nsteps, self.steps.len(), "steps")?;
+        out.steps.reserve(nsteps);
+        for (i, w) in self.steps.get()[..nsteps].iter().enumerate() {
+            match w.load(i) {
+                Ok(s) => out.steps.push(s),
+                // A worker killed (time-out, interrupt) while it rewrote its last step
+                // with the thread's next action leaves that step half-written.
+                Err(_) if waited.is_err() && i + 1 == nsteps => nsteps -= 1,
+                Err(c) => return Err(c),
+            }
+        }
+        hdr.check_names()?;
         let mut crashed: Option<c_int> = None;
         match waited {
             Ok(true) => {
-                self.timing.run += Duration::from_nanos(hdr.run_ns);
-                self.timing.reset += Duration::from_nanos(hdr.reset_ns);
+                self.timing.run += Duration::from_nanos(hdr.run_ns.load(Ordering::Relaxed));
+                self.timing.reset += Duration::from_nanos(hdr.reset_ns.load(Ordering::Relaxed));
                 if self.opts.mode == Mode::ForkPerExecution {
                     self.timing.processes += 1;
-                    let st = hdr.child_status;
+                    let st = hdr.child_status.load(Ordering::Relaxed);
                     if libc::WIFSIGNALED(st) {
                         crashed = Some(libc::WTERMSIG(st));
                     } else if !libc::WIFEXITED(st) || libc::WEXITSTATUS(st) != 0 {
-                        return Err(ProgramError::Failed(format!(
+                        return Ok(Err(ProgramError::Failed(format!(
                             "the execution process ended abnormally ({})",
                             describe_wait_status(st)
-                        )));
+                        ))));
                     }
                 }
             }
@@ -741,69 +774,73 @@ impl Program for CProgram {
                 if libc::WIFSIGNALED(status) {
                     crashed = Some(libc::WTERMSIG(status));
                 } else {
-                    return Err(ProgramError::Failed(format!(
+                    return Ok(Err(ProgramError::Failed(format!(
                         "the worker process exited unexpectedly ({})",
                         describe_wait_status(status)
-                    )));
+                    ))));
                 }
             }
             Err(interrupt) => {
-                // Timeout or Ctrl-C: kill whatever runs the execution.
-                let child = hdr.child_pid.load(Ordering::SeqCst);
+                // Timeout or Ctrl-C: kill whatever runs the execution. In fork mode the
+                // execution process dies with the fork server (PR_SET_PDEATHSIG): its pid
+                // in shared memory is not trusted (the program could have written any
+                // process's there).
+                let running = self.running();
                 self.kill_worker();
-                if child > 0 {
-                    // SAFETY: the execution process is our grandchild; the worker reaped
-                    // or will never reap it now that it is dead, so kill it directly.
-                    unsafe { libc::kill(child, libc::SIGKILL) };
-                }
                 self.interrupted |= interrupt || self.deadline.is_some_and(|d| Instant::now() >= d);
                 out.end = End::Timeout;
                 out.first = first_of(out);
-                out.running = Some(ThreadId(hdr.running.load(Ordering::Relaxed)));
-                self.timing.transfer += t1.elapsed();
-                return Ok(());
+                out.running = running;
+                return Ok(Ok(()));
             }
         }
         if let Some(sig) = crashed {
             out.end = End::Crash(self.crash_defect(sig, nsteps));
             out.first = first_of(out);
-            self.timing.transfer += t1.elapsed();
-            return Ok(());
+            return Ok(Ok(()));
         }
-        match hdr.error {
-            0 => {}
-            1 => {
-                return Err(ProgramError::Divergence {
-                    step: hdr.error_step,
-                    detail: String::from_utf8_lossy(&hdr.error_msg[..hdr.error_len]).into_owned(),
-                })
-            }
-            _ => {
-                return Err(ProgramError::Failed(String::from_utf8_lossy(&hdr.error_msg[..hdr.error_len]).into_owned()))
-            }
+        let hdr = self.hdr.one();
+        let error = hdr.error.load(Ordering::Relaxed);
+        if error != error_code::NONE {
+            let detail = hdr.error_msg.load(&|| "error message".into())?;
+            return Ok(Err(match error {
+                error_code::DIVERGENCE => ProgramError::Divergence {
+                    step: usize::try_from(hdr.error_step.load(Ordering::Relaxed))
+                        .map_err(|_| Corrupt("diverging step".into()))?,
+                    detail,
+                },
+                error_code::FAILED => ProgramError::Failed(detail),
+                _ => return Err(Corrupt("error code".into())),
+            }));
         }
-        out.first = hdr.first;
-        for d in &hdr.defects[..hdr.ndefects] {
-            out.defects.push(Defect {
-                kind: d.kind,
-                message: String::from_utf8_lossy(&d.msg[..d.len]).into_owned(),
-                thread: d.thread,
-                site: d.site,
-                after_steps: d.after_steps,
-            });
+        out.first = hdr.first.load(&|| "first action".into())?;
+        let n = load_len(&hdr.ndefects, MAX_DEFECTS, "defects")?;
+        for (i, d) in hdr.defects[..n].iter().enumerate() {
+            out.defects.push(d.load(i)?);
         }
-        out.assumed.extend_from_slice(&hdr.assumed[..hdr.nassumed]);
-        out.end = match hdr.end_tag {
-            0 => End::Finished,
-            1 => {
-                self.deadlock_sites.set(&hdr.sites[..hdr.nsites.min(MAX_SLEEP)]);
-                End::Deadlock { blocked: hdr.blocked[..hdr.nblocked].to_vec() }
+        let n = load_len(&hdr.nassumed, MAX_SLEEP, "failed assumptions")?;
+        for t in &hdr.assumed[..n] {
+            let t = t.load(Ordering::Relaxed);
+            out.assumed.push(ThreadId(u16::try_from(t).map_err(|_| Corrupt("failed assumption".into()))?));
+        }
+        out.end = match hdr.end_tag.load(Ordering::Relaxed) {
+            end_tag::FINISHED => End::Finished,
+            end_tag::DEADLOCK => {
+                let n = load_len(&hdr.nsites, MAX_SLEEP, "sites")?;
+                let sites: Vec<u64> = hdr.sites[..n].iter().map(|s| s.load(Ordering::Relaxed)).collect();
+                self.deadlock_sites.set(&sites);
+                let n = load_len(&hdr.nblocked, MAX_SLEEP, "blocked threads")?;
+                let mut blocked = Vec::with_capacity(n);
+                for (i, w) in hdr.blocked[..n].iter().enumerate() {
+                    blocked.push(w.load(&|| format!("blocked thread {i}"))?);
+                }
+                End::Deadlock { blocked }
             }
-            2 => End::SleepBlocked,
-            3 => End::StepBound,
-            _ => End::Timeout,
+            end_tag::SLEEP_BLOCKED => End::SleepBlocked,
+            end_tag::STEP_BOUND => End::StepBound,
+            end_tag::TIMEOUT => End::Timeout,
+            _ => return Err(Corrupt("end of the execution".into())),
         };
-        self.timing.transfer += t1.elapsed();
-        Ok(())
+        Ok(Ok(()))
     }
 }
