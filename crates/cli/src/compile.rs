@@ -420,6 +420,55 @@ fn inspect(so: &Path) -> Result<Inspection> {
     Ok(Inspection { static_tls, undefined, data_symbols, atomic_fns, defines_main })
 }
 
+/// Functions that open, create, rename or remove files: what an execution does with
+/// them outlives it (neither a reset nor a fresh process undoes a write to a file).
+const FILE_FUNCTIONS: &[&str] = &[
+    "fopen",
+    "fopen64",
+    "freopen",
+    "freopen64",
+    "fdopen",
+    "open",
+    "open64",
+    "openat",
+    "openat64",
+    "creat",
+    "creat64",
+    "mkstemp",
+    "mkstemp64",
+    "mkostemp",
+    "tmpfile",
+    "tmpfile64",
+    "rename",
+    "renameat",
+    "unlink",
+    "unlinkat",
+    "remove",
+    "mkdir",
+    "rmdir",
+    "truncate",
+    "truncate64",
+    "ftruncate",
+    "ftruncate64",
+    "link",
+    "symlink",
+    "mkfifo",
+];
+
+/// The warning for a program that uses files, if it does (once per run, on stderr and in
+/// the JSON report).
+pub fn file_warning(imports: &[String]) -> Option<String> {
+    let used: Vec<&str> = imports.iter().map(String::as_str).filter(|n| FILE_FUNCTIONS.contains(n)).collect();
+    (!used.is_empty()).then(|| {
+        format!(
+            "the program uses files ({}): what one execution writes to a file is not undone before the next, \
+             so an execution may see files written by earlier ones (verdicts can depend on the order of \
+             exploration)",
+            used.join(", ")
+        )
+    })
+}
+
 /// Refuse, with a message that says why, what is not a readable C source file.
 pub fn check_source(src: &Path) -> Result<()> {
     match std::fs::metadata(src) {

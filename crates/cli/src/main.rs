@@ -135,6 +135,13 @@ fn parse_stack_size(s: &str) -> std::result::Result<String, String> {
         .ok_or_else(|| format!("`{s}`: expected a size from 16K to 128M (e.g. 8M)"))
 }
 
+fn parse_heap_size(s: &str) -> std::result::Result<usize, String> {
+    use unfold_runtime::mem::{MAX_HEAP, MIN_HEAP};
+    unfold_runtime::mem::parse_size(s)
+        .filter(|v| (MIN_HEAP..=MAX_HEAP).contains(v))
+        .ok_or_else(|| format!("`{s}`: expected a size from 1M to 16G (e.g. 256M, 2G)"))
+}
+
 /// Flags that control how the program is compiled and run.
 #[derive(Args, Debug, Clone)]
 struct BuildArgs {
@@ -178,6 +185,11 @@ struct BuildArgs {
     /// pthread_attr_setstacksize, main included (e.g. 512K, 8M; at most 128M).
     #[arg(long, value_name = "SIZE", default_value = "8M", value_parser = parse_stack_size, help_heading = "Execution")]
     stack_size: String,
+    /// Heap of each program thread (e.g. 64M, 2G; from 1M to 16G): an allocation beyond it
+    /// stops the run with the error "heap limit of the checker reached" (not a defect of
+    /// the program). Not recorded in replay tokens: pass it to `unfold replay` too.
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_heap_size, help_heading = "Execution")]
+    heap_size: usize,
     /// Arguments passed to the program's main (after `--`).
     #[arg(last = true, value_name = "PROGRAM ARGS")]
     args: Vec<String>,
@@ -415,6 +427,8 @@ struct Loaded {
     /// Hash of the source that was compiled.
     source_hash: u64,
     build: Build,
+    /// Warnings about the program (printed on stderr when loading; also in the JSON).
+    warnings: Vec<String>,
 }
 
 fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
@@ -463,6 +477,7 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         step_capacity: build.max_steps.saturating_add(1),
         memory,
         stack_size,
+        heap_size: b.heap_size,
     };
     let prog = CProgram::new(image, opts)?;
     // Maps the object's debug info: it stays readable once the file is gone.
@@ -471,7 +486,12 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
     // more. Removing it now means a checker killed from here on (even by SIGKILL) leaves
     // nothing in $TMPDIR.
     let _ = dir.close();
+    let warnings: Vec<String> = compile::file_warning(&c.stateful_imports).into_iter().collect();
+    for w in &warnings {
+        say!("unfold: warning: {w}");
+    }
     Ok(Loaded {
+        warnings,
         prog,
         sym,
         mode,
@@ -698,8 +718,9 @@ fn check(a: CheckArgs) -> Result<u8> {
     } else {
         "ok"
     };
-    let (rss_self, rss_children) = unfold_runtime::peak_rss_bytes();
-    let peak = rss_self.max(rss_children).max(l.prog.worker_peak_rss());
+    // Not RUSAGE_CHILDREN: it would count the compiler (a reaped child too).
+    let (rss_self, _) = unfold_runtime::peak_rss_bytes();
+    let peak = rss_self.max(l.prog.worker_peak_rss());
     let elapsed = started.elapsed().as_secs_f64();
     if a.json {
         let mut j = serde_json::json!({
@@ -717,6 +738,9 @@ fn check(a: CheckArgs) -> Result<u8> {
         });
         if let Some(e) = &dot_error {
             j["dot_error"] = e.as_str().into();
+        }
+        if !l.warnings.is_empty() {
+            j["warnings"] = l.warnings.clone().into();
         }
         emit(&format!("{j}\n"))?;
     } else {

@@ -162,3 +162,29 @@ fn two_runs_print_the_same_json_apart_from_time_and_memory() {
         assert!(a["executions"].as_u64().is_some_and(|n| n >= 1), "{name}: {a}");
     }
 }
+
+#[test]
+fn line_numbers_beyond_65535_are_reported_exactly() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let prog = tmp.path().join("long.c");
+    std::fs::write(
+        &prog,
+        "#include <pthread.h>\n#include <assert.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint x;\n\
+         void *t(void *a) { (void)a; pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }\n\
+         int main(void) {\n    pthread_t h;\n    pthread_create(&h, 0, t, 0);\n#line 70000\n\
+         pthread_mutex_lock(&m);\n    assert(x == 0);\n    pthread_mutex_unlock(&m);\n    pthread_join(h, 0);\n}\n",
+    )
+    .expect("write");
+    let (out, j, _w) = check(&prog, &[]);
+    assert_eq!(out.status.code(), Some(1), "{j}");
+    let d = &j["defects"][0];
+    assert_eq!(d["location"]["line"], 70001, "{d}");
+    let lines: Vec<u64> = d["trace"]
+        .as_array()
+        .expect("a trace")
+        .iter()
+        .filter(|s| s["thread"] == "t0")
+        .filter_map(|s| s["location"]["line"].as_u64())
+        .collect();
+    assert!(lines.contains(&70000), "main's lock at line 70000: {lines:?} in {d}");
+}

@@ -130,10 +130,17 @@ pub(crate) fn run_key_destructors(t: ThreadId) {
     }
 }
 
-/// Site of a call known by file and line: tag bit 63, line in bits 47..63, the address of
-/// the `__FILE__` string (in the loaded image) in the low 47 bits.
+/// Where the `__FILE__` strings of file-and-line sites are counted from: the load address
+/// of the program (set by [`crate::Image::load`], before any worker is forked).
+pub(crate) static SITE_BASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Site of a call known by file and line: tag bit 63, the line in bits 32..63 (up to
+/// 2^31 - 1), the offset of the `__FILE__` string from the program's load address in the
+/// low 32 bits (a string outside the first 4 GiB of the image is unknown: offset 0).
 pub fn site_file_line(file: *const c_char, line: c_int) -> Site {
-    (1 << 63) | (((line.clamp(0, 0xffff) as u64) & 0xffff) << 47) | (file as u64 & ((1 << 47) - 1))
+    let base = SITE_BASE.load(std::sync::atomic::Ordering::Relaxed);
+    let off = (file as u64).checked_sub(base).filter(|&o| o <= u32::MAX as u64).unwrap_or(0);
+    (1 << 63) | ((line.max(0) as u64) << 32) | off
 }
 
 /// The code-address bits of a code site; bits 56..59 of the site of a memory access
@@ -166,7 +173,9 @@ pub fn decode_site(s: Site) -> SiteKind {
     if s == 0 {
         SiteKind::None
     } else if s >> 63 == 1 {
-        SiteKind::FileLine(s & ((1 << 47) - 1), ((s >> 47) & 0xffff) as u32)
+        let off = s & u32::MAX as u64;
+        let file = if off == 0 { 0 } else { SITE_BASE.load(std::sync::atomic::Ordering::Relaxed) + off };
+        SiteKind::FileLine(file, ((s >> 32) & 0x7fff_ffff) as u32)
     } else {
         SiteKind::Code(s & CODE_MASK)
     }
@@ -569,12 +578,15 @@ mod tests {
     #[test]
     fn sites_round_trip() {
         let file = c"prog.c".as_ptr();
-        match decode_site(site_file_line(file, 42)) {
-            SiteKind::FileLine(f, l) => {
-                assert_eq!(f, file as u64);
-                assert_eq!(l, 42);
+        SITE_BASE.store(file as u64 - 4096, std::sync::atomic::Ordering::Relaxed);
+        for line in [42, 65_535, 65_536, 1_000_000, i32::MAX] {
+            match decode_site(site_file_line(file, line)) {
+                SiteKind::FileLine(f, l) => {
+                    assert_eq!(f, file as u64);
+                    assert_eq!(l, line as u32, "lines are not capped");
+                }
+                other => panic!("{other:?}"),
             }
-            other => panic!("{other:?}"),
         }
         assert_eq!(decode_site(0), SiteKind::None);
         assert_eq!(decode_site(0x5555_1234), SiteKind::Code(0x5555_1234));

@@ -195,6 +195,7 @@ impl Image {
         // SAFETY: the callback only reads the info passed to it and writes our search.
         unsafe { libc::dl_iterate_phdr(Some(phdr_cb), &mut search as *mut PhdrSearch as *mut c_void) };
         let (base, segs) = search.found.ok_or_else(|| RuntimeError::Load("loaded image not found".into()))?;
+        crate::exec::SITE_BASE.store(base, std::sync::atomic::Ordering::Relaxed);
         let tls = match search.tls {
             None => None,
             Some((vaddr, filesz, memsz, align, module)) => {

@@ -21,8 +21,12 @@ use unfold_engine::ThreadId;
 /// Number of thread slots (arena and stacks). A program whose exploration interns more
 /// distinct threads is refused with a clear error.
 pub const SLOTS: usize = 512;
-/// Heap bytes per thread.
-pub const ARENA_SLOT: usize = 64 << 20;
+/// Heap bytes per thread by default (`--heap-size`).
+pub const ARENA_SLOT: usize = 256 << 20;
+/// Smallest and largest heap per thread (the arena reserves [`SLOTS`] times as much
+/// address space: 8 TiB at most, of the 128 TiB of a process).
+pub const MIN_HEAP: usize = 1 << 20;
+pub const MAX_HEAP: usize = 16 << 30;
 /// Address space per thread stack: the stack at its top, the guard region below.
 pub const STACK_SLOT: usize = 256 << 20;
 /// Largest stack a thread can have (`pthread_attr_setstacksize`, `--stack-size`).
@@ -102,7 +106,9 @@ impl Reservation {
 #[derive(Debug)]
 pub struct Arena {
     res: Reservation,
-    // invariant: used[t] <= committed[t] <= ARENA_SLOT; bytes of slot t beyond used[t]
+    /// Heap bytes per thread.
+    slot: usize,
+    // invariant: used[t] <= committed[t] <= slot; bytes of slot t beyond used[t]
     // are zero.
     used: Vec<usize>,
     committed: Vec<usize>,
@@ -112,16 +118,23 @@ pub struct Arena {
 const HDR: usize = 16;
 
 impl Arena {
-    /// Reserve the arena's address space.
-    pub fn new() -> Result<Self, RuntimeError> {
-        Ok(Arena { res: Reservation::new(SLOTS * ARENA_SLOT)?, used: vec![0; SLOTS], committed: vec![0; SLOTS] })
+    /// Reserve the arena's address space: `slot` bytes of heap per thread (page
+    /// multiple, from [`MIN_HEAP`] to [`MAX_HEAP`]).
+    pub fn new(slot: usize) -> Result<Self, RuntimeError> {
+        let slot = slot.clamp(MIN_HEAP, MAX_HEAP).div_ceil(PAGE) * PAGE;
+        Ok(Arena { res: Reservation::new(SLOTS * slot)?, slot, used: vec![0; SLOTS], committed: vec![0; SLOTS] })
+    }
+
+    /// Heap bytes per thread.
+    pub fn slot_size(&self) -> usize {
+        self.slot
     }
 
     /// Whether `addr` lies in the arena; returns the owning thread slot and offset.
     pub fn locate(&self, addr: u64) -> Option<(usize, usize)> {
         let a = addr as usize;
         (a >= self.res.base && a < self.res.base + self.res.len)
-            .then(|| ((a - self.res.base) / ARENA_SLOT, (a - self.res.base) % ARENA_SLOT))
+            .then(|| ((a - self.res.base) / self.slot, (a - self.res.base) % self.slot))
     }
 
     /// Allocate `size` bytes (zeroed) for thread `t`, 16-byte aligned. Null when the
@@ -133,19 +146,19 @@ impl Arena {
         }
         let need = size.max(1).div_ceil(16) * 16 + HDR;
         let start = self.used[s];
-        if start + need > ARENA_SLOT {
+        if start + need > self.slot {
             return std::ptr::null_mut();
         }
         if start + need > self.committed[s] {
             let new_end = (start + need).max(self.committed[s] * 2).max(64 << 10).div_ceil(PAGE) * PAGE;
-            let new_end = new_end.min(ARENA_SLOT);
-            if !self.res.commit(s * ARENA_SLOT + self.committed[s], new_end - self.committed[s]) {
+            let new_end = new_end.min(self.slot);
+            if !self.res.commit(s * self.slot + self.committed[s], new_end - self.committed[s]) {
                 return std::ptr::null_mut();
             }
             self.committed[s] = new_end;
         }
         self.used[s] = start + need;
-        let p = (self.res.base + s * ARENA_SLOT + start) as *mut u8;
+        let p = (self.res.base + s * self.slot + start) as *mut u8;
         // SAFETY: [p, p+need) is committed memory of slot s that nothing else uses; the
         // header is 16-byte aligned.
         unsafe {
@@ -169,7 +182,7 @@ impl Arena {
             if self.used[s] > 0 {
                 // SAFETY: [slot start, slot start + used) is committed memory of our
                 // reservation; no live reference points into it between executions.
-                unsafe { std::ptr::write_bytes((self.res.base + s * ARENA_SLOT) as *mut u8, 0, self.used[s]) };
+                unsafe { std::ptr::write_bytes((self.res.base + s * self.slot) as *mut u8, 0, self.used[s]) };
                 self.used[s] = 0;
             }
         }
@@ -370,7 +383,7 @@ mod tests {
 
     #[test]
     fn a_threads_nth_allocation_lands_at_the_same_address_whatever_others_do() {
-        let mut arena = Arena::new().expect("reserve");
+        let mut arena = Arena::new(ARENA_SLOT).expect("reserve");
         let (t1, t2) = (ThreadId(1), ThreadId(2));
         let a1 = arena.alloc(t1, 10);
         let _ = arena.alloc(t2, 1000);
@@ -388,7 +401,7 @@ mod tests {
 
     #[test]
     fn reset_returns_zeroed_memory_and_sizes_are_recorded() {
-        let mut arena = Arena::new().expect("reserve");
+        let mut arena = Arena::new(ARENA_SLOT).expect("reserve");
         let t = ThreadId(0);
         let p = arena.alloc(t, 100);
         // SAFETY: p points to 100 bytes just allocated.

@@ -95,6 +95,19 @@ pub extern "C" fn __unfold__exit_at(code: c_int, ra: *mut c_void) -> ! {
     })
 }
 
+/// Stop the execution: the current thread's heap slot cannot hold `size` more bytes.
+pub(crate) fn heap_limit_reached(size: usize, limit: usize) -> ! {
+    let t = with_rt(|rt| rt.current);
+    with_rt(|rt| {
+        rt.unsupported = Some(format!(
+            "heap limit of the checker reached: thread {t} allocated more than its {} MiB (this allocation: \
+             {size} bytes); raise it with --heap-size",
+            limit >> 20
+        ))
+    });
+    stop()
+}
+
 /// Addresses of every shim of this module (see [`crate::shims::shim_table`]).
 pub fn shim_table() -> [usize; 2] {
     [__unfold_atexit as *const () as usize, __unfold__exit_at as *const () as usize]

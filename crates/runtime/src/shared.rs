@@ -425,6 +425,9 @@ pub(crate) struct Header {
     pub(crate) sites: [AtomicU64; MAX_SLEEP],
     pub(crate) run_ns: AtomicU64,
     pub(crate) reset_ns: AtomicU64,
+    /// Fork mode: the peak resident set size of the execution processes so far, in bytes
+    /// (the fork server's `RUSAGE_CHILDREN`).
+    pub(crate) exec_rss: AtomicU64,
     /// The thread table (worker, appended as threads are interned: [`encode_name`]).
     pub(crate) nnames: AtomicU64,
     pub(crate) names: [AtomicU64; MAX_NAMES],

@@ -951,14 +951,23 @@ pub unsafe extern "C" fn __unfold_pthread_mutexattr_gettype(
 // ---- heap ---------------------------------------------------------------------------
 
 fn alloc(size: usize) -> *mut u8 {
-    with_rt(|rt| {
+    let (p, limit) = with_rt(|rt| {
         let me = rt.current;
         match (&mut rt.arena, rt.active) {
-            (Some(a), true) => a.alloc(me, size),
+            (Some(a), true) => {
+                let p = a.alloc(me, size);
+                (p, a.slot_size())
+            }
             // SAFETY: outside an execution (constructors at load time): plain libc.
-            _ => unsafe { libc::calloc(1, size.max(1)) as *mut u8 },
+            _ => (unsafe { libc::calloc(1, size.max(1)) as *mut u8 }, usize::MAX),
         }
-    })
+    });
+    // A request no machine could serve gets NULL, as from libc; a plausible one that
+    // does not fit is the checker's limit, not the program's fault.
+    if p.is_null() && size < 1 << 40 {
+        crate::process::heap_limit_reached(size, limit);
+    }
+    p
 }
 
 /// Replaces `malloc`: the thread's deterministic arena (zeroed memory).

@@ -67,6 +67,9 @@ pub struct Options {
     /// Stack size of threads (main included) that do not ask for one with
     /// `pthread_attr_setstacksize`, at most [`crate::mem::MAX_STACK`].
     pub stack_size: usize,
+    /// Heap bytes per thread ([`crate::mem::MIN_HEAP`] to [`crate::mem::MAX_HEAP`]): an
+    /// allocation beyond it stops the run with "heap limit of the checker reached".
+    pub heap_size: usize,
 }
 
 /// Time spent per phase, over all executions (see the benchmark).
@@ -337,7 +340,7 @@ impl CProgram {
         };
         Ok(CProgram {
             snapshot,
-            arena: Some(Arena::new()?),
+            arena: Some(Arena::new(opts.heap_size)?),
             stacks: Some(Stacks::new()?),
             tls,
             argv_c,
@@ -539,6 +542,7 @@ impl CProgram {
                     status = -1;
                 }
                 h.child_status.store(status, Ordering::Relaxed);
+                h.exec_rss.store(crate::peak_rss_bytes().1, Ordering::Relaxed);
                 let run = h.run_ns.load(Ordering::Relaxed);
                 h.reset_ns.store((t0.elapsed().as_nanos() as u64).saturating_sub(run), Ordering::Relaxed);
             }
@@ -551,9 +555,12 @@ impl CProgram {
         unsafe { libc::_exit(0) }
     }
 
-    /// Peak resident set size of the worker processes so far, in bytes (a persistent
-    /// worker is not reaped until the end, so `getrusage(RUSAGE_CHILDREN)` misses it).
+    /// Peak resident set size of the worker processes and (fork mode) the execution
+    /// processes so far, in bytes (a persistent worker is not reaped until the end, so
+    /// `getrusage(RUSAGE_CHILDREN)` misses it; and that would count the compiler too).
     pub fn worker_peak_rss(&mut self) -> u64 {
+        let exec = self.hdr.one().exec_rss.load(Ordering::Relaxed);
+        self.worker_hwm = self.worker_hwm.max(exec);
         if let Some(w) = &self.worker {
             let status = std::fs::read_to_string(format!("/proc/{}/status", w.pid)).unwrap_or_default();
             let kb = status
