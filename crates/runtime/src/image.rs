@@ -31,6 +31,9 @@ pub struct Image {
     loads: Vec<(u64, u64)>,
     pub(crate) main: MainFn,
     pub(crate) writable: Vec<(usize, usize)>,
+    /// The page-aligned parts of the writable segments beyond their file contents
+    /// (`.bss`): anonymous zero-filled memory, `(start, len)`.
+    pub(crate) bss: Vec<(usize, usize)>,
     pub(crate) tls: Option<TlsSegment>,
     /// The constructors (`.init_array`, in order) and destructors (`.fini_array`, in
     /// order: they run in reverse) of the program, as function addresses.
@@ -117,7 +120,7 @@ pub(crate) struct TlsSegment {
 }
 
 /// (load base, program headers as (kind, vaddr, memsz)).
-type Segments = (u64, Vec<(u32, u64, u64)>);
+type Segments = (u64, Vec<(u32, u64, u64, u64)>);
 
 struct PhdrSearch {
     name: CString,
@@ -151,7 +154,7 @@ extern "C" fn phdr_cb(info: *mut libc::dl_phdr_info, _size: usize, data: *mut c_
             }
             _ => continue,
         };
-        segs.push((kind, ph.p_vaddr, ph.p_memsz));
+        segs.push((kind, ph.p_vaddr, ph.p_memsz, ph.p_filesz));
     }
     search.found = Some((info.dlpi_addr, segs));
     1
@@ -216,9 +219,10 @@ impl Image {
             .map(|s| ((base + s.1) & !(page - 1), (base + s.1 + s.2) & !(page - 1)))
             .collect();
         let mut writable = Vec::new();
+        let mut bss = Vec::new();
         let (mut lo, mut hi) = (u64::MAX, 0);
         let mut loads = Vec::new();
-        for &(kind, vaddr, memsz) in &segs {
+        for &(kind, vaddr, memsz, filesz) in &segs {
             if kind > 1 {
                 continue;
             }
@@ -237,13 +241,20 @@ impl Image {
             if e > s {
                 writable.push((s as usize, (e - s) as usize));
             }
+            // The loader maps whole zero pages beyond the file contents anonymously.
+            let zero = (base + vaddr + filesz).div_ceil(page) * page;
+            let zero_end = (base + vaddr + memsz) & !(page - 1);
+            if zero_end > zero.max(s) {
+                let z = zero.max(s);
+                bss.push((z as usize, (zero_end - z) as usize));
+            }
         }
         // SAFETY: dlsym returned the address of the program's `main`, a C function with
         // the standard signature.
         let main = unsafe { std::mem::transmute::<*mut c_void, MainFn>(main) };
         // SAFETY: the arrays the dynamic section described, loaded and relocated by dlopen.
         let (ctors, dtors) = unsafe { (read_array(base, init_fini.init), read_array(base, init_fini.fini)) };
-        Ok(Image { base, range: (lo, hi), loads, main, writable, tls, ctors, dtors })
+        Ok(Image { base, range: (lo, hi), loads, main, writable, bss, tls, ctors, dtors })
     }
 
     /// The C string at `addr` if it lies inside a loaded segment of the image (a

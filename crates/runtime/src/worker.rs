@@ -320,7 +320,7 @@ impl CProgram {
     /// memory; no process is started until the first execution.
     pub fn new(image: Image, opts: Options) -> Result<Self, RuntimeError> {
         // SAFETY: the writable ranges of a loaded image stay mapped (never dlclosed).
-        let snapshot = unsafe { ImageSnapshot::take(&image.writable) };
+        let snapshot = unsafe { ImageSnapshot::take(&image.writable, &image.bss) };
         let argv_c = opts
             .args
             .iter()
