@@ -72,7 +72,7 @@ steps, elapsed_s, peak_rss_bytes, algorithm, isolation, defects: [{kind, message
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
 livelock, bound, timeout; \
-dot_error if --dot failed. On an error: {verdict: error, error_kind (usage, input, compile, \
+dot_error if --dot failed; warnings if any. On an error: {verdict: error, error_kind (usage, input, compile, \
 refused, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";
 

@@ -12,7 +12,9 @@
 //!
 //! Reset between executions of a persistent worker ([`ImageSnapshot::restore`],
 //! [`Arena::reset`]) copies the writable segments of the image back from a snapshot taken
-//! right after loading, and zeroes the part of each arena slot that was used.
+//! right after loading, and zeroes the part of each arena slot that was used; large runs
+//! of zeros (`.bss`, a big heap) are dropped with `MADV_DONTNEED` instead, so that the
+//! cost follows the pages an execution touched, not the size of the data.
 
 use crate::RuntimeError;
 use std::ffi::c_void;
