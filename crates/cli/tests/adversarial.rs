@@ -235,3 +235,22 @@ fn a_constructor_that_loops_does_not_keep_the_checker_from_stopping() {
     }
     assert!(left.is_empty(), "processes left behind: {left:?}");
 }
+
+#[test]
+fn peak_memory_is_the_checkers_not_the_compilers() {
+    // A 10^6-element initializer: cc1 needs well over 100 MiB to compile it; the program
+    // itself holds 1 MB of data.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let prog = tmp.path().join("big_initializer.c");
+    let mut src = String::from("#define A1 1,2,3,4,5,6,7,8,9,10\n");
+    for i in 2..=6 {
+        let p = format!("A{}", i - 1);
+        src += &format!("#define A{i} {}\n", vec![p; 10].join(","));
+    }
+    src += "static const char table[] = { A6 };\nint main(void) { return table[12345] == 6 ? 0 : 1; }\n";
+    std::fs::write(&prog, src).expect("write");
+    let (out, j, _w) = check(&prog, &[]);
+    assert_eq!(out.status.code(), Some(0), "{j}");
+    let peak = j["peak_rss_bytes"].as_u64().expect("peak_rss_bytes");
+    assert!(peak > 0 && peak < 64 << 20, "peak {} MiB: the compiler's memory is counted", peak >> 20);
+}
