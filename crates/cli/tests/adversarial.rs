@@ -94,45 +94,56 @@ fn every_adversarial_program_gets_its_expected_verdict_and_leaves_nothing_behind
         let expect = header(&src, "expect").unwrap_or_else(|| panic!("{}: no `// expect:` line", prog.display()));
         let args: Vec<String> =
             header(&src, "args").map(|a| a.split_whitespace().map(String::from).collect()).unwrap_or_default();
-        let (out, j, work) = check(&prog, &args);
-        let name = prog.file_name().expect("name").to_string_lossy().into_owned();
-        let code = out.status.code();
-        let kinds: Vec<&str> =
-            j["defects"].as_array().map(|d| d.iter().filter_map(|d| d["kind"].as_str()).collect()).unwrap_or_default();
-        let message = j["message"].as_str().unwrap_or("");
-        let ok = if let Some(v) = expect.strip_prefix("verdict=") {
-            let mut words = v.split_whitespace();
-            let verdict = words.next().expect("a verdict");
-            let kind = words.next().and_then(|k| k.strip_prefix("kind="));
-            let status = match verdict {
-                "ok" => 0,
-                "defect" => 1,
-                v => panic!("{name}: unknown verdict {v}"),
-            };
-            j["verdict"] == verdict && code == Some(status) && kind.is_none_or(|k| kinds.contains(&k))
-        } else if let Some(t) = expect.strip_prefix("refused=") {
-            j["verdict"] == "error" && j["error_kind"] == "refused" && message.contains(t) && code == Some(2)
-        } else if let Some(t) = expect.strip_prefix("error=") {
-            j["verdict"] == "error" && message.contains(t) && code == Some(2)
-        } else {
-            panic!("{name}: unknown expectation {expect}")
-        };
-        let stderr = text(&out.stderr);
-        let diag_ok = header(&src, "stderr").is_none_or(|t| stderr.contains(&t));
-        if !ok || !diag_ok {
-            failures.push(format!("{name}: expected {expect}, got exit {code:?} {j}\nstderr: {stderr}"));
-        }
-        // Workers die with the checker: give the kernel a moment to deliver the signal.
-        let mut left = processes_in(work.path());
-        for _ in 0..50 {
-            if left.is_empty() {
-                break;
+        // Both isolation modes: the persistent worker (the default for most programs) and
+        // one process per execution.
+        for fork in [false, true] {
+            let mut args = args.clone();
+            if fork {
+                args.extend(["--isolation".to_string(), "fork".to_string()]);
             }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            left = processes_in(work.path());
-        }
-        if !left.is_empty() {
-            failures.push(format!("{name}: processes left behind: {left:?}"));
+            let (out, j, work) = check(&prog, &args);
+            let file = prog.file_name().expect("name").to_string_lossy().into_owned();
+            let name = format!("{file} ({})", if fork { "fork" } else { "auto" });
+            let code = out.status.code();
+            let kinds: Vec<&str> = j["defects"]
+                .as_array()
+                .map(|d| d.iter().filter_map(|d| d["kind"].as_str()).collect())
+                .unwrap_or_default();
+            let message = j["message"].as_str().unwrap_or("");
+            let ok = if let Some(v) = expect.strip_prefix("verdict=") {
+                let mut words = v.split_whitespace();
+                let verdict = words.next().expect("a verdict");
+                let kind = words.next().and_then(|k| k.strip_prefix("kind="));
+                let status = match verdict {
+                    "ok" => 0,
+                    "defect" => 1,
+                    v => panic!("{name}: unknown verdict {v}"),
+                };
+                j["verdict"] == verdict && code == Some(status) && kind.is_none_or(|k| kinds.contains(&k))
+            } else if let Some(t) = expect.strip_prefix("refused=") {
+                j["verdict"] == "error" && j["error_kind"] == "refused" && message.contains(t) && code == Some(2)
+            } else if let Some(t) = expect.strip_prefix("error=") {
+                j["verdict"] == "error" && message.contains(t) && code == Some(2)
+            } else {
+                panic!("{name}: unknown expectation {expect}")
+            };
+            let stderr = text(&out.stderr);
+            let diag_ok = header(&src, "stderr").is_none_or(|t| stderr.contains(&t));
+            if !ok || !diag_ok {
+                failures.push(format!("{name}: expected {expect}, got exit {code:?} {j}\nstderr: {stderr}"));
+            }
+            // Workers die with the checker: give the kernel a moment to deliver the signal.
+            let mut left = processes_in(work.path());
+            for _ in 0..50 {
+                if left.is_empty() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                left = processes_in(work.path());
+            }
+            if !left.is_empty() {
+                failures.push(format!("{name}: processes left behind: {left:?}"));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
