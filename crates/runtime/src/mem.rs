@@ -353,16 +353,24 @@ impl TlsBlocks {
 
 /// The writable part of the loaded program image, and a copy of it as loaded.
 ///
-/// Restoring copies the copy back, except for large runs of `.bss` (anonymous memory
-/// that was all zero when loaded): those are given back to the kernel
-/// (`madvise(MADV_DONTNEED)`), which costs in proportion to the pages the execution
-/// touched, not to the size of the run (a 512 MiB `.bss` cost a 512 MiB copy per
-/// execution). Small runs are cheaper to zero than to fault in again.
+/// Restoring copies the copy back, except for large ranges, whose cost follows the pages
+/// the execution touched rather than their size (a 512 MiB `.bss` cost a 512 MiB copy
+/// per execution):
+/// - runs of `.bss` (anonymous memory that was all zero when loaded) are given back to
+///   the kernel (`madvise(MADV_DONTNEED)`): they read as zeros again;
+/// - other large ranges (initialised data) are kept in a memory file (`memfd`) and
+///   mapped again over the range, privately (`mmap(MAP_FIXED | MAP_PRIVATE)`): the pages
+///   the execution wrote are discarded, the others were never copied.
+///
+/// Small ranges are cheaper to copy than to fault in again.
 #[derive(Debug, Clone)]
 pub struct ImageSnapshot {
     ranges: Vec<(usize, Vec<u8>)>,
     /// Page-aligned anonymous ranges that were all zero: `(start, len)`.
     zero: Vec<(usize, usize)>,
+    /// Page-aligned ranges and the memory file holding their contents as loaded:
+    /// `(start, len, fd)` (the fd is inherited by the workers and never closed).
+    remap: Vec<(usize, usize, libc::c_int)>,
 }
 
 /// Zero runs at least this long are dropped instead of zeroed.
@@ -376,7 +384,7 @@ impl ImageSnapshot {
     /// Every range must be mapped readable and writable for the life of the process, and
     /// every `bss` range private anonymous memory inside one of them.
     pub unsafe fn take(ranges: &[(usize, usize)], bss: &[(usize, usize)]) -> Self {
-        let mut snap = ImageSnapshot { ranges: Vec::new(), zero: Vec::new() };
+        let mut snap = ImageSnapshot { ranges: Vec::new(), zero: Vec::new(), remap: Vec::new() };
         for &(start, len) in ranges {
             // SAFETY: by the contract the range is mapped and readable.
             let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, len) };
@@ -385,14 +393,30 @@ impl ImageSnapshot {
             let run = bss.iter().find(|&&(z, zl)| z >= start && z + zl <= end && zl >= DROP_MIN);
             match run {
                 Some(&(z, zl)) if bytes[z - start..z - start + zl].iter().all(|&b| b == 0) => {
-                    snap.ranges.push((start, bytes[..z - start].to_vec()));
+                    snap.keep(start, &bytes[..z - start]);
                     snap.zero.push((z, zl));
-                    snap.ranges.push((z + zl, bytes[z - start + zl..].to_vec()));
+                    snap.keep(z + zl, &bytes[z - start + zl..]);
                 }
-                _ => snap.ranges.push((start, bytes.to_vec())),
+                _ => snap.keep(start, bytes),
             }
         }
         snap
+    }
+
+    /// Remember `bytes`, the contents of `[start, start + len)`: copied, or for a large
+    /// range its page-aligned interior in a memory file.
+    fn keep(&mut self, start: usize, bytes: &[u8]) {
+        let end = start + bytes.len();
+        let (a, b) = (start.div_ceil(PAGE) * PAGE, end / PAGE * PAGE);
+        if b >= a + DROP_MIN {
+            if let Some(fd) = memory_file(&bytes[a - start..b - start]) {
+                self.ranges.push((start, bytes[..a - start].to_vec()));
+                self.remap.push((a, b - a, fd));
+                self.ranges.push((b, bytes[b - start..].to_vec()));
+                return;
+            }
+        }
+        self.ranges.push((start, bytes.to_vec()));
     }
 
     /// Copy the snapshot back.
@@ -411,12 +435,57 @@ impl ImageSnapshot {
                 unsafe { std::ptr::write_bytes(start as *mut u8, 0, len) };
             }
         }
+        for &(start, len, fd) in &self.remap {
+            // SAFETY: `take`'s contract: [start, start + len) is page-aligned writable
+            // memory of the image that nothing refers into between executions; it is
+            // replaced by a private mapping of the memory file holding its contents as
+            // loaded, with the same protection.
+            let p = unsafe {
+                libc::mmap(
+                    start as *mut libc::c_void,
+                    len,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_FIXED,
+                    fd,
+                    0,
+                )
+            };
+            if p == libc::MAP_FAILED {
+                // The mapping is unchanged: read the contents back instead.
+                // SAFETY: writing into the range (as above) from our own file.
+                let n = unsafe { libc::pread(fd, start as *mut libc::c_void, len, 0) };
+                assert_eq!(n, len as isize, "unfold bug: cannot restore the program's data");
+            }
+        }
     }
 
     /// Total bytes restored per reset (copied or dropped).
     pub fn bytes(&self) -> usize {
-        self.ranges.iter().map(|r| r.1.len()).sum::<usize>() + self.zero.iter().map(|z| z.1).sum::<usize>()
+        self.ranges.iter().map(|r| r.1.len()).sum::<usize>()
+            + self.zero.iter().map(|z| z.1).sum::<usize>()
+            + self.remap.iter().map(|r| r.1).sum::<usize>()
     }
+}
+
+/// A memory file holding `bytes` (None: not available).
+fn memory_file(bytes: &[u8]) -> Option<libc::c_int> {
+    // SAFETY: memfd_create with a C string name; the descriptor is ours.
+    let fd = unsafe { libc::memfd_create(c"unfold-image".as_ptr(), 0) };
+    if fd < 0 {
+        return None;
+    }
+    let mut done = 0;
+    while done < bytes.len() {
+        // SAFETY: writing from a slice we hold into our own descriptor.
+        let n = unsafe { libc::write(fd, bytes[done..].as_ptr() as *const libc::c_void, bytes.len() - done) };
+        if n <= 0 {
+            // SAFETY: closing our own descriptor.
+            unsafe { libc::close(fd) };
+            return None;
+        }
+        done += n as usize;
+    }
+    Some(fd)
 }
 
 #[cfg(test)]
