@@ -2,8 +2,8 @@
 //! renames the libc/pthread functions to them).
 //!
 //! Every shim is called by a program thread, i.e. on a coroutine of the executor
-//! ([`crate::exec`]), except the allocator, which also serves code that runs outside an
-//! execution (constructors run at `dlopen`), falling back to libc there. A shim that
+//! ([`crate::exec`]), except the allocator, which falls back to libc outside an execution
+//! (no program code runs there: constructors run inside executions, [`crate::process`]). A shim that
 //! performs a visible operation suspends the thread with its pending action and returns
 //! when the executor has performed it. No shim lets a panic unwind into C: each body runs
 //! under `guard`, which aborts the worker with a message (reported as an internal error).
@@ -958,7 +958,7 @@ fn alloc(size: usize) -> *mut u8 {
                 let p = a.alloc(me, size);
                 (p, a.slot_size())
             }
-            // SAFETY: outside an execution (constructors at load time): plain libc.
+            // SAFETY: outside an execution (no program code runs there): plain libc.
             _ => (unsafe { libc::calloc(1, size.max(1)) as *mut u8 }, usize::MAX),
         }
     });
