@@ -23,8 +23,9 @@ use crate::exec::{take_results, Executor, Rt, StepSink, RT};
 use crate::image::Image;
 use crate::mem::{Arena, ImageSnapshot, Stacks, TlsBlocks};
 use crate::shared::{
-    decode_independence, encode_independence, encode_name, end_tag, error_code, load_len, pipe, read_byte, relax,
-    wait_seq, write_byte, Corrupt, Header, Shared, WireStep, MAX_DEFECTS, MAX_SLEEP, PARENT_SPIN, WORKER_SPIN,
+    decode_independence, decode_name, encode_independence, encode_name, end_tag, error_code, load_len, pipe, read_byte,
+    relax, wait_seq, write_byte, Corrupt, Header, Shared, WireStep, MAX_DEFECTS, MAX_NAMES, MAX_SLEEP, PARENT_SPIN,
+    WORKER_SPIN,
 };
 use crate::signals::{
     describe_wait_status, die_with, install_crash_handler, interrupted, signal_name, INTERRUPT_SIGNALS,
@@ -288,13 +289,12 @@ impl WorkerCtx<'_> {
     /// persistent mode: nothing new), which must keep their ids here.
     fn decode_request(&mut self) -> Result<(Independence, usize), Corrupt> {
         let hdr = self.hdr;
-        let names = hdr.names()?;
-        crate::exec::with_rt(|rt| {
-            let known = rt.names.len() - 1;
-            for &(parent, nth) in names.get(known..).unwrap_or(&[]) {
-                rt.names.child(parent, nth);
-            }
-        });
+        let n = load_len(&hdr.nnames, MAX_NAMES, "threads")?;
+        let known = crate::exec::with_rt(|rt| rt.names.len() - 1);
+        for i in known..n {
+            let (parent, nth) = decode_name(i, hdr.names[i].load(Ordering::Acquire))?;
+            crate::exec::with_rt(|rt| rt.names.child(parent, nth));
+        }
         let n = load_len(&hdr.replay_len, self.replay.len(), "replayed steps")?;
         self.replay_buf.clear();
         self.replay_buf.extend(self.replay[..n].iter().map(|t| ThreadId(t.load(Ordering::Relaxed))));
