@@ -63,7 +63,7 @@ __VERIFIER_atomic_*. Time-outs are explored, not timed. Other pthread functions,
 semaphores and __VERIFIER_nondet_* are refused by name before exploring.
 
 A replay token records the program's source hash, its -D/-I/-O/--cflags flags, its \
-arguments, --max-steps and the schedule: `unfold replay FILE TOKEN` needs nothing else.
+arguments, --max-steps, --stack-size, --heap-size and the schedule: `unfold replay FILE TOKEN` needs nothing else.
 
 --json prints exactly one JSON object on stdout, in every case: verdict (ok|defect|\
 incomplete|error), executions, maximal_configurations, ssb, events (QPOR: the events its \
@@ -185,11 +185,11 @@ struct BuildArgs {
     /// pthread_attr_setstacksize, main included (e.g. 512K, 8M; at most 128M).
     #[arg(long, value_name = "SIZE", default_value = "8M", value_parser = parse_stack_size, help_heading = "Execution")]
     stack_size: String,
-    /// Heap of each program thread (e.g. 64M, 2G; from 1M to 16G): an allocation beyond it
-    /// stops the run with the error "heap limit of the checker reached" (not a defect of
-    /// the program). Not recorded in replay tokens: pass it to `unfold replay` too.
-    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_heap_size, help_heading = "Execution")]
-    heap_size: usize,
+    /// Heap of each program thread (e.g. 64M, 2G; from 1M to 16G) [default: 256M]: an
+    /// allocation beyond it stops the run with the error "heap limit of the checker
+    /// reached" (not a defect of the program).
+    #[arg(long, value_name = "SIZE", value_parser = parse_heap_size, help_heading = "Execution")]
+    heap_size: Option<usize>,
     /// Arguments passed to the program's main (after `--`).
     #[arg(last = true, value_name = "PROGRAM ARGS")]
     args: Vec<String>,
@@ -210,6 +210,7 @@ impl BuildArgs {
             memory: self.memory.clone(),
             spurious_wakeups: self.spurious_wakeups,
             stack_size: self.stack_size.clone(),
+            heap_size: self.heap_size.unwrap_or(0) as u64,
         }
     }
 }
@@ -477,7 +478,10 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         step_capacity: build.max_steps.saturating_add(1),
         memory,
         stack_size,
-        heap_size: b.heap_size,
+        heap_size: match build.heap_size {
+            0 => unfold_runtime::mem::ARENA_SLOT,
+            h => h as usize,
+        },
     };
     let prog = CProgram::new(image, opts)?;
     // Maps the object's debug info: it stays readable once the file is gone.
@@ -849,6 +853,14 @@ fn build_mismatches(given: &BuildArgs, recorded: &Build) -> Vec<String> {
     }
     if given.max_steps.is_some() && g.max_steps != recorded.max_steps {
         v.push(format!("--max-steps: recorded {}, given {}", recorded.max_steps, g.max_steps));
+    }
+    let heap = |h: u64| if h == 0 { unfold_runtime::mem::ARENA_SLOT as u64 } else { h };
+    if given.heap_size.is_some() && heap(g.heap_size) != heap(recorded.heap_size) {
+        v.push(format!(
+            "--heap-size: recorded {} MiB, given {} MiB",
+            heap(recorded.heap_size) >> 20,
+            heap(g.heap_size) >> 20
+        ));
     }
     v
 }

@@ -265,3 +265,36 @@ fn peak_memory_is_the_checkers_not_the_compilers() {
     let peak = j["peak_rss_bytes"].as_u64().expect("peak_rss_bytes");
     assert!(peak > 0 && peak < 64 << 20, "peak {} MiB: the compiler's memory is counted", peak >> 20);
 }
+
+#[test]
+fn the_heap_size_travels_in_the_replay_token() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let prog = tmp.path().join("big_heap.c");
+    std::fs::write(
+        &prog,
+        "#include <stdlib.h>\n#include <assert.h>\nint main(void) {\n    char *p = malloc(300 << 20);\n    \
+         assert(p);\n    p[0] = 1;\n    assert(p[1] == 1);\n    return 0;\n}\n",
+    )
+    .expect("write");
+    let (out, j, _w) = check(&prog, &["--heap-size".into(), "512M".into()]);
+    assert_eq!(out.status.code(), Some(1), "{j}");
+    let d = &j["defects"][0];
+    assert_eq!(d["location"]["line"], 7, "the second assertion, not the allocation: {d}");
+    let token = d["replay"].as_str().expect("a token");
+    // The replay, without --heap-size, re-runs the same execution (not the default limit).
+    let out = Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .current_dir(tmp.path())
+        .args(["replay", "big_heap.c", token, "--json"])
+        .output()
+        .expect("replay");
+    let r: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(out.status.code(), Some(1), "{r} {}", text(&out.stderr));
+    // A different --heap-size given to the replay is a mismatch, not a silent change.
+    let out = Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .current_dir(tmp.path())
+        .args(["replay", "big_heap.c", token, "--heap-size", "64M"])
+        .output()
+        .expect("replay");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--heap-size: recorded 512 MiB, given 64 MiB"), "{}", text(&out.stderr));
+}
