@@ -544,6 +544,8 @@ pub struct Build {
     pub spurious_wakeups: bool,
     /// `--stack-size` (as given, e.g. `8M`).
     pub stack_size: String,
+    /// `--heap-size` in bytes (0: not given, the default).
+    pub heap_size: u64,
 }
 
 /// What `unfold replay` needs to re-run one execution: the program's source hash, its
@@ -685,6 +687,10 @@ pub fn encode_token(r: &Recording) -> String {
     for t in &r.schedule {
         put_varint(&mut p, t.0 as u64);
     }
+    // Optional trailing fields (tokens made before them end here).
+    if r.build.heap_size != 0 {
+        put_varint(&mut p, r.build.heap_size);
+    }
     let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
     // Writing into a Vec cannot fail.
     let _ = z.write_all(&p);
@@ -719,12 +725,24 @@ pub fn decode_token(tok: &str) -> Option<Recording> {
         return None;
     }
     let schedule = (0..n).map(|_| u16::try_from(r.varint()?).ok().map(ThreadId)).collect::<Option<Vec<_>>>()?;
+    let heap_size = if r.0.is_empty() { 0 } else { Some(r.varint()?).filter(|&h| h != 0)? };
     if !r.0.is_empty() {
         return None;
     }
     Some(Recording {
         source_hash,
-        build: Build { defines, includes, opt, cflags, args, max_steps, memory, spurious_wakeups, stack_size },
+        build: Build {
+            defines,
+            includes,
+            opt,
+            cflags,
+            args,
+            max_steps,
+            memory,
+            spurious_wakeups,
+            stack_size,
+            heap_size,
+        },
         schedule,
     })
 }
@@ -748,6 +766,7 @@ mod tests {
                     memory: "sc".into(),
                     spurious_wakeups: true,
                     stack_size: "512K".into(),
+                    heap_size: if s.len() % 2 == 0 { 0 } else { 1 << 30 },
                 },
                 schedule: s.into_iter().map(ThreadId).collect(),
             };
