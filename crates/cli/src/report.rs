@@ -546,6 +546,8 @@ pub struct Build {
     pub stack_size: String,
     /// `--check-uninit` (reads of uninitialised heap bytes are defects).
     pub check_uninit: bool,
+    /// `--heap-size` in bytes (0: not given, the default).
+    pub heap_size: u64,
 }
 
 /// What `unfold replay` needs to re-run one execution: the program's source hash, its
@@ -687,7 +689,11 @@ pub fn encode_token(r: &Recording) -> String {
     for t in &r.schedule {
         put_varint(&mut p, t.0 as u64);
     }
-    // Optional trailing fields (absent: off), so that tokens without them are unchanged.
+    // Optional trailing fields (tokens made before them end here): the heap size (0:
+    // the default), then whether --check-uninit is on.
+    if r.build.heap_size != 0 || r.build.check_uninit {
+        put_varint(&mut p, r.build.heap_size);
+    }
     if r.build.check_uninit {
         put_varint(&mut p, 1);
     }
@@ -725,6 +731,7 @@ pub fn decode_token(tok: &str) -> Option<Recording> {
         return None;
     }
     let schedule = (0..n).map(|_| u16::try_from(r.varint()?).ok().map(ThreadId)).collect::<Option<Vec<_>>>()?;
+    let heap_size = if r.0.is_empty() { 0 } else { r.varint()? };
     let check_uninit = match r.0.is_empty() {
         true => false,
         false if r.varint()? == 1 => true,
@@ -746,6 +753,7 @@ pub fn decode_token(tok: &str) -> Option<Recording> {
             spurious_wakeups,
             stack_size,
             check_uninit,
+            heap_size,
         },
         schedule,
     })
@@ -770,7 +778,8 @@ mod tests {
                     memory: "sc".into(),
                     spurious_wakeups: true,
                     stack_size: "512K".into(),
-                    check_uninit: false,
+                    check_uninit: s.len() % 3 == 0,
+                    heap_size: if s.len() % 2 == 0 { 0 } else { 1 << 30 },
                 },
                 schedule: s.into_iter().map(ThreadId).collect(),
             };

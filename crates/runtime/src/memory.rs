@@ -15,8 +15,8 @@
 //!   [`MemoryMode::Sc`] every plain access is a visible step too, under sequential
 //!   consistency, and races are not defects.
 //!
-//! Everything here runs on a program thread (a coroutine), except accesses made by the
-//! program's constructors at load time, which are ignored.
+//! Everything here runs on a program thread (a coroutine); accesses made outside an
+//! execution (none are expected: constructors run inside executions) are ignored.
 
 use crate::exec::{suspend, with_rt, Yield};
 use std::ffi::{c_int, c_void};

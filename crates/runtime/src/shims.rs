@@ -2,8 +2,8 @@
 //! renames the libc/pthread functions to them).
 //!
 //! Every shim is called by a program thread, i.e. on a coroutine of the executor
-//! ([`crate::exec`]), except the allocator, which also serves code that runs outside an
-//! execution (constructors run at `dlopen`), falling back to libc there. A shim that
+//! ([`crate::exec`]), except the allocator, which falls back to libc outside an execution
+//! (no program code runs there: constructors run inside executions, [`crate::process`]). A shim that
 //! performs a visible operation suspends the thread with its pending action and returns
 //! when the executor has performed it. No shim lets a panic unwind into C: each body runs
 //! under `guard`, which aborts the worker with a message (reported as an internal error).
@@ -956,18 +956,27 @@ pub unsafe extern "C" fn __unfold_pthread_mutexattr_gettype(
 
 /// Allocate from the current thread's arena (zeroed), recording the block.
 fn alloc(size: usize, site: u64, zeroed: bool) -> *mut u8 {
-    with_rt(|rt| {
+    let (p, limit) = with_rt(|rt| {
         let me = rt.current;
-        let p = match (&mut rt.arena, rt.active) {
-            (Some(a), true) => a.alloc(me, size),
-            // SAFETY: outside an execution (constructors at load time): plain libc.
-            _ => return unsafe { libc::calloc(1, size.max(1)) as *mut u8 },
+        let (p, limit) = match (&mut rt.arena, rt.active) {
+            (Some(a), true) => {
+                let p = a.alloc(me, size);
+                (p, a.slot_size())
+            }
+            // SAFETY: outside an execution (no program code runs there): plain libc.
+            _ => return (unsafe { libc::calloc(1, size.max(1)) as *mut u8 }, usize::MAX),
         };
         if !p.is_null() {
             crate::heapcheck::on_alloc(rt, p as u64, size as u64, site, zeroed);
         }
-        p
-    })
+        (p, limit)
+    });
+    // A request no machine could serve gets NULL, as from libc; a plausible one that
+    // does not fit is the checker's limit, not the program's fault.
+    if p.is_null() && size < 1 << 40 {
+        crate::process::heap_limit_reached(size, limit);
+    }
+    p
 }
 
 /// Replaces `malloc` (through the header's trampoline, with its return address): the
@@ -1070,6 +1079,7 @@ pub unsafe extern "C" fn __unfold_free_at(p: *mut c_void, ra: *mut c_void) {
 pub extern "C" fn __unfold_exit_at(code: c_int, ra: *mut c_void) -> ! {
     guard(|| {
         with_rt(|rt| rt.exit_code = code);
+        crate::process::run_exit_handlers();
         suspend(Yield::Pending(Action::ExitProcess, code_site(ra)));
         stop()
     })

@@ -152,6 +152,16 @@ static void __attribute__((noinline, noreturn, unused, no_instrument_function)) 
     __unfold_abort_at(__builtin_return_address(0));
 }
 #define exit __unfold_exit
+/* atexit handlers run at the end of each execution (exit or main returning); _exit and
+ * _Exit end the program without them (crates/runtime/src/process.rs). */
+int __unfold_atexit(void (*)(void));
+#define atexit __unfold_atexit
+void __unfold__exit_at(int, void *) __attribute__((noreturn));
+static void __attribute__((noinline, noreturn, unused, no_instrument_function)) __unfold__exit(int c) {
+    __unfold__exit_at(c, __builtin_return_address(0));
+}
+#define _exit __unfold__exit
+#define _Exit __unfold__exit
 #define abort __unfold_abort
 #define __assert_fail __unfold_assert_fail
 

@@ -64,6 +64,10 @@ pub struct Shape {
     pub racy: bool,
     /// Also spin until a visible variable is non-zero (spin-waits, [`ThreadBuilder::spin_until_nonzero`]).
     pub spins: bool,
+    /// Also make deliberate mutex misuse (unlocking a mutex the thread does not hold,
+    /// relocking one it holds), often under a data-dependent branch, so that whether it
+    /// happens depends on the schedule.
+    pub misuse: bool,
 }
 
 impl Default for Shape {
@@ -76,6 +80,7 @@ impl Default for Shape {
             sync_objects: false,
             racy: false,
             spins: false,
+            misuse: false,
         }
     }
 }
@@ -84,6 +89,7 @@ struct Ctx {
     lock_free: bool,
     racy: bool,
     spins: bool,
+    misuse: bool,
     mutexes: Vec<Mutex>,
     guarded: Vec<Var>,
     visible: Vec<Var>,
@@ -263,6 +269,17 @@ impl Gen<'_> {
             }
             return;
         }
+        if self.ctx.misuse && self.rng.chance(12) {
+            // Deliberate misuse: unlock a mutex not held, or relock one held.
+            let m = self.rng.below(self.ctx.mutexes.len());
+            self.budget = self.budget.saturating_sub(1);
+            if self.held.contains(&m) {
+                t.lock(self.ctx.mutexes[m]);
+            } else {
+                t.unlock(self.ctx.mutexes[m]);
+            }
+            return;
+        }
         if self.ctx.racy && self.rng.chance(25) {
             // A plain access that nothing may order: a guarded variable without its
             // mutex, or an atomically accessed one.
@@ -438,6 +455,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         lock_free: shape.lock_free,
         racy: shape.racy,
         spins: shape.spins,
+        misuse: shape.misuse && !shape.lock_free,
         mutexes,
         guarded,
         visible,
