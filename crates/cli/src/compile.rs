@@ -239,6 +239,11 @@ fn refusal(name: &str) -> Option<String> {
         "fork",
         "vfork",
         "clone",
+        "clone3",
+        "__clone",
+        "__clone2",
+        "forkpty",
+        "daemon",
         "system",
         "popen",
         "posix_spawn",
@@ -246,12 +251,29 @@ fn refusal(name: &str) -> Option<String> {
         "execv",
         "execve",
         "execvp",
+        "execvpe",
         "execl",
+        "execle",
         "execlp",
+        "fexecve",
+        "execveat",
     ]
     .contains(&name)
     {
-        return Some(format!("`{name}` creates processes, which unfold does not support"));
+        return Some(format!("`{name}` creates or replaces processes, which unfold does not support"));
+    }
+    if name == "syscall" {
+        return Some(
+            "`syscall`: raw system calls are not supported by unfold (they can create processes or threads, \
+             or end the program, behind its back); call the libc function instead"
+                .into(),
+        );
+    }
+    if ["on_exit", "at_quick_exit", "quick_exit", "__cxa_atexit", "__cxa_thread_atexit_impl"].contains(&name) {
+        return Some(format!(
+            "`{name}` is not supported by unfold (supported: atexit, exit, _exit, _Exit; handlers run at the end \
+             of each execution)"
+        ));
     }
     None
 }
@@ -396,6 +418,55 @@ fn inspect(so: &Path) -> Result<Inspection> {
     undefined.sort();
     undefined.dedup();
     Ok(Inspection { static_tls, undefined, data_symbols, atomic_fns, defines_main })
+}
+
+/// Functions that open, create, rename or remove files: what an execution does with
+/// them outlives it (neither a reset nor a fresh process undoes a write to a file).
+const FILE_FUNCTIONS: &[&str] = &[
+    "fopen",
+    "fopen64",
+    "freopen",
+    "freopen64",
+    "fdopen",
+    "open",
+    "open64",
+    "openat",
+    "openat64",
+    "creat",
+    "creat64",
+    "mkstemp",
+    "mkstemp64",
+    "mkostemp",
+    "tmpfile",
+    "tmpfile64",
+    "rename",
+    "renameat",
+    "unlink",
+    "unlinkat",
+    "remove",
+    "mkdir",
+    "rmdir",
+    "truncate",
+    "truncate64",
+    "ftruncate",
+    "ftruncate64",
+    "link",
+    "symlink",
+    "mkfifo",
+];
+
+/// The warning for a program that uses files, if it does (once per run, on stderr and in
+/// the JSON report).
+pub fn file_warning(imports: &[String]) -> Option<String> {
+    let used: Vec<&str> = imports.iter().map(String::as_str).filter(|n| FILE_FUNCTIONS.contains(n)).collect();
+    (!used.is_empty()).then(|| {
+        format!(
+            "the program uses files ({}): what one execution writes to a file is not undone before the next, \
+             so an execution may see files written by earlier ones (verdicts can depend on the order of \
+             exploration)",
+            used.join(", ")
+        )
+    })
 }
 
 /// Refuse, with a message that says why, what is not a readable C source file.

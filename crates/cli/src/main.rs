@@ -63,7 +63,7 @@ __VERIFIER_atomic_*. Time-outs are explored, not timed. Other pthread functions,
 semaphores and __VERIFIER_nondet_* are refused by name before exploring.
 
 A replay token records the program's source hash, its -D/-I/-O/--cflags flags, its \
-arguments, --max-steps and the schedule: `unfold replay FILE TOKEN` needs nothing else.
+arguments, --max-steps, --stack-size, --heap-size and the schedule: `unfold replay FILE TOKEN` needs nothing else.
 
 --json prints exactly one JSON object on stdout, in every case: verdict (ok|defect|\
 incomplete|error), executions, maximal_configurations, ssb, events (QPOR: the events its \
@@ -71,8 +71,8 @@ unfolding created; other explorers: the distinct events of the executions explor
 steps, elapsed_s, peak_rss_bytes, algorithm, isolation, defects: [{kind, message, thread, \
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
-livelock, bound, timeout; \
-dot_error if --dot failed. On an error: {verdict: error, error_kind (usage, input, compile, \
+use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, livelock, bound, timeout; \
+dot_error if --dot failed; warnings if any. On an error: {verdict: error, error_kind (usage, input, compile, \
 refused, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";
 
@@ -135,6 +135,13 @@ fn parse_stack_size(s: &str) -> std::result::Result<String, String> {
         .ok_or_else(|| format!("`{s}`: expected a size from 16K to 128M (e.g. 8M)"))
 }
 
+fn parse_heap_size(s: &str) -> std::result::Result<usize, String> {
+    use unfold_runtime::mem::{MAX_HEAP, MIN_HEAP};
+    unfold_runtime::mem::parse_size(s)
+        .filter(|v| (MIN_HEAP..=MAX_HEAP).contains(v))
+        .ok_or_else(|| format!("`{s}`: expected a size from 1M to 16G (e.g. 256M, 2G)"))
+}
+
 /// Flags that control how the program is compiled and run.
 #[derive(Args, Debug, Clone)]
 struct BuildArgs {
@@ -178,6 +185,16 @@ struct BuildArgs {
     /// pthread_attr_setstacksize, main included (e.g. 512K, 8M; at most 128M).
     #[arg(long, value_name = "SIZE", default_value = "8M", value_parser = parse_stack_size, help_heading = "Execution")]
     stack_size: String,
+    /// Report reads of heap bytes that `malloc`/`realloc` returned and no instrumented
+    /// write initialised (`uninit-read`); `calloc` memory counts as initialised. Bytes
+    /// written only by libc (`memset`, `memcpy`, `read`...) are not seen as written.
+    #[arg(long, help_heading = "Execution")]
+    check_uninit: bool,
+    /// Heap of each program thread (e.g. 64M, 2G; from 1M to 16G) [default: 256M]: an
+    /// allocation beyond it stops the run with the error "heap limit of the checker
+    /// reached" (not a defect of the program).
+    #[arg(long, value_name = "SIZE", value_parser = parse_heap_size, help_heading = "Execution")]
+    heap_size: Option<usize>,
     /// Arguments passed to the program's main (after `--`).
     #[arg(last = true, value_name = "PROGRAM ARGS")]
     args: Vec<String>,
@@ -198,6 +215,8 @@ impl BuildArgs {
             memory: self.memory.clone(),
             spurious_wakeups: self.spurious_wakeups,
             stack_size: self.stack_size.clone(),
+            check_uninit: self.check_uninit,
+            heap_size: self.heap_size.unwrap_or(0) as u64,
         }
     }
 }
@@ -302,6 +321,7 @@ fn main() -> ExitCode {
     // Keep the C shims in the binary (they are exported to the program under test).
     std::hint::black_box(unfold_runtime::shims::shim_table());
     std::hint::black_box(unfold_runtime::memory::shim_table());
+    std::hint::black_box(unfold_runtime::process::shim_table());
     std::hint::black_box((unfold_runtime::sync::shim_table(), unfold_runtime::c11::shim_table()));
     let argv: Vec<OsString> = std::env::args_os().collect();
     let json = json_requested(&argv);
@@ -414,6 +434,8 @@ struct Loaded {
     /// Hash of the source that was compiled.
     source_hash: u64,
     build: Build,
+    /// Warnings about the program (printed on stderr when loading; also in the JSON).
+    warnings: Vec<String>,
 }
 
 fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
@@ -462,6 +484,11 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         step_capacity: build.max_steps.saturating_add(1),
         memory,
         stack_size,
+        check_uninit: build.check_uninit,
+        heap_size: match build.heap_size {
+            0 => unfold_runtime::mem::ARENA_SLOT,
+            h => h as usize,
+        },
     };
     let prog = CProgram::new(image, opts)?;
     // Maps the object's debug info: it stays readable once the file is gone.
@@ -470,7 +497,12 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
     // more. Removing it now means a checker killed from here on (even by SIGKILL) leaves
     // nothing in $TMPDIR.
     let _ = dir.close();
+    let warnings: Vec<String> = compile::file_warning(&c.stateful_imports).into_iter().collect();
+    for w in &warnings {
+        say!("unfold: warning: {w}");
+    }
     Ok(Loaded {
+        warnings,
         prog,
         sym,
         mode,
@@ -708,8 +740,9 @@ fn check(a: CheckArgs) -> Result<u8> {
     } else {
         "ok"
     };
-    let (rss_self, rss_children) = unfold_runtime::peak_rss_bytes();
-    let peak = rss_self.max(rss_children).max(l.prog.worker_peak_rss());
+    // Not RUSAGE_CHILDREN: it would count the compiler (a reaped child too).
+    let (rss_self, _) = unfold_runtime::peak_rss_bytes();
+    let peak = rss_self.max(l.prog.worker_peak_rss());
     let elapsed = started.elapsed().as_secs_f64();
     if a.json {
         let mut j = serde_json::json!({
@@ -727,6 +760,9 @@ fn check(a: CheckArgs) -> Result<u8> {
         });
         if let Some(e) = &dot_error {
             j["dot_error"] = e.as_str().into();
+        }
+        if !l.warnings.is_empty() {
+            j["warnings"] = l.warnings.clone().into();
         }
         emit(&format!("{j}\n"))?;
     } else {
@@ -835,6 +871,14 @@ fn build_mismatches(given: &BuildArgs, recorded: &Build) -> Vec<String> {
     }
     if given.max_steps.is_some() && g.max_steps != recorded.max_steps {
         v.push(format!("--max-steps: recorded {}, given {}", recorded.max_steps, g.max_steps));
+    }
+    let heap = |h: u64| if h == 0 { unfold_runtime::mem::ARENA_SLOT as u64 } else { h };
+    if given.heap_size.is_some() && heap(g.heap_size) != heap(recorded.heap_size) {
+        v.push(format!(
+            "--heap-size: recorded {} MiB, given {} MiB",
+            heap(recorded.heap_size) >> 20,
+            heap(g.heap_size) >> 20
+        ));
     }
     v
 }

@@ -564,6 +564,10 @@ pub struct Build {
     pub spurious_wakeups: bool,
     /// `--stack-size` (as given, e.g. `8M`).
     pub stack_size: String,
+    /// `--check-uninit` (reads of uninitialised heap bytes are defects).
+    pub check_uninit: bool,
+    /// `--heap-size` in bytes (0: not given, the default).
+    pub heap_size: u64,
 }
 
 /// What `unfold replay` needs to re-run one execution: the program's source hash, its
@@ -705,6 +709,14 @@ pub fn encode_token(r: &Recording) -> String {
     for t in &r.schedule {
         put_varint(&mut p, t.0 as u64);
     }
+    // Optional trailing fields (tokens made before them end here): the heap size (0:
+    // the default), then whether --check-uninit is on.
+    if r.build.heap_size != 0 || r.build.check_uninit {
+        put_varint(&mut p, r.build.heap_size);
+    }
+    if r.build.check_uninit {
+        put_varint(&mut p, 1);
+    }
     let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
     // Writing into a Vec cannot fail.
     let _ = z.write_all(&p);
@@ -739,12 +751,30 @@ pub fn decode_token(tok: &str) -> Option<Recording> {
         return None;
     }
     let schedule = (0..n).map(|_| u16::try_from(r.varint()?).ok().map(ThreadId)).collect::<Option<Vec<_>>>()?;
+    let heap_size = if r.0.is_empty() { 0 } else { r.varint()? };
+    let check_uninit = match r.0.is_empty() {
+        true => false,
+        false if r.varint()? == 1 => true,
+        false => return None,
+    };
     if !r.0.is_empty() {
         return None;
     }
     Some(Recording {
         source_hash,
-        build: Build { defines, includes, opt, cflags, args, max_steps, memory, spurious_wakeups, stack_size },
+        build: Build {
+            defines,
+            includes,
+            opt,
+            cflags,
+            args,
+            max_steps,
+            memory,
+            spurious_wakeups,
+            stack_size,
+            check_uninit,
+            heap_size,
+        },
         schedule,
     })
 }
@@ -768,11 +798,18 @@ mod tests {
                     memory: "sc".into(),
                     spurious_wakeups: true,
                     stack_size: "512K".into(),
+                    check_uninit: false,
+                    heap_size: if s.len() % 2 == 0 { 0 } else { 1 << 30 },
                 },
                 schedule: s.into_iter().map(ThreadId).collect(),
             };
             let tok = encode_token(&rec);
-            assert_eq!(decode_token(&tok), Some(rec), "{tok}");
+            assert_eq!(decode_token(&tok), Some(rec.clone()), "{tok}");
+            let mut uninit = rec;
+            uninit.build.check_uninit = true;
+            let tok2 = encode_token(&uninit);
+            assert_ne!(tok, tok2);
+            assert_eq!(decode_token(&tok2), Some(uninit), "{tok2}");
         }
         assert_eq!(decode_token("nope"), None);
         assert_eq!(decode_token("u2.!!"), None);

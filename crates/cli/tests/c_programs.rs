@@ -453,6 +453,105 @@ fn every_algorithm_agrees_on_the_sync_corpus() {
     assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
 }
 
+/// The memory-error corpus (`tests/c/mem_*.c`: use after free, double and invalid
+/// frees, frees racing with accesses, stacks used after their thread exited, and the
+/// fixed versions) under every algorithm: the same verdict, the same kind of first
+/// defect at one of the expected lines, and on fixed programs the expected count.
+#[test]
+fn every_algorithm_agrees_on_the_memory_corpus() {
+    let dir = corpus();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/c is readable")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("mem_") && n.ends_with(".c"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 12, "the memory corpus has {} programs", files.len());
+    let mut errs = Vec::new();
+    for f in &files {
+        let e = expectation(&std::fs::read_to_string(dir.join(f)).expect("readable"));
+        for alg in ["qpor", "optimal-dpor", "source-dpor", "classic-dpor", "dfs"] {
+            let mut args = vec!["check", f.as_str(), "--json", "--algorithm", alg];
+            args.extend(e.flags.iter().map(String::as_str));
+            let out = unfold(&dir, &args);
+            let Ok(j) = serde_json::from_slice::<Value>(&out.stdout) else {
+                errs.push(format!("{f} {alg}: no JSON: {}", String::from_utf8_lossy(&out.stderr)));
+                continue;
+            };
+            if j["verdict"].as_str() != e.verdict.as_deref() {
+                errs.push(format!("{f} {alg}: verdict {}, expected {:?}", j["verdict"], e.verdict));
+            }
+            let d = &j["defects"][0];
+            if !e.kind.is_empty() && !d["kind"].as_str().is_some_and(|k| e.kind.iter().any(|x| x == k)) {
+                errs.push(format!("{f} {alg}: first defect {}, expected {:?}", d["kind"], e.kind));
+            }
+            if !e.lines.is_empty() && !d["location"]["line"].as_u64().is_some_and(|l| e.lines.contains(&l)) {
+                errs.push(format!("{f} {alg}: first defect at {}, expected {:?}", d["location"], e.lines));
+            }
+            if let Some(n) = e.maximal {
+                let n = if alg == "qpor" { n } else { e.maximal_rr.unwrap_or(n) };
+                if j["maximal_configurations"].as_u64() != Some(n) {
+                    errs.push(format!("{f} {alg}: {} configurations, expected {n}", j["maximal_configurations"]));
+                }
+            }
+        }
+    }
+    assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
+}
+
+/// A memory error names the allocation, the free and the access by file and line, and a
+/// NULL dereference stays a crash at its line.
+#[test]
+fn memory_errors_name_allocation_free_and_access() {
+    let dir = corpus();
+    let run = |file: &str| -> Value {
+        let out = unfold(&dir, &["check", file, "--json"]);
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let j = run("mem_use_after_free.c");
+    assert_eq!(
+        j["defects"][0]["message"],
+        "t0 reads 4 bytes at offset 4 of a heap block of 8 bytes allocated by t0 at mem_use_after_free.c:18 \
+         after t1 freed it at mem_use_after_free.c:13",
+        "{j}"
+    );
+    let j = run("mem_free_race.c");
+    let msg = j["defects"][0]["message"].as_str().unwrap_or_default().to_string();
+    for needle in ["data race", "allocated by t0 at mem_free_race.c:20", "mem_free_race.c:24", "t1 reads"] {
+        assert!(msg.contains(needle), "{needle}: {msg}");
+    }
+    let j = run("mem_double_free.c");
+    let msg = j["defects"][0]["message"].as_str().unwrap_or_default().to_string();
+    assert!(msg.contains("already freed by") && msg.contains("mem_double_free.c:20"), "{msg}");
+    let j = run("mem_invalid_free_global.c");
+    assert_eq!(
+        j["defects"][0]["message"],
+        "t2 frees fallback (the program's static data): not a pointer malloc returned"
+    );
+    let j = run("mem_invalid_free_stack.c");
+    let msg = j["defects"][0]["message"].as_str().unwrap_or_default().to_string();
+    assert!(msg.starts_with("t1 frees stack object of t1 at +0x"), "{msg}");
+    let j = run("crash_null.c");
+    assert_eq!(j["defects"][0]["kind"], "crash", "{j}");
+    assert!(j["defects"][0]["location"]["line"].is_u64(), "{j}");
+    // Under --memory sc a free is not a scheduling point nor tracked by happens-before:
+    // the access after it is a use after free.
+    let out = unfold(&dir, &["check", "mem_free_race.c", "--json", "--memory", "sc"]);
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        (&j["defects"][0]["kind"], &j["defects"][0]["location"]["line"]),
+        (&"use-after-free".into(), &16.into())
+    );
+    // Uninitialised reads are opt-in, and the replay token records the flag.
+    assert_eq!(run("mem_uninit_read.c")["verdict"], "ok");
+    let out = unfold(&dir, &["check", "mem_uninit_read.c", "--json", "--check-uninit"]);
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let token = j["defects"][0]["replay"].as_str().expect("a token").to_string();
+    let r = unfold(&dir, &["replay", "mem_uninit_read.c", &token, "--json"]);
+    let rj: Value = serde_json::from_slice(&r.stdout).expect("JSON");
+    assert_eq!(rj["defects"][0]["kind"], "uninit-read", "{rj}");
+}
+
 /// `--spurious-wakeups` lets an untimed wait return unsignalled: a consumer guarding its
 /// wait with `if` fails, the `while` versions stay correct, and more configurations are
 /// explored than without the flag.

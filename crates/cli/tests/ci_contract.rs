@@ -545,10 +545,12 @@ fn process_endings_are_named_not_numbered() {
     let out = unfold(tmp.path(), &["check", "alarm.c"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("killed by SIGALRM"), "{}", text(&out.stdout));
+    // `_exit(3)` is the program's exit with status 3 (a defect), in both isolation modes.
     write(tmp.path(), "exit3.c", "#include <unistd.h>\nint main(void) { _exit(3); }\n");
     for iso in ["persistent", "fork"] {
         let out = unfold(tmp.path(), &["check", "exit3.c", "--isolation", iso]);
-        let err = text(&out.stderr);
-        assert!(err.contains("exit code 3") && !err.contains("768"), "{iso}: {err}");
+        let report = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{iso}: {report} {}", text(&out.stderr));
+        assert!(report.contains("exited with status 3") && !report.contains("768"), "{iso}: {report}");
     }
 }

@@ -67,6 +67,18 @@ pub enum DefectKind {
     /// with waiters, using a semaphore or barrier never initialised or destroyed, a null
     /// or invalid object pointer.
     SyncMisuse,
+    /// An access to a heap block after it was freed, the free happening before the
+    /// access (a free not ordered with the access is a [`DefectKind::DataRace`]).
+    UseAfterFree,
+    /// Freeing (or reallocating) a heap block already freed.
+    DoubleFree,
+    /// Freeing (or reallocating) a pointer `malloc` did not return: into the middle of
+    /// a heap block, to a stack, a global or thread-local storage.
+    InvalidFree,
+    /// An access to a thread's stack after that thread exited.
+    StackUseAfterExit,
+    /// A read of heap bytes allocated by `malloc`/`realloc` and never written (opt-in).
+    UninitRead,
 }
 
 impl DefectKind {
@@ -80,6 +92,11 @@ impl DefectKind {
             DefectKind::MutexMisuse => "mutex-misuse",
             DefectKind::DataRace => "data-race",
             DefectKind::SyncMisuse => "sync-misuse",
+            DefectKind::UseAfterFree => "use-after-free",
+            DefectKind::DoubleFree => "double-free",
+            DefectKind::InvalidFree => "invalid-free",
+            DefectKind::StackUseAfterExit => "stack-use-after-exit",
+            DefectKind::UninitRead => "uninit-read",
         }
     }
 }

@@ -348,6 +348,68 @@ impl RaceDetector {
     }
 }
 
+impl RaceDetector {
+    /// `t`'s current epoch: the value of its own clock entry, which identifies its
+    /// accesses (and frees) until its next visible step.
+    pub fn epoch(&mut self, t: ThreadId) -> u32 {
+        self.clock_mut(t)[t.index()]
+    }
+
+    /// Whether what thread `u` did at epoch `clock` happens before `t`'s current point.
+    pub fn happens_before(&mut self, u: ThreadId, clock: u32, t: ThreadId) -> bool {
+        u == t || self.clock_mut(t).get(u.index()).is_some_and(|&x| clock <= x)
+    }
+
+    /// The end of the life of `[addr, addr + size)` by thread `t` (`free` of a heap
+    /// block, or the exit of the thread whose stack it is): like a write to every byte,
+    /// it races with every earlier access by another thread that does not happen before
+    /// it. Returns the race with the lowest address, if any, and forgets the range's
+    /// shadow state (any later access is a use after the end of life, which the
+    /// runtime's own checks report against the free's epoch).
+    ///
+    /// Cost: O(min(size, bytes tracked)) — the shadow is walked instead of the range
+    /// when it is smaller (a thread's whole stack slot, a large block).
+    pub fn on_free(&mut self, t: ThreadId, addr: u64, size: u64, site: Site) -> Option<Race> {
+        self.hot = None;
+        let end = addr.saturating_add(size);
+        let clock = self.clock_mut(t).clone();
+        let mut race: Option<Race> = None;
+        let mut check = |b: u64, byte: &Byte| {
+            if race.is_some_and(|r| r.addr <= b) {
+                return;
+            }
+            let conflicts = |e: &Epoch| e.thread != t && !e.before(&clock);
+            let hit = match byte.write {
+                Some((e, a)) if conflicts(&e) => Some((e, true, a)),
+                _ => byte.reads.iter().find(|(e, _)| conflicts(e)).map(|&(e, a)| (e, false, a)),
+            };
+            if let Some((e, w, a)) = hit {
+                race = Some(Race {
+                    addr: b,
+                    first: RaceAccess { thread: e.thread, write: w, atomic: a, site: e.site },
+                    second: RaceAccess { thread: t, write: true, atomic: false, site },
+                });
+            }
+        };
+        if size <= self.shadow.len() as u64 {
+            for b in addr..end {
+                if let Some(byte) = self.shadow.remove(&b) {
+                    check(b, &byte);
+                }
+            }
+        } else {
+            self.shadow.retain(|&b, byte| {
+                if b < addr || b >= end {
+                    return true;
+                }
+                check(b, byte);
+                false
+            });
+        }
+        race
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -478,5 +540,46 @@ mod tests {
         d.on_step(B, Action::RwUnlock(L, false));
         d.on_step(M, Action::WrLock(L));
         assert!(d.on_access(M, X, 4, true, false, 3).is_none(), "a writer follows every reader");
+    }
+
+    #[test]
+    fn a_free_races_with_unordered_accesses_and_forgets_the_block() {
+        // B reads the block, A frees it without synchronisation: a race naming both.
+        let mut d = two_threads();
+        assert!(d.on_access(B, X + 8, 4, false, false, 2).is_none());
+        let r = d.on_free(A, X, 16, 9).expect("free races with the read");
+        assert_eq!((r.addr, r.first.thread, r.first.write, r.first.site), (X + 8, B, false, 2));
+        assert_eq!((r.second.thread, r.second.write, r.second.site), (A, true, 9));
+        // The block's shadow is gone: freeing again finds nothing to race with.
+        assert!(d.on_free(A, X, 16, 9).is_none());
+
+        // Ordered by a mutex: no race; the epoch of the free happens before B after it
+        // acquires the mutex A released.
+        let mut d = two_threads();
+        d.on_step(B, Action::Lock(L));
+        assert!(d.on_access(B, X, 4, true, false, 2).is_none());
+        d.on_step(B, Action::Unlock(L));
+        d.on_step(A, Action::Lock(L));
+        let e = d.epoch(A);
+        assert!(d.on_free(A, X, 16, 9).is_none());
+        assert!(!d.happens_before(A, e, B));
+        d.on_step(A, Action::Unlock(L));
+        d.on_step(B, Action::Lock(L));
+        assert!(d.happens_before(A, e, B));
+        let eb = d.epoch(B);
+        assert!(d.happens_before(B, eb, B));
+    }
+
+    #[test]
+    fn a_free_larger_than_the_shadow_walks_the_shadow() {
+        let mut d = two_threads();
+        assert!(d.on_access(B, X + 4096, 1, true, false, 3).is_none());
+        assert!(d.on_access(B, X + 1, 1, true, false, 2).is_none());
+        assert!(d.on_access(A, X + (2 << 20), 1, true, false, 4).is_none());
+        // 1 MiB range, three tracked bytes: the lowest racing address is reported, the
+        // byte outside the range stays.
+        let r = d.on_free(A, X, 1 << 20, 9).expect("race");
+        assert_eq!((r.addr, r.first.site), (X + 1, 2));
+        assert!(d.on_access(B, X + (2 << 20), 1, true, false, 5).is_some(), "outside bytes keep their state");
     }
 }

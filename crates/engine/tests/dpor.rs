@@ -122,6 +122,24 @@ fn random_programs_with_every_sync_object_read_read_independent() {
     random_suite_with(8000..8160, Independence::ReadReadIndependent, shape);
 }
 
+/// Programs on which source- and optimal-DPOR under read-read independence missed the
+/// trace "read section of t2; write section; read section of t1" when the explored
+/// execution ran both read sections before the write: the write request races with each
+/// read-side acquisition after the last write (not only the last one), and in `w.p` the
+/// request happens after the read sections `notdep` moved before it (else the sleeping
+/// writer looked like an initial of `v`, and `v` was dropped).
+#[test]
+fn write_requests_race_with_every_concurrent_read_section() {
+    let shape = random::Shape { sync_objects: true, ..random::Shape::default() };
+    for seed in [8316, 9169, 9184] {
+        let m = random::program_with(seed, shape);
+        assert!(
+            check(&format!("seed {seed}"), &m, Independence::ReadReadIndependent).is_some(),
+            "seed {seed}: too big"
+        );
+    }
+}
+
 #[test]
 fn random_programs_with_spin_waits() {
     let shape = random::Shape { spins: true, sync_objects: true, ..random::Shape::default() };
@@ -441,6 +459,7 @@ fn optimal_regression_prefix_races() {
         racy: false,
         spins: false,
         multi_spins: false,
+        misuse: false,
     };
     let m = random::program_with(228, shape);
     let mode = Independence::AllDependent;
@@ -467,6 +486,7 @@ fn larger_random_programs_agree_across_algorithms() {
         racy: false,
         spins: false,
         multi_spins: false,
+        misuse: false,
     };
     let mut compared = 0;
     for seed in 800..900 {

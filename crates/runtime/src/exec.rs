@@ -67,11 +67,16 @@ fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
     with_rt(|rt| rt.thread(t).stack_top = std::hint::black_box(&top) as *const u8 as usize);
     match body {
         Body::Main { main, argc, argv } => {
+            // SAFETY: libc's environment, read once.
+            let envp = unsafe { environ };
+            crate::process::run_constructors(argc, argv as *mut *mut c_char, envp);
             // SAFETY: `main` is the program's main function resolved by dlsym; argv is a
             // NULL-terminated array of C strings owned by the executor for the life of
             // the worker; `environ` is libc's environment.
-            let code = unsafe { main(argc, argv as *mut *mut c_char, environ) };
+            let code = unsafe { main(argc, argv as *mut *mut c_char, envp) };
             with_rt(|rt| rt.exit_code = code);
+            // Returning from main is exit(code).
+            crate::process::run_exit_handlers();
             y.suspend(Yield::Pending(Action::ExitProcess, 0));
         }
         Body::Start { f, arg } => {
@@ -125,10 +130,17 @@ pub(crate) fn run_key_destructors(t: ThreadId) {
     }
 }
 
-/// Site of a call known by file and line: tag bit 63, line in bits 47..63, the address of
-/// the `__FILE__` string (in the loaded image) in the low 47 bits.
+/// Where the `__FILE__` strings of file-and-line sites are counted from: the load address
+/// of the program (set by [`crate::Image::load`], before any worker is forked).
+pub(crate) static SITE_BASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Site of a call known by file and line: tag bit 63, the line in bits 32..63 (up to
+/// 2^31 - 1), the offset of the `__FILE__` string from the program's load address in the
+/// low 32 bits (a string outside the first 4 GiB of the image is unknown: offset 0).
 pub fn site_file_line(file: *const c_char, line: c_int) -> Site {
-    (1 << 63) | (((line.clamp(0, 0xffff) as u64) & 0xffff) << 47) | (file as u64 & ((1 << 47) - 1))
+    let base = SITE_BASE.load(std::sync::atomic::Ordering::Relaxed);
+    let off = (file as u64).checked_sub(base).filter(|&o| o <= u32::MAX as u64).unwrap_or(0);
+    (1 << 63) | ((line.max(0) as u64) << 32) | off
 }
 
 /// The code-address bits of a code site; bits 56..59 of the site of a memory access
@@ -161,7 +173,9 @@ pub fn decode_site(s: Site) -> SiteKind {
     if s == 0 {
         SiteKind::None
     } else if s >> 63 == 1 {
-        SiteKind::FileLine(s & ((1 << 47) - 1), ((s >> 47) & 0xffff) as u32)
+        let off = s & u32::MAX as u64;
+        let file = if off == 0 { 0 } else { SITE_BASE.load(std::sync::atomic::Ordering::Relaxed) + off };
+        SiteKind::FileLine(file, ((s >> 32) & 0x7fff_ffff) as u32)
     } else {
         SiteKind::Code(s & CODE_MASK)
     }
@@ -218,6 +232,14 @@ pub(crate) struct Rt {
     pub keys: Vec<(u32, usize)>,
     /// Stack size of threads created without a size (`--stack-size`).
     pub default_stack: usize,
+    /// Memory-error checks: heap blocks, exited threads ([`crate::heapcheck`]).
+    pub heap: crate::heapcheck::HeapCheck,
+    /// The program's constructors and destructors (per worker).
+    pub init_fini: crate::process::InitFini,
+    /// Handlers registered with `atexit` in this execution, in registration order.
+    pub atexit: Vec<usize>,
+    /// The program has begun to exit (its handlers ran or are running, or `_exit`).
+    pub exiting: bool,
 }
 
 thread_local! {
@@ -239,6 +261,10 @@ thread_local! {
         unsupported: None,
         keys: Vec::new(),
         default_stack: crate::mem::DEFAULT_STACK,
+        heap: crate::heapcheck::HeapCheck::default(),
+        init_fini: crate::process::InitFini { ctors: Vec::new(), dtors: Vec::new() },
+        atexit: Vec::new(),
+        exiting: false,
     });
 }
 
@@ -414,8 +440,11 @@ impl Executor {
             rt.exit_code = 0;
             rt.too_many_threads = false;
             rt.mem.reset();
+            rt.heap.reset();
             rt.unsupported = None;
             rt.keys.clear();
+            rt.atexit.clear();
+            rt.exiting = false;
         });
         crate::sync::reset();
         let r = self.run_inner(req, sink);
@@ -472,6 +501,7 @@ impl Frontend for CRun<'_> {
         action: Action,
         result: u64,
     ) -> Result<(Option<Action>, Option<Action>), ProgramError> {
+        let site = self.ex.sites[t.index()];
         with_rt(|rt| match action {
             Action::Read(_) => {}
             Action::Write(o) | Action::Rmw(o) => {
@@ -496,6 +526,10 @@ impl Frontend for CRun<'_> {
                             rt.mem.awaited.swap_remove(i);
                         }
                     }
+                }
+                if action == Action::Exit {
+                    // The thread's stack dies (before the step's happens-before tick).
+                    crate::heapcheck::on_thread_exit(rt, t, site);
                 }
                 if rt.mem.tracking() && !matches!(action, Action::Await(..)) {
                     // Happens-before of the step, before the thread (or the child) runs on.
@@ -562,12 +596,15 @@ mod tests {
     #[test]
     fn sites_round_trip() {
         let file = c"prog.c".as_ptr();
-        match decode_site(site_file_line(file, 42)) {
-            SiteKind::FileLine(f, l) => {
-                assert_eq!(f, file as u64);
-                assert_eq!(l, 42);
+        SITE_BASE.store(file as u64 - 4096, std::sync::atomic::Ordering::Relaxed);
+        for line in [42, 65_535, 65_536, 1_000_000, i32::MAX] {
+            match decode_site(site_file_line(file, line)) {
+                SiteKind::FileLine(f, l) => {
+                    assert_eq!(f, file as u64);
+                    assert_eq!(l, line as u32, "lines are not capped");
+                }
+                other => panic!("{other:?}"),
             }
-            other => panic!("{other:?}"),
         }
         assert_eq!(decode_site(0), SiteKind::None);
         assert_eq!(decode_site(0x5555_1234), SiteKind::Code(0x5555_1234));

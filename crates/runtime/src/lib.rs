@@ -8,11 +8,20 @@
 //! - [`exec`]: one execution inside a worker — program threads as `corosensei` coroutines
 //!   that switch only at visible operations, scheduled by the engine's shared
 //!   [`Scheduler`](unfold_engine::Scheduler);
+//! - [`heapcheck`]: memory errors — use after free, double and invalid frees, accesses to
+//!   the stack of a thread that exited, uninitialised heap reads (opt-in) — checked on
+//!   every instrumented access through a shadow of the arena;
 //! - [`tls`]: `__tls_get_addr`, serving the program's `__thread` variables per thread;
 //! - [`shims`]: the `__unfold_*` C entry points the program is compiled against
 //!   ([`HEADER`] renames the pthread/libc functions to them);
 //! - [`sync`], [`c11`]: the shims of condition variables, semaphores, read-write locks,
 //!   barriers, `pthread_once`, spinlocks and C11 `<threads.h>` (their own shim tables);
+//! - [`image`]: loading the program once, its writable data, TLS segment, constructors
+//!   and destructors; [`process`]: constructors, `atexit` handlers, destructors and
+//!   `_exit` inside each execution;
+//! - `shared`: the plain-data protocol between the parent and its worker (validated
+//!   decoding: the program cannot corrupt the checker); [`signals`]: interrupts, the
+//!   crash handler, children that die with their parent;
 //! - [`worker`]: worker processes (persistent, or a fork server) and [`CProgram`], the
 //!   [`Program`](unfold_engine::Program) implementation the explorers drive.
 //!
@@ -24,8 +33,9 @@
 //! - **Renaming, not wrapping.** The program is compiled as a shared object with a
 //!   force-included header that renames the supported functions to `__unfold_*` shims
 //!   (function-like macros pass `__FILE__`/`__LINE__`, so most sites need no debug info;
-//!   functions programs commonly redeclare — `exit`, `abort`, `__VERIFIER_*` — are
-//!   renamed to static trampolines that pass their return address, resolved with DWARF).
+//!   functions programs commonly redeclare — `exit`, `abort`, `__VERIFIER_*`, the
+//!   allocator — are renamed to static trampolines that pass their return address,
+//!   resolved with DWARF).
 //!   `-Wl,--wrap` needs a static link and would not see calls inside the object; a
 //!   header also keeps the program's own `pthread_mutex_t` layout. Whatever the object
 //!   still imports is vetted by name before anything runs.
@@ -33,8 +43,8 @@
 //!   heap arena and the stacks (reserved at fixed places in the parent) therefore have
 //!   the same addresses in every worker, so mutex identities ([`ObjId`](unfold_engine::ObjId)
 //!   = address) are stable across executions *and* worker re-forks without any
-//!   normalisation. The price: the program's constructors run in the parent (they get
-//!   plain libc memory and must not call pthread functions).
+//!   normalisation. The loader runs none of the program's constructors and destructors
+//!   there: each execution runs them ([`image`], [`process`]).
 //! - **Coroutines on fixed per-thread stack slots** (`corosensei`, nanosecond switches);
 //!   a thread runs eagerly to its next visible operation, as the engine's protocol asks.
 //!   Discarding an execution resets the coroutines without unwinding (nothing on their
@@ -70,19 +80,23 @@
 
 pub mod c11;
 pub mod exec;
+pub mod heapcheck;
+pub mod image;
 pub mod mem;
 pub mod memory;
+pub mod process;
+pub(crate) mod shared;
 pub mod shims;
+pub mod signals;
 pub mod sync;
 pub mod tls;
 pub mod worker;
 
 pub use exec::{decode_site, site_word_offset, SiteKind, ATOMIC_OBJ};
+pub use image::Image;
 pub use memory::{memory_addr, memory_obj, MemoryMode};
-pub use worker::{
-    describe_wait_status, die_with_parent, install_interrupt_handler, interrupt_signal, interrupted, CProgram, Image,
-    Mode, Options, PendingSites, Region, Timing,
-};
+pub use signals::{describe_wait_status, die_with_parent, install_interrupt_handler, interrupt_signal, interrupted};
+pub use worker::{CProgram, Mode, Options, PendingSites, Region, Timing};
 
 /// The header force-included (`cc -include`) into every program.
 pub const HEADER: &str = include_str!("unfold.h");

@@ -12,7 +12,9 @@
 //!
 //! Reset between executions of a persistent worker ([`ImageSnapshot::restore`],
 //! [`Arena::reset`]) copies the writable segments of the image back from a snapshot taken
-//! right after loading, and zeroes the part of each arena slot that was used.
+//! right after loading, and zeroes the part of each arena slot that was used; large runs
+//! of zeros (`.bss`, a big heap) are dropped with `MADV_DONTNEED` instead, so that the
+//! cost follows the pages an execution touched, not the size of the data.
 
 use crate::RuntimeError;
 use std::ffi::c_void;
@@ -21,8 +23,12 @@ use unfold_engine::ThreadId;
 /// Number of thread slots (arena and stacks). A program whose exploration interns more
 /// distinct threads is refused with a clear error.
 pub const SLOTS: usize = 512;
-/// Heap bytes per thread.
-pub const ARENA_SLOT: usize = 64 << 20;
+/// Heap bytes per thread by default (`--heap-size`).
+pub const ARENA_SLOT: usize = 256 << 20;
+/// Smallest and largest heap per thread (the arena reserves [`SLOTS`] times as much
+/// address space: 8 TiB at most, of the 128 TiB of a process).
+pub const MIN_HEAP: usize = 1 << 20;
+pub const MAX_HEAP: usize = 16 << 30;
 /// Address space per thread stack: the stack at its top, the guard region below.
 pub const STACK_SLOT: usize = 256 << 20;
 /// Largest stack a thread can have (`pthread_attr_setstacksize`, `--stack-size`).
@@ -102,26 +108,49 @@ impl Reservation {
 #[derive(Debug)]
 pub struct Arena {
     res: Reservation,
-    // invariant: used[t] <= committed[t] <= ARENA_SLOT; bytes of slot t beyond used[t]
+    /// Heap bytes per thread.
+    slot: usize,
+    // invariant: used[t] <= committed[t] <= slot; bytes of slot t beyond used[t]
     // are zero.
     used: Vec<usize>,
     committed: Vec<usize>,
+    /// Freed blocks and uninitialised bytes ([`crate::heapcheck`]).
+    shadow: crate::heapcheck::Shadow,
 }
 
 /// Allocation header: the payload size, for `realloc`.
 const HDR: usize = 16;
 
 impl Arena {
-    /// Reserve the arena's address space.
-    pub fn new() -> Result<Self, RuntimeError> {
-        Ok(Arena { res: Reservation::new(SLOTS * ARENA_SLOT)?, used: vec![0; SLOTS], committed: vec![0; SLOTS] })
+    /// Reserve the arena's address space: `slot` bytes of heap per thread (page
+    /// multiple, from [`MIN_HEAP`] to [`MAX_HEAP`]), and its shadow.
+    pub fn new(slot: usize) -> Result<Self, RuntimeError> {
+        let slot = slot.clamp(MIN_HEAP, MAX_HEAP).div_ceil(PAGE) * PAGE;
+        let res = Reservation::new(SLOTS * slot)?;
+        let shadow = crate::heapcheck::Shadow::new(res.base as u64, res.len as u64)?;
+        Ok(Arena { res, slot, used: vec![0; SLOTS], committed: vec![0; SLOTS], shadow })
+    }
+
+    /// Heap bytes per thread.
+    pub fn slot_size(&self) -> usize {
+        self.slot
+    }
+
+    /// The shadow of the arena (freed blocks, uninitialised bytes).
+    pub fn shadow(&self) -> &crate::heapcheck::Shadow {
+        &self.shadow
+    }
+
+    /// The shadow of the arena, to update.
+    pub fn shadow_mut(&mut self) -> &mut crate::heapcheck::Shadow {
+        &mut self.shadow
     }
 
     /// Whether `addr` lies in the arena; returns the owning thread slot and offset.
     pub fn locate(&self, addr: u64) -> Option<(usize, usize)> {
         let a = addr as usize;
         (a >= self.res.base && a < self.res.base + self.res.len)
-            .then(|| ((a - self.res.base) / ARENA_SLOT, (a - self.res.base) % ARENA_SLOT))
+            .then(|| ((a - self.res.base) / self.slot, (a - self.res.base) % self.slot))
     }
 
     /// Allocate `size` bytes (zeroed) for thread `t`, 16-byte aligned. Null when the
@@ -133,19 +162,19 @@ impl Arena {
         }
         let need = size.max(1).div_ceil(16) * 16 + HDR;
         let start = self.used[s];
-        if start + need > ARENA_SLOT {
+        if start + need > self.slot {
             return std::ptr::null_mut();
         }
         if start + need > self.committed[s] {
             let new_end = (start + need).max(self.committed[s] * 2).max(64 << 10).div_ceil(PAGE) * PAGE;
-            let new_end = new_end.min(ARENA_SLOT);
-            if !self.res.commit(s * ARENA_SLOT + self.committed[s], new_end - self.committed[s]) {
+            let new_end = new_end.min(self.slot);
+            if !self.res.commit(s * self.slot + self.committed[s], new_end - self.committed[s]) {
                 return std::ptr::null_mut();
             }
             self.committed[s] = new_end;
         }
         self.used[s] = start + need;
-        let p = (self.res.base + s * ARENA_SLOT + start) as *mut u8;
+        let p = (self.res.base + s * self.slot + start) as *mut u8;
         // SAFETY: [p, p+need) is committed memory of slot s that nothing else uses; the
         // header is 16-byte aligned.
         unsafe {
@@ -167,9 +196,20 @@ impl Arena {
     pub fn reset(&mut self) {
         for s in 0..SLOTS {
             if self.used[s] > 0 {
-                // SAFETY: [slot start, slot start + used) is committed memory of our
-                // reservation; no live reference points into it between executions.
-                unsafe { std::ptr::write_bytes((self.res.base + s * ARENA_SLOT) as *mut u8, 0, self.used[s]) };
+                let start = self.res.base + s * self.slot;
+                // A large heap is given back to the kernel (zero on the next touch),
+                // which costs in proportion to the pages touched; [start, committed) is
+                // committed private anonymous memory of our reservation.
+                let len = self.used[s].div_ceil(PAGE) * PAGE;
+                // SAFETY: as above; no live reference points into it between executions.
+                let dropped = self.used[s] >= DROP_MIN
+                    && unsafe { libc::madvise(start as *mut libc::c_void, len, libc::MADV_DONTNEED) } == 0;
+                if !dropped {
+                    // SAFETY: [slot start, slot start + used) is committed memory of our
+                    // reservation; no live reference points into it between executions.
+                    unsafe { std::ptr::write_bytes(start as *mut u8, 0, self.used[s]) };
+                }
+                self.shadow.clear((s * self.slot) as u64, self.used[s] as u64);
                 self.used[s] = 0;
             }
         }
@@ -214,6 +254,11 @@ impl Stacks {
         }
         self.committed[s] = size;
         Some(SlotStack { base: self.res.base + top, limit: self.res.base + top - size })
+    }
+
+    /// The slots: (base address, bytes per slot, number of slots).
+    pub fn bounds(&self) -> (u64, u64, u64) {
+        (self.res.base as u64, STACK_SLOT as u64, SLOTS as u64)
     }
 
     /// Whether `addr` lies in a stack slot (the stack or its guard region); returns the
@@ -313,6 +358,11 @@ impl TlsBlocks {
         Some(block)
     }
 
+    /// The blocks: (base address, bytes per block, number of blocks).
+    pub fn bounds(&self) -> (u64, u64, u64) {
+        (self.res.base as u64, self.slot as u64, SLOTS as u64)
+    }
+
     /// Whether `addr` lies in a TLS block; returns the owning thread slot.
     pub fn locate(&self, addr: u64) -> Option<usize> {
         self.locate_offset(addr).map(|(s, _)| s)
@@ -327,26 +377,71 @@ impl TlsBlocks {
 }
 
 /// The writable part of the loaded program image, and a copy of it as loaded.
+///
+/// Restoring copies the copy back, except for large ranges, whose cost follows the pages
+/// the execution touched rather than their size (a 512 MiB `.bss` cost a 512 MiB copy
+/// per execution):
+/// - runs of `.bss` (anonymous memory that was all zero when loaded) are given back to
+///   the kernel (`madvise(MADV_DONTNEED)`): they read as zeros again;
+/// - other large ranges (initialised data) are kept in a memory file (`memfd`) and
+///   mapped again over the range, privately (`mmap(MAP_FIXED | MAP_PRIVATE)`): the pages
+///   the execution wrote are discarded, the others were never copied.
+///
+/// Small ranges are cheaper to copy than to fault in again.
 #[derive(Debug, Clone)]
 pub struct ImageSnapshot {
     ranges: Vec<(usize, Vec<u8>)>,
+    /// Page-aligned anonymous ranges that were all zero: `(start, len)`.
+    zero: Vec<(usize, usize)>,
+    /// Page-aligned ranges and the memory file holding their contents as loaded:
+    /// `(start, len, fd)` (the fd is inherited by the workers and never closed).
+    remap: Vec<(usize, usize, libc::c_int)>,
 }
 
+/// Zero runs at least this long are dropped instead of zeroed.
+const DROP_MIN: usize = 256 << 10;
+
 impl ImageSnapshot {
-    /// Copy the ranges `(start, len)` (writable memory of the loaded image).
+    /// Copy the ranges `(start, len)` (writable memory of the loaded image); `bss` are
+    /// page-aligned anonymous parts of them.
     ///
     /// # Safety
-    /// Every range must be mapped readable and writable for the life of the process.
-    pub unsafe fn take(ranges: &[(usize, usize)]) -> Self {
-        let ranges = ranges
-            .iter()
-            .map(|&(start, len)| {
-                // SAFETY: by the contract the range is mapped and readable.
-                let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, len) }.to_vec();
-                (start, bytes)
-            })
-            .collect();
-        ImageSnapshot { ranges }
+    /// Every range must be mapped readable and writable for the life of the process, and
+    /// every `bss` range private anonymous memory inside one of them.
+    pub unsafe fn take(ranges: &[(usize, usize)], bss: &[(usize, usize)]) -> Self {
+        let mut snap = ImageSnapshot { ranges: Vec::new(), zero: Vec::new(), remap: Vec::new() };
+        for &(start, len) in ranges {
+            // SAFETY: by the contract the range is mapped and readable.
+            let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, len) };
+            let end = start + len;
+            // A long run of .bss inside the range that is still all zero.
+            let run = bss.iter().find(|&&(z, zl)| z >= start && z + zl <= end && zl >= DROP_MIN);
+            match run {
+                Some(&(z, zl)) if bytes[z - start..z - start + zl].iter().all(|&b| b == 0) => {
+                    snap.keep(start, &bytes[..z - start]);
+                    snap.zero.push((z, zl));
+                    snap.keep(z + zl, &bytes[z - start + zl..]);
+                }
+                _ => snap.keep(start, bytes),
+            }
+        }
+        snap
+    }
+
+    /// Remember `bytes`, the contents of `[start, start + len)`: copied, or for a large
+    /// range its page-aligned interior in a memory file.
+    fn keep(&mut self, start: usize, bytes: &[u8]) {
+        let end = start + bytes.len();
+        let (a, b) = (start.div_ceil(PAGE) * PAGE, end / PAGE * PAGE);
+        if b >= a + DROP_MIN {
+            if let Some(fd) = memory_file(&bytes[a - start..b - start]) {
+                self.ranges.push((start, bytes[..a - start].to_vec()));
+                self.remap.push((a, b - a, fd));
+                self.ranges.push((b, bytes[b - start..].to_vec()));
+                return;
+            }
+        }
+        self.ranges.push((start, bytes.to_vec()));
     }
 
     /// Copy the snapshot back.
@@ -356,12 +451,66 @@ impl ImageSnapshot {
             // process; no Rust reference points into the program's data.
             unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), *start as *mut u8, bytes.len()) };
         }
+        for &(start, len) in &self.zero {
+            // SAFETY: `take`'s contract: private anonymous memory of the image, which
+            // reads as zeros after MADV_DONTNEED; nothing refers into it between
+            // executions.
+            if unsafe { libc::madvise(start as *mut libc::c_void, len, libc::MADV_DONTNEED) } != 0 {
+                // SAFETY: as above; writable.
+                unsafe { std::ptr::write_bytes(start as *mut u8, 0, len) };
+            }
+        }
+        for &(start, len, fd) in &self.remap {
+            // SAFETY: `take`'s contract: [start, start + len) is page-aligned writable
+            // memory of the image that nothing refers into between executions; it is
+            // replaced by a private mapping of the memory file holding its contents as
+            // loaded, with the same protection.
+            let p = unsafe {
+                libc::mmap(
+                    start as *mut libc::c_void,
+                    len,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_FIXED,
+                    fd,
+                    0,
+                )
+            };
+            if p == libc::MAP_FAILED {
+                // The mapping is unchanged: read the contents back instead.
+                // SAFETY: writing into the range (as above) from our own file.
+                let n = unsafe { libc::pread(fd, start as *mut libc::c_void, len, 0) };
+                assert_eq!(n, len as isize, "unfold bug: cannot restore the program's data");
+            }
+        }
     }
 
-    /// Total bytes restored per reset.
+    /// Total bytes restored per reset (copied or dropped).
     pub fn bytes(&self) -> usize {
-        self.ranges.iter().map(|r| r.1.len()).sum()
+        self.ranges.iter().map(|r| r.1.len()).sum::<usize>()
+            + self.zero.iter().map(|z| z.1).sum::<usize>()
+            + self.remap.iter().map(|r| r.1).sum::<usize>()
     }
+}
+
+/// A memory file holding `bytes` (None: not available).
+fn memory_file(bytes: &[u8]) -> Option<libc::c_int> {
+    // SAFETY: memfd_create with a C string name; the descriptor is ours.
+    let fd = unsafe { libc::memfd_create(c"unfold-image".as_ptr(), 0) };
+    if fd < 0 {
+        return None;
+    }
+    let mut done = 0;
+    while done < bytes.len() {
+        // SAFETY: writing from a slice we hold into our own descriptor.
+        let n = unsafe { libc::write(fd, bytes[done..].as_ptr() as *const libc::c_void, bytes.len() - done) };
+        if n <= 0 {
+            // SAFETY: closing our own descriptor.
+            unsafe { libc::close(fd) };
+            return None;
+        }
+        done += n as usize;
+    }
+    Some(fd)
 }
 
 #[cfg(test)]
@@ -370,7 +519,7 @@ mod tests {
 
     #[test]
     fn a_threads_nth_allocation_lands_at_the_same_address_whatever_others_do() {
-        let mut arena = Arena::new().expect("reserve");
+        let mut arena = Arena::new(ARENA_SLOT).expect("reserve");
         let (t1, t2) = (ThreadId(1), ThreadId(2));
         let a1 = arena.alloc(t1, 10);
         let _ = arena.alloc(t2, 1000);
@@ -388,7 +537,7 @@ mod tests {
 
     #[test]
     fn reset_returns_zeroed_memory_and_sizes_are_recorded() {
-        let mut arena = Arena::new().expect("reserve");
+        let mut arena = Arena::new(ARENA_SLOT).expect("reserve");
         let t = ThreadId(0);
         let p = arena.alloc(t, 100);
         // SAFETY: p points to 100 bytes just allocated.

@@ -15,8 +15,8 @@
 //!   [`MemoryMode::Sc`] every plain access is a visible step too, under sequential
 //!   consistency, and races are not defects.
 //!
-//! Everything here runs on a program thread (a coroutine), except accesses made by the
-//! program's constructors at load time, which are ignored.
+//! Everything here runs on a program thread (a coroutine); accesses made outside an
+//! execution (none are expected: constructors run inside executions) are ignored.
 
 use crate::exec::{suspend, with_rt, Yield};
 use std::ffi::{c_int, c_void};
@@ -459,6 +459,8 @@ pub unsafe extern "C" fn __unfold_mem_access(
         if !rt.active {
             return Then::Done;
         }
+        // Memory errors (freed heap, dead stacks, uninitialised bytes): crate::heapcheck.
+        crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
         let t = rt.current;
         let own = frame != 0 && a >= frame && a < rt.thread(t).stack_top as u64;
         if write != 0 && !own {
@@ -584,6 +586,7 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
             "an atomic access of {size} bytes at 0x{a:x} crosses an 8-byte word (unfold models atomics per word)"
         ));
     }
+    with_rt(|rt| crate::heapcheck::on_access(rt, a, size as u64, kind != 0, code_site(ra)));
     let o = memory_obj(a);
     let action = match kind {
         0 => Action::Read(o),

@@ -2,8 +2,8 @@
 //! renames the libc/pthread functions to them).
 //!
 //! Every shim is called by a program thread, i.e. on a coroutine of the executor
-//! ([`crate::exec`]), except the allocator, which also serves code that runs outside an
-//! execution (constructors run at `dlopen`), falling back to libc there. A shim that
+//! ([`crate::exec`]), except the allocator, which falls back to libc outside an execution
+//! (no program code runs there: constructors run inside executions, [`crate::process`]). A shim that
 //! performs a visible operation suspends the thread with its pending action and returns
 //! when the executor has performed it. No shim lets a panic unwind into C: each body runs
 //! under `guard`, which aborts the worker with a message (reported as an internal error).
@@ -949,76 +949,125 @@ pub unsafe extern "C" fn __unfold_pthread_mutexattr_gettype(
     0
 }
 
-// ---- heap ---------------------------------------------------------------------------
+// ---- heap ----------------------------------------------------------------------------
+//
+// `unfold.h` renames malloc/calloc/realloc/free to static trampolines that pass their
+// return address (the call site, resolved with the debug info): allocations and frees are
+// named by file and line in memory-error reports ([`crate::heapcheck`]).
 
-fn alloc(size: usize) -> *mut u8 {
-    with_rt(|rt| {
+/// Allocate from the current thread's arena (zeroed), recording the block.
+fn alloc(size: usize, site: u64, zeroed: bool) -> *mut u8 {
+    let (p, limit) = with_rt(|rt| {
         let me = rt.current;
-        match (&mut rt.arena, rt.active) {
-            (Some(a), true) => a.alloc(me, size),
-            // SAFETY: outside an execution (constructors at load time): plain libc.
-            _ => unsafe { libc::calloc(1, size.max(1)) as *mut u8 },
+        let (p, limit) = match (&mut rt.arena, rt.active) {
+            (Some(a), true) => {
+                let p = a.alloc(me, size);
+                (p, a.slot_size())
+            }
+            // SAFETY: outside an execution (no program code runs there): plain libc.
+            _ => return (unsafe { libc::calloc(1, size.max(1)) as *mut u8 }, usize::MAX),
+        };
+        if !p.is_null() {
+            crate::heapcheck::on_alloc(rt, p as u64, size as u64, site, zeroed);
         }
-    })
+        (p, limit)
+    });
+    // A request no machine could serve gets NULL, as from libc; a plausible one that
+    // does not fit is the checker's limit, not the program's fault.
+    if p.is_null() && size < 1 << 40 {
+        crate::process::heap_limit_reached(size, limit);
+    }
+    p
 }
 
-/// Replaces `malloc`: the thread's deterministic arena (zeroed memory).
+/// Replaces `malloc` (through the header's trampoline, with its return address): the
+/// thread's deterministic arena (zeroed memory, reported uninitialised with
+/// `--check-uninit`).
 #[no_mangle]
-pub extern "C" fn __unfold_malloc(size: usize) -> *mut c_void {
-    guard(|| alloc(size) as *mut c_void)
+pub extern "C" fn __unfold_malloc_at(size: usize, ra: *mut c_void) -> *mut c_void {
+    guard(|| alloc(size, code_site(ra), false) as *mut c_void)
 }
 
-/// Replaces `calloc`.
+/// Replaces `calloc` (through the header's trampoline).
 #[no_mangle]
-pub extern "C" fn __unfold_calloc(n: usize, size: usize) -> *mut c_void {
+pub extern "C" fn __unfold_calloc_at(n: usize, size: usize, ra: *mut c_void) -> *mut c_void {
     guard(|| match n.checked_mul(size) {
-        Some(s) => alloc(s) as *mut c_void,
+        Some(s) => alloc(s, code_site(ra), true) as *mut c_void,
         None => std::ptr::null_mut(),
     })
 }
 
-/// Replaces `realloc`: a new block and a copy (the arena never reuses memory within an
-/// execution, which keeps addresses deterministic).
+/// Replaces `realloc` (through the header's trampoline): a new block and a copy (the
+/// arena never reuses memory within an execution, which keeps addresses deterministic);
+/// the old block is freed. A pointer that is not a live block is a memory error (and
+/// `realloc` returns NULL, leaving everything as it was).
 ///
 /// # Safety
 /// Called by the C program with the arguments of the function it replaces: pointers
 /// must be valid as that function requires.
 #[no_mangle]
-pub unsafe extern "C" fn __unfold_realloc(p: *mut c_void, size: usize) -> *mut c_void {
+pub unsafe extern "C" fn __unfold_realloc_at(p: *mut c_void, size: usize, ra: *mut c_void) -> *mut c_void {
     guard(|| {
+        let site = code_site(ra);
         if p.is_null() {
-            return alloc(size) as *mut c_void;
+            return alloc(size, site, false) as *mut c_void;
         }
-        let in_arena = with_rt(|rt| rt.active && rt.arena.as_ref().is_some_and(|a| a.locate(p as u64).is_some()));
-        if !in_arena {
-            // SAFETY: p came from the libc fallback allocator.
+        if !with_rt(|rt| rt.active) {
+            // SAFETY: outside an execution p came from the libc fallback allocator.
             return unsafe { libc::realloc(p, size) };
         }
-        // SAFETY: p was returned by the arena in this execution.
-        let old = with_rt(|rt| unsafe { rt.arena.as_ref().map_or(0, |a| a.size_of(p as *mut u8)) });
-        let q = alloc(size);
-        if !q.is_null() {
-            // SAFETY: both blocks are at least min(old, size) bytes and distinct.
-            unsafe { std::ptr::copy_nonoverlapping(p as *const u8, q, old.min(size)) };
+        let Some(old) = with_rt(|rt| crate::heapcheck::live_block(rt, p as u64)) else {
+            // Not a live block: a memory error (reported), or libc's memory.
+            return match with_rt(|rt| crate::heapcheck::on_free(rt, p as u64, site, "realloc")) {
+                // SAFETY: p is not arena memory: it came from libc (strdup, a constructor...).
+                crate::heapcheck::Freed::Foreign => unsafe { libc::realloc(p, size) },
+                _ => std::ptr::null_mut(),
+            };
+        };
+        // The new block first: when the arena is exhausted, realloc fails and the old
+        // block stays live, as the C standard says.
+        let q = alloc(size, site, false);
+        if q.is_null() {
+            return std::ptr::null_mut();
         }
+        let n = (old as usize).min(size);
+        // SAFETY: both blocks are at least n bytes and distinct (the arena never reuses
+        // memory within an execution).
+        unsafe { std::ptr::copy_nonoverlapping(p as *const u8, q, n) };
+        with_rt(|rt| {
+            if let Some(a) = rt.arena.as_mut() {
+                a.shadow_mut().copy_uninit(p as u64, q as u64, n as u64);
+            }
+            crate::heapcheck::on_free(rt, p as u64, site, "realloc");
+        });
         q as *mut c_void
     })
 }
 
-/// Replaces `free`: a no-op for arena memory (reclaimed when the execution ends).
+/// Replaces `free` (through the header's trampoline): arena memory is not reused within
+/// an execution (it is reclaimed when the execution ends); the block is marked freed, so
+/// that later accesses, frees and reallocs of it are reported.
 ///
 /// # Safety
 /// Called by the C program with the arguments of the function it replaces: pointers
 /// must be valid as that function requires.
 #[no_mangle]
-pub unsafe extern "C" fn __unfold_free(p: *mut c_void) {
+pub unsafe extern "C" fn __unfold_free_at(p: *mut c_void, ra: *mut c_void) {
     guard(|| {
         if p.is_null() {
             return;
         }
-        let in_arena = with_rt(|rt| rt.arena.as_ref().is_some_and(|a| a.locate(p as u64).is_some()));
-        if !in_arena {
-            // SAFETY: p came from the libc fallback allocator.
+        let freed = with_rt(|rt| {
+            if rt.active {
+                crate::heapcheck::on_free(rt, p as u64, code_site(ra), "free")
+            } else if rt.arena.as_ref().is_some_and(|a| a.locate(p as u64).is_some()) {
+                crate::heapcheck::Freed::Bad
+            } else {
+                crate::heapcheck::Freed::Foreign
+            }
+        });
+        if freed == crate::heapcheck::Freed::Foreign {
+            // SAFETY: p came from the libc fallback allocator (or libc itself).
             unsafe { libc::free(p) }
         }
     })
@@ -1031,6 +1080,7 @@ pub unsafe extern "C" fn __unfold_free(p: *mut c_void) {
 pub extern "C" fn __unfold_exit_at(code: c_int, ra: *mut c_void) -> ! {
     guard(|| {
         with_rt(|rt| rt.exit_code = code);
+        crate::process::run_exit_handlers();
         suspend(Yield::Pending(Action::ExitProcess, code_site(ra)));
         stop()
     })
@@ -1194,10 +1244,10 @@ pub fn shim_table() -> [usize; 55] {
         __unfold_pthread_mutexattr_destroy as *const () as usize,
         __unfold_pthread_mutexattr_settype as *const () as usize,
         __unfold_pthread_mutexattr_gettype as *const () as usize,
-        __unfold_malloc as *const () as usize,
-        __unfold_calloc as *const () as usize,
-        __unfold_realloc as *const () as usize,
-        __unfold_free as *const () as usize,
+        __unfold_malloc_at as *const () as usize,
+        __unfold_calloc_at as *const () as usize,
+        __unfold_realloc_at as *const () as usize,
+        __unfold_free_at as *const () as usize,
         __unfold_exit_at as *const () as usize,
         __unfold_abort_at as *const () as usize,
         __unfold_assert_fail as *const () as usize,

@@ -112,10 +112,25 @@ int __unfold_pthread_mutexattr_gettype(const pthread_mutexattr_t *, int *);
 #define pthread_mutexattr_gettype __unfold_pthread_mutexattr_gettype
 
 /* ---- deterministic per-thread heap ------------------------------------------------ */
-void *__unfold_malloc(size_t);
-void *__unfold_calloc(size_t, size_t);
-void *__unfold_realloc(void *, size_t);
-void __unfold_free(void *);
+/* Static trampolines pass their return address (the call site) to the runtime, which
+ * names allocations and frees in memory-error reports; renamed, not function-like, so
+ * that `&malloc` and programs that declare malloc again still compile. */
+void *__unfold_malloc_at(size_t, void *);
+void *__unfold_calloc_at(size_t, size_t, void *);
+void *__unfold_realloc_at(void *, size_t, void *);
+void __unfold_free_at(void *, void *);
+static void *__attribute__((noinline, unused, no_instrument_function)) __unfold_malloc(size_t n) {
+    return __unfold_malloc_at(n, __builtin_return_address(0));
+}
+static void *__attribute__((noinline, unused, no_instrument_function)) __unfold_calloc(size_t n, size_t s) {
+    return __unfold_calloc_at(n, s, __builtin_return_address(0));
+}
+static void *__attribute__((noinline, unused, no_instrument_function)) __unfold_realloc(void *p, size_t n) {
+    return __unfold_realloc_at(p, n, __builtin_return_address(0));
+}
+static void __attribute__((noinline, unused, no_instrument_function)) __unfold_free(void *p) {
+    __unfold_free_at(p, __builtin_return_address(0));
+}
 #define malloc __unfold_malloc
 #define calloc __unfold_calloc
 #define realloc __unfold_realloc
@@ -137,6 +152,16 @@ static void __attribute__((noinline, noreturn, unused, no_instrument_function)) 
     __unfold_abort_at(__builtin_return_address(0));
 }
 #define exit __unfold_exit
+/* atexit handlers run at the end of each execution (exit or main returning); _exit and
+ * _Exit end the program without them (crates/runtime/src/process.rs). */
+int __unfold_atexit(void (*)(void));
+#define atexit __unfold_atexit
+void __unfold__exit_at(int, void *) __attribute__((noreturn));
+static void __attribute__((noinline, noreturn, unused, no_instrument_function)) __unfold__exit(int c) {
+    __unfold__exit_at(c, __builtin_return_address(0));
+}
+#define _exit __unfold__exit
+#define _Exit __unfold__exit
 #define abort __unfold_abort
 #define __assert_fail __unfold_assert_fail
 

@@ -19,13 +19,20 @@
 //! Thread identities live in shared memory too (`ThreadNames` entries in interning
 //! order), so they survive worker re-forks.
 
-use crate::exec::{take_results, Executor, MainFn, Rt, StepSink, RT};
+use crate::exec::{take_results, Executor, Rt, StepSink, RT};
+use crate::image::Image;
 use crate::mem::{Arena, ImageSnapshot, Stacks, TlsBlocks};
+use crate::shared::{
+    decode_independence, decode_name, encode_independence, encode_name, end_tag, error_code, load_len, pipe, read_byte,
+    relax, wait_seq, write_byte, Corrupt, Header, Shared, WireStep, MAX_DEFECTS, MAX_NAMES, MAX_SLEEP, PARENT_SPIN,
+    WORKER_SPIN,
+};
+use crate::signals::{
+    describe_wait_status, die_with, install_crash_handler, interrupted, signal_name, INTERRUPT_SIGNALS,
+};
 use crate::RuntimeError;
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::ffi::{c_char, c_int, CString};
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::{Duration, Instant};
 use unfold_engine::{
     Action, Defect, DefectKind, End, Execution, Independence, Program, ProgramError, RunRequest, Step, ThreadId,
@@ -61,255 +68,11 @@ pub struct Options {
     /// Stack size of threads (main included) that do not ask for one with
     /// `pthread_attr_setstacksize`, at most [`crate::mem::MAX_STACK`].
     pub stack_size: usize,
-}
-
-/// The program image, loaded in the parent.
-#[derive(Debug)]
-pub struct Image {
-    /// Load address of the shared object.
-    pub base: u64,
-    /// `[start, end)` of the whole image.
-    pub range: (u64, u64),
-    main: MainFn,
-    writable: Vec<(usize, usize)>,
-    tls: Option<TlsSegment>,
-}
-
-/// The program's `PT_TLS` segment, as loaded.
-#[derive(Debug, Clone, Copy)]
-struct TlsSegment {
-    /// Address of the initialisation image.
-    init: usize,
-    filesz: usize,
-    memsz: usize,
-}
-
-/// (load base, program headers as (kind, vaddr, memsz)).
-type Segments = (u64, Vec<(u32, u64, u64)>);
-
-struct PhdrSearch {
-    name: CString,
-    found: Option<Segments>,
-    /// (vaddr, filesz, memsz, align, module id) of the PT_TLS segment.
-    tls: Option<(u64, u64, u64, u64, usize)>,
-}
-
-extern "C" fn phdr_cb(info: *mut libc::dl_phdr_info, _size: usize, data: *mut c_void) -> c_int {
-    // SAFETY: dl_iterate_phdr passes a valid info and our own data pointer.
-    let (info, search) = unsafe { (&*info, &mut *(data as *mut PhdrSearch)) };
-    if info.dlpi_name.is_null() {
-        return 0;
-    }
-    // SAFETY: dlpi_name is a NUL-terminated string.
-    let name = unsafe { CStr::from_ptr(info.dlpi_name) };
-    if name != search.name.as_c_str() {
-        return 0;
-    }
-    let mut segs = Vec::new();
-    for i in 0..info.dlpi_phnum as usize {
-        // SAFETY: dlpi_phdr has dlpi_phnum entries.
-        let ph = unsafe { &*info.dlpi_phdr.add(i) };
-        let kind = match ph.p_type {
-            libc::PT_LOAD if ph.p_flags & libc::PF_W != 0 => 1,
-            libc::PT_LOAD => 0,
-            libc::PT_GNU_RELRO => 2,
-            libc::PT_TLS => {
-                search.tls = Some((ph.p_vaddr, ph.p_filesz, ph.p_memsz, ph.p_align, info.dlpi_tls_modid));
-                3
-            }
-            _ => continue,
-        };
-        segs.push((kind, ph.p_vaddr, ph.p_memsz));
-    }
-    search.found = Some((info.dlpi_addr, segs));
-    1
-}
-
-impl Image {
-    /// `dlopen` the shared object at `path` in this process and locate its writable data.
-    /// Call before creating a [`CProgram`]; never unloaded.
-    pub fn load(path: &Path) -> Result<Image, RuntimeError> {
-        let cpath =
-            CString::new(path.as_os_str().as_bytes()).map_err(|_| RuntimeError::Load("path contains NUL".into()))?;
-        // SAFETY: dlopen of a shared object we compiled; its constructors run here.
-        let h = unsafe { libc::dlopen(cpath.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
-        if h.is_null() {
-            // SAFETY: dlerror returns a thread-local message or null.
-            let e = unsafe { libc::dlerror() };
-            let msg = if e.is_null() {
-                "unknown error".into()
-            } else {
-                // SAFETY: non-null dlerror result is a C string.
-                unsafe { CStr::from_ptr(e) }.to_string_lossy().into_owned()
-            };
-            return Err(RuntimeError::Load(msg));
-        }
-        // SAFETY: h is a valid handle; "main" is a C string.
-        let main = unsafe { libc::dlsym(h, c"main".as_ptr()) };
-        if main.is_null() {
-            return Err(RuntimeError::Load("the program has no `main` function".into()));
-        }
-        let mut search = PhdrSearch { name: cpath, found: None, tls: None };
-        // SAFETY: the callback only reads the info passed to it and writes our search.
-        unsafe { libc::dl_iterate_phdr(Some(phdr_cb), &mut search as *mut PhdrSearch as *mut c_void) };
-        let (base, segs) = search.found.ok_or_else(|| RuntimeError::Load("loaded image not found".into()))?;
-        let tls = match search.tls {
-            None => None,
-            Some((vaddr, filesz, memsz, align, module)) => {
-                if module == 0 || filesz > memsz || align > 4096 || memsz as usize > crate::mem::MAX_TLS {
-                    return Err(RuntimeError::Load(format!(
-                        "unsupported thread-local storage segment ({memsz} bytes, alignment {align}, module {module})"
-                    )));
-                }
-                crate::tls::init();
-                crate::tls::set_module(module);
-                Some(TlsSegment { init: (base + vaddr) as usize, filesz: filesz as usize, memsz: memsz as usize })
-            }
-        };
-        let page = 4096u64;
-        let relro: Vec<(u64, u64)> = segs
-            .iter()
-            .filter(|s| s.0 == 2)
-            .map(|s| ((base + s.1) & !(page - 1), (base + s.1 + s.2) & !(page - 1)))
-            .collect();
-        let mut writable = Vec::new();
-        let (mut lo, mut hi) = (u64::MAX, 0);
-        for &(kind, vaddr, memsz) in &segs {
-            if kind > 1 {
-                continue;
-            }
-            lo = lo.min(base + vaddr);
-            hi = hi.max(base + vaddr + memsz);
-            if kind != 1 {
-                continue;
-            }
-            let (mut s, e) = (base + vaddr, base + vaddr + memsz);
-            for &(rs, re) in &relro {
-                if rs <= s && re > s {
-                    s = re.min(e);
-                }
-            }
-            if e > s {
-                writable.push((s as usize, (e - s) as usize));
-            }
-        }
-        // SAFETY: dlsym returned the address of the program's `main`, a C function with
-        // the standard signature.
-        let main = unsafe { std::mem::transmute::<*mut c_void, MainFn>(main) };
-        Ok(Image { base, range: (lo, hi), main, writable, tls })
-    }
-
-    /// The C string at `addr` if it lies inside the image (a `__FILE__` string).
-    pub fn string_at(&self, addr: u64) -> Option<String> {
-        if addr < self.range.0 || addr >= self.range.1 {
-            return None;
-        }
-        let max = (self.range.1 - addr) as usize;
-        // SAFETY: [addr, range.1) is mapped readable (part of the loaded image); we read at
-        // most up to its end.
-        let bytes = unsafe { std::slice::from_raw_parts(addr as *const u8, max) };
-        let end = bytes.iter().position(|&b| b == 0)?;
-        Some(String::from_utf8_lossy(&bytes[..end]).into_owned())
-    }
-}
-
-const MAX_SLEEP: usize = 4096;
-const MAX_DEFECTS: usize = 64;
-const MAX_NAMES: usize = 65536;
-const MSG: usize = 400;
-
-#[derive(Clone, Copy)]
-#[repr(C)]
-struct RawDefect {
-    kind: DefectKind,
-    thread: ThreadId,
-    site: Option<u64>,
-    after_steps: usize,
-    len: usize,
-    msg: [u8; MSG],
-}
-
-/// The shared header. Plain data only: parent and worker are the same binary, so Rust
-/// layouts agree.
-#[repr(C)]
-struct Header {
-    replay_len: usize,
-    sleep_len: usize,
-    independence: Independence,
-    max_steps: usize,
-    sleep: [(ThreadId, Action); MAX_SLEEP],
-    // results
-    nsteps: AtomicUsize,
-    running: AtomicU16,
-    crash_pc: AtomicU64,
-    /// Where the program was interrupted by [`STOP_SIGNAL`] before a timed-out execution
-    /// is killed (0: not yet / unknown).
-    stop_pc: AtomicU64,
-    /// The faulting address and the stack pointer at the crash (0: unknown).
-    crash_addr: AtomicU64,
-    crash_sp: AtomicU64,
-    child_pid: AtomicI32,
-    child_status: i32,
-    first: Option<Action>,
-    end_tag: u8,
-    nblocked: usize,
-    blocked: [(ThreadId, Action); MAX_SLEEP],
-    nassumed: usize,
-    assumed: [ThreadId; MAX_SLEEP],
-    ndefects: usize,
-    defects: [RawDefect; MAX_DEFECTS],
-    error: u8,
-    error_step: usize,
-    error_len: usize,
-    error_msg: [u8; MSG],
-    nnames: AtomicUsize,
-    names: [(ThreadId, u32); MAX_NAMES],
-    run_ns: u64,
-    /// Hand-off: request and response sequence numbers, and who is blocked on its pipe.
-    req_seq: AtomicU64,
-    resp_seq: AtomicU64,
-    worker_waiting: AtomicU32,
-    parent_waiting: AtomicU32,
-    reset_ns: u64,
-    nsites: usize,
-    sites: [u64; MAX_SLEEP],
-}
-
-/// A shared anonymous mapping of `n` values of `T` (zeroed).
-struct Shared<T> {
-    ptr: *mut T,
-    n: usize,
-}
-
-impl<T> Shared<T> {
-    fn new(n: usize) -> Result<Self, RuntimeError> {
-        let len = n.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| {
-            RuntimeError::Os("sizing shared memory", std::io::Error::from(std::io::ErrorKind::OutOfMemory))
-        })?;
-        let len = len.max(1);
-        // SAFETY: a fresh anonymous shared mapping (zero-filled), owned by this value.
-        let p = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if p == libc::MAP_FAILED {
-            return Err(RuntimeError::Os("mmap (shared memory)", std::io::Error::last_os_error()));
-        }
-        Ok(Shared { ptr: p as *mut T, n })
-    }
-}
-
-impl<T> Drop for Shared<T> {
-    fn drop(&mut self) {
-        // SAFETY: unmapping the mapping created in `new`, which nothing refers to any more.
-        unsafe { libc::munmap(self.ptr as *mut c_void, (self.n * std::mem::size_of::<T>()).max(1)) };
-    }
+    /// Report reads of uninitialised heap bytes ([`crate::heapcheck`]).
+    pub check_uninit: bool,
+    /// Heap bytes per thread ([`crate::mem::MIN_HEAP`] to [`crate::mem::MAX_HEAP`]): an
+    /// allocation beyond it stops the run with "heap limit of the checker reached".
+    pub heap_size: usize,
 }
 
 /// Time spent per phase, over all executions (see the benchmark).
@@ -357,8 +120,8 @@ pub struct CProgram {
     tls: Option<TlsBlocks>,
     argv_c: Vec<CString>,
     hdr: Shared<Header>,
-    replay: Shared<ThreadId>,
-    steps: Shared<Step>,
+    replay: Shared<AtomicU16>,
+    steps: Shared<WireStep>,
     worker: Option<Worker>,
     /// Phase times.
     pub timing: Timing,
@@ -401,441 +164,152 @@ impl std::fmt::Debug for CProgram {
     }
 }
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-/// The first signal that interrupted the run (0: none).
-static INTERRUPT_SIGNAL: AtomicI32 = AtomicI32::new(0);
-
-/// The signals that stop an exploration cleanly: Ctrl-C, `kill`/`timeout`/CI
-/// cancellation, and a closed terminal.
-const INTERRUPT_SIGNALS: [c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
-
-extern "C" fn on_interrupt(sig: c_int) {
-    let _ = INTERRUPT_SIGNAL.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
-    INTERRUPTED.store(true, Ordering::SeqCst);
-}
-
-/// Install a handler for SIGINT, SIGTERM and SIGHUP that sets a flag ([`interrupted`])
-/// instead of killing the process, so that the explorer can stop, kill its workers,
-/// remove its temporary files and print what it has. System calls are not restarted, so
-/// a wait for a worker wakes up.
-pub fn install_interrupt_handler() {
-    for sig in INTERRUPT_SIGNALS {
-        // SAFETY: installing a handler that only stores to atomics (async-signal-safe).
-        unsafe {
-            let mut sa: libc::sigaction = std::mem::zeroed();
-            sa.sa_sigaction = on_interrupt as *const () as usize;
-            sa.sa_flags = 0;
-            libc::sigemptyset(&mut sa.sa_mask);
-            libc::sigaction(sig, &sa, std::ptr::null_mut());
-        }
-    }
-}
-
-/// Whether SIGINT, SIGTERM or SIGHUP was received since [`install_interrupt_handler`].
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
-
-/// The name of the signal that interrupted the run (`SIGINT`, `SIGTERM`, `SIGHUP`), if any.
-pub fn interrupt_signal() -> Option<String> {
-    match INTERRUPT_SIGNAL.load(Ordering::SeqCst) {
-        0 => None,
-        s => Some(signal_name(s)),
-    }
-}
-
-/// Make the processes `cmd` starts die (SIGKILL) when this process dies, however it dies:
-/// a checker killed by CI must not leave compilers or benchmark runs behind.
-pub fn die_with_parent(cmd: &mut std::process::Command) {
-    use std::os::unix::process::CommandExt;
-    // SAFETY: getpid has no preconditions.
-    let parent = unsafe { libc::getpid() };
-    // SAFETY: the closure runs in the forked child before exec and only makes
-    // async-signal-safe system calls (prctl, getppid); it allocates nothing.
-    unsafe {
-        cmd.pre_exec(move || {
-            die_with(parent);
-            Ok(())
-        });
-    }
-}
-
-/// In a freshly forked child: get SIGKILL when the parent dies, and die now if `parent`
-/// is already gone (it may have died between the fork and the prctl).
-fn die_with(parent: libc::pid_t) {
-    // SAFETY: prctl and getppid are async-signal-safe and have no memory preconditions;
-    // _exit ends this child without running the parent's atexit handlers.
-    unsafe {
-        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-        if libc::getppid() != parent {
-            libc::_exit(0);
-        }
-    }
-}
-
-/// A wait status in words: `exit code 3`, `SIGALRM`.
-pub fn describe_wait_status(status: c_int) -> String {
-    if libc::WIFEXITED(status) {
-        format!("exit code {}", libc::WEXITSTATUS(status))
-    } else if libc::WIFSIGNALED(status) {
-        format!("killed by {}", signal_name(libc::WTERMSIG(status)))
-    } else {
-        format!("wait status {status}")
-    }
-}
-
-static CRASH_PC: AtomicUsize = AtomicUsize::new(0);
-
-extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
-    let p = CRASH_PC.load(Ordering::Relaxed) as *const Header;
-    if p.is_null() {
-        return;
-    }
-    // SAFETY: p points to the shared header, mapped for the life of the process; the
-    // kernel passes a valid siginfo_t for SA_SIGINFO handlers (si_addr is the faulting
-    // address for SIGSEGV/SIGBUS).
-    unsafe {
-        if !info.is_null() {
-            (*p).crash_addr.store((*info).si_addr() as u64, Ordering::Relaxed);
-        }
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if !ctx.is_null() {
-            // SAFETY: the kernel passes a valid ucontext_t for SA_SIGINFO handlers; p is
-            // the shared header (above).
-            unsafe {
-                let uc = &*(ctx as *const libc::ucontext_t);
-                (*p).crash_pc.store(uc.uc_mcontext.gregs[libc::REG_RIP as usize] as u64, Ordering::Relaxed);
-                (*p).crash_sp.store(uc.uc_mcontext.gregs[libc::REG_RSP as usize] as u64, Ordering::Relaxed);
-            }
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = ctx;
-    // SA_RESETHAND restored the default action: returning re-executes the faulting
-    // instruction and the process dies with the original signal.
-}
-
-/// The signal the parent sends an execution that ran out of time, just before killing
-/// it, to learn where it was (`on_stop` records the interrupted program counter).
-/// SIGXCPU ("CPU time limit exceeded") is what the kernel itself sends for a CPU limit,
-/// and programs under test have no reason to handle it.
-const STOP_SIGNAL: c_int = libc::SIGXCPU;
-
-extern "C" fn on_stop(_sig: c_int, _info: *mut libc::siginfo_t, ctx: *mut c_void) {
-    let p = CRASH_PC.load(Ordering::Relaxed) as *const Header;
-    if p.is_null() || ctx.is_null() {
-        return;
-    }
-    // SAFETY: the kernel passes a valid ucontext_t for SA_SIGINFO handlers; p is the
-    // shared header, mapped for the life of the process. Only an atomic store.
-    unsafe {
-        let uc = &*(ctx as *const libc::ucontext_t);
-        #[cfg(target_arch = "x86_64")]
-        let pc = uc.uc_mcontext.gregs[libc::REG_RIP as usize] as u64;
-        #[cfg(target_arch = "aarch64")]
-        let pc = uc.uc_mcontext.pc;
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        let pc = {
-            let _ = uc;
-            1u64
-        };
-        (*p).stop_pc.store(pc.max(1), Ordering::Release);
-    }
-}
-
-/// Worker side: install the crash handler on an alternate stack (a coroutine stack
-/// overflow must still be reported: the handler cannot run on the overflowed stack).
-fn install_crash_handler(hdr: *const Header) {
-    CRASH_PC.store(hdr as usize, Ordering::Relaxed);
-    // SAFETY: a fresh alternate signal stack that lives for the whole process (leaked),
-    // and a handler that only performs atomic stores.
-    unsafe {
-        let size = 64 << 10;
-        let stack = libc::mmap(
-            std::ptr::null_mut(),
-            size,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        );
-        if stack != libc::MAP_FAILED {
-            let ss = libc::stack_t { ss_sp: stack, ss_flags: 0, ss_size: size };
-            libc::sigaltstack(&ss, std::ptr::null_mut());
-        }
-        for sig in [libc::SIGSEGV, libc::SIGBUS, libc::SIGFPE, libc::SIGILL] {
-            let mut sa: libc::sigaction = std::mem::zeroed();
-            sa.sa_sigaction = on_crash as *const () as usize;
-            sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESETHAND | libc::SA_NODEFER;
-            libc::sigemptyset(&mut sa.sa_mask);
-            libc::sigaction(sig, &sa, std::ptr::null_mut());
-        }
-        // The stop probe: the program goes on after it (it is killed right after).
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_stop as *const () as usize;
-        sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESTART;
-        libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(STOP_SIGNAL, &sa, std::ptr::null_mut());
-    }
-}
-
-fn signal_name(sig: c_int) -> String {
-    match sig {
-        libc::SIGSEGV => "SIGSEGV (invalid memory access)".into(),
-        libc::SIGBUS => "SIGBUS (bus error)".into(),
-        libc::SIGFPE => "SIGFPE (arithmetic error)".into(),
-        libc::SIGILL => "SIGILL (illegal instruction)".into(),
-        libc::SIGABRT => "SIGABRT".into(),
-        libc::SIGKILL => "SIGKILL".into(),
-        libc::SIGALRM => "SIGALRM (alarm clock)".into(),
-        libc::SIGTERM => "SIGTERM".into(),
-        libc::SIGHUP => "SIGHUP".into(),
-        libc::SIGINT => "SIGINT".into(),
-        libc::SIGQUIT => "SIGQUIT".into(),
-        libc::SIGPIPE => "SIGPIPE (write to a closed pipe)".into(),
-        libc::SIGTRAP => "SIGTRAP".into(),
-        libc::SIGSYS => "SIGSYS (bad system call)".into(),
-        libc::SIGUSR1 => "SIGUSR1".into(),
-        libc::SIGUSR2 => "SIGUSR2".into(),
-        libc::SIGXCPU => "SIGXCPU (CPU time limit)".into(),
-        libc::SIGXFSZ => "SIGXFSZ (file size limit)".into(),
-        libc::SIGVTALRM => "SIGVTALRM".into(),
-        libc::SIGPROF => "SIGPROF".into(),
-        s => format!("signal {s}"),
-    }
-}
-
 struct ShmSink<'a> {
     hdr: &'a Header,
-    steps: *mut Step,
-    cap: usize,
+    steps: &'a [WireStep],
     n: usize,
 }
 
 impl StepSink for ShmSink<'_> {
     fn push(&mut self, s: Step) -> bool {
-        if self.n >= self.cap {
-            return false;
-        }
-        // SAFETY: n < cap, the length of the shared steps mapping.
-        unsafe { self.steps.add(self.n).write(s) };
+        let Some(slot) = self.steps.get(self.n) else { return false };
+        slot.store(&s);
         self.n += 1;
-        self.hdr.running.store(s.thread.0, Ordering::Relaxed);
-        self.hdr.nsteps.store(self.n, Ordering::Release);
+        self.hdr.running.store(s.thread.0 as u64, Ordering::Relaxed);
+        self.hdr.nsteps.store(self.n as u64, Ordering::Release);
         true
     }
     fn update_last(&mut self, s: Step) {
-        // SAFETY: n >= 1 after a push; index n-1 is in bounds.
-        unsafe { self.steps.add(self.n - 1).write(s) };
+        self.steps[self.n - 1].store(&s);
     }
     fn running(&mut self, t: ThreadId) {
-        self.hdr.running.store(t.0, Ordering::Relaxed);
+        self.hdr.running.store(t.0 as u64, Ordering::Relaxed);
     }
     fn names(&mut self, entries: &[(ThreadId, u32)]) {
-        let hdr = self.hdr as *const Header as *mut Header;
         for &e in entries {
-            let n = self.hdr.nnames.load(Ordering::Relaxed);
-            if n < MAX_NAMES {
-                // SAFETY: only the (single) running worker writes names; the parent reads
-                // them only while the worker is not running.
-                unsafe { (*hdr).names[n] = e };
-                self.hdr.nnames.store(n + 1, Ordering::Release);
+            let n = self.hdr.nnames.load(Ordering::Relaxed) as usize;
+            if let Some(slot) = self.hdr.names.get(n) {
+                slot.store(encode_name(e), Ordering::Relaxed);
+                self.hdr.nnames.store(n as u64 + 1, Ordering::Release);
             }
         }
     }
-}
-
-fn write_msg(buf: &mut [u8; MSG], s: &str) -> usize {
-    let b = s.as_bytes();
-    let n = b.len().min(MSG);
-    buf[..n].copy_from_slice(&b[..n]);
-    n
 }
 
 /// Everything a worker needs, moved out of the parent's copy after the fork.
-struct WorkerCtx {
+struct WorkerCtx<'a> {
     exec: Executor,
-    hdr: *mut Header,
-    replay: *const ThreadId,
-    replay_cap: usize,
-    steps: *mut Step,
-    steps_cap: usize,
+    hdr: &'a Header,
+    replay: &'a [AtomicU16],
+    steps: &'a [WireStep],
+    /// The request, decoded (buffers reused across executions).
+    replay_buf: Vec<ThreadId>,
+    sleep_buf: Vec<(ThreadId, Action)>,
 }
 
-impl WorkerCtx {
+impl WorkerCtx<'_> {
     /// Run one execution described in the header, write the results into it.
     fn run_one(&mut self) {
         let t0 = Instant::now();
-        // SAFETY: the header is our shared mapping; the parent does not touch it while a
-        // request is being served.
-        let hdr = unsafe { &mut *self.hdr };
-        // Threads interned by other processes (fork mode: earlier execution processes;
-        // persistent mode: nothing new) must keep their ids here: catch up first.
-        let shared = hdr.nnames.load(Ordering::Acquire).min(MAX_NAMES);
-        crate::exec::with_rt(|rt| {
-            let known = rt.names.len() - 1;
-            for &(parent, nth) in hdr.names.get(known..shared).unwrap_or(&[]) {
-                rt.names.child(parent, nth);
-            }
-        });
+        let hdr = self.hdr;
         hdr.nsteps.store(0, Ordering::Relaxed);
         hdr.crash_pc.store(0, Ordering::Relaxed);
-        hdr.stop_pc.store(0, Ordering::Relaxed);
         hdr.crash_addr.store(0, Ordering::Relaxed);
         hdr.crash_sp.store(0, Ordering::Relaxed);
+        hdr.stop_pc.store(0, Ordering::Relaxed);
         hdr.running.store(0, Ordering::Relaxed);
-        hdr.ndefects = 0;
-        hdr.nassumed = 0;
-        hdr.nblocked = 0;
-        hdr.error = 0;
-        // SAFETY: the parent wrote replay_len <= replay_cap thread ids.
-        let replay = unsafe { std::slice::from_raw_parts(self.replay, hdr.replay_len.min(self.replay_cap)) };
-        let sleep = &hdr.sleep[..hdr.sleep_len.min(MAX_SLEEP)];
-        let req = RunRequest { replay, sleep, independence: hdr.independence, max_steps: hdr.max_steps };
-        let mut sink = ShmSink { hdr: &*hdr, steps: self.steps, cap: self.steps_cap, n: 0 };
-        let r = self.exec.run(&req, &mut sink);
+        hdr.ndefects.store(0, Ordering::Relaxed);
+        hdr.nassumed.store(0, Ordering::Relaxed);
+        hdr.nblocked.store(0, Ordering::Relaxed);
+        hdr.nsites.store(0, Ordering::Relaxed);
+        hdr.error.store(error_code::NONE, Ordering::Relaxed);
+        let r = match self.decode_request() {
+            Ok(req) => {
+                let mut sink = ShmSink { hdr, steps: self.steps, n: 0 };
+                let replay = std::mem::take(&mut self.replay_buf);
+                let sleep = std::mem::take(&mut self.sleep_buf);
+                let req = RunRequest { replay: &replay, sleep: &sleep, independence: req.0, max_steps: req.1 };
+                let r = self.exec.run(&req, &mut sink);
+                (self.replay_buf, self.sleep_buf) = (replay, sleep);
+                r
+            }
+            Err(c) => Err(ProgramError::Failed(c.message())),
+        };
         let (defects, assumed) = take_results();
         match r {
             Ok(o) => {
-                hdr.first = o.first;
-                hdr.end_tag = match o.end {
-                    End::Finished => 0,
+                hdr.first.store(o.first);
+                let tag = match o.end {
+                    End::Finished => end_tag::FINISHED,
                     End::Deadlock { blocked } => {
                         let n = blocked.len().min(MAX_SLEEP);
-                        hdr.blocked[..n].copy_from_slice(&blocked[..n]);
-                        hdr.nblocked = n;
-                        1
+                        for (w, &b) in hdr.blocked.iter().zip(&blocked[..n]) {
+                            w.store(b);
+                        }
+                        hdr.nblocked.store(n as u64, Ordering::Relaxed);
+                        end_tag::DEADLOCK
                     }
-                    End::SleepBlocked => 2,
-                    End::StepBound => 3,
-                    End::Timeout | End::Crash(_) => 4,
+                    End::SleepBlocked => end_tag::SLEEP_BLOCKED,
+                    End::StepBound => end_tag::STEP_BOUND,
+                    End::Timeout | End::Crash(_) => end_tag::TIMEOUT,
                 };
+                hdr.end_tag.store(tag, Ordering::Relaxed);
             }
             Err(e) => {
                 let (code, step, msg) = match e {
-                    ProgramError::Divergence { step, detail } => (1, step, detail),
-                    ProgramError::Failed(m) => (2, 0, m),
+                    ProgramError::Divergence { step, detail } => (error_code::DIVERGENCE, step, detail),
+                    ProgramError::Failed(m) => (error_code::FAILED, 0, m),
                 };
-                hdr.error = code;
-                hdr.error_step = step;
-                hdr.error_len = write_msg(&mut hdr.error_msg, &msg);
+                hdr.error.store(code, Ordering::Relaxed);
+                hdr.error_step.store(step as u64, Ordering::Relaxed);
+                hdr.error_msg.store(&msg);
             }
         }
-        for d in defects.iter().take(MAX_DEFECTS) {
-            let mut raw = RawDefect {
-                kind: d.kind,
-                thread: d.thread,
-                site: d.site,
-                after_steps: d.after_steps,
-                len: 0,
-                msg: [0; MSG],
-            };
-            raw.len = write_msg(&mut raw.msg, &d.message);
-            hdr.defects[hdr.ndefects] = raw;
-            hdr.ndefects += 1;
+        let n = defects.len().min(MAX_DEFECTS);
+        for (w, d) in hdr.defects.iter().zip(&defects[..n]) {
+            w.store(d);
         }
+        hdr.ndefects.store(n as u64, Ordering::Relaxed);
         let n = assumed.len().min(MAX_SLEEP);
-        hdr.assumed[..n].copy_from_slice(&assumed[..n]);
-        hdr.nassumed = n;
+        for (w, t) in hdr.assumed.iter().zip(&assumed[..n]) {
+            w.store(t.0 as u64, Ordering::Relaxed);
+        }
+        hdr.nassumed.store(n as u64, Ordering::Relaxed);
         let n = self.exec.sites.len().min(MAX_SLEEP);
-        hdr.sites[..n].copy_from_slice(&self.exec.sites[..n]);
-        hdr.nsites = n;
+        for (w, &s) in hdr.sites.iter().zip(&self.exec.sites[..n]) {
+            w.store(s, Ordering::Relaxed);
+        }
+        hdr.nsites.store(n as u64, Ordering::Relaxed);
         // The program's output (shown by `unfold replay`) must not stay in stdio buffers
         // of a process that ends with _exit.
         // SAFETY: fflush(NULL) flushes every open output stream.
         unsafe { libc::fflush(std::ptr::null_mut()) };
-        hdr.run_ns = t0.elapsed().as_nanos() as u64;
+        hdr.run_ns.store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
     }
-}
 
-/// How long the worker spins for the next request before blocking on its pipe.
-const WORKER_SPIN: Duration = Duration::from_micros(200);
-/// How long the parent spins for a result before blocking (with poll) on its pipe.
-const PARENT_SPIN: Duration = Duration::from_micros(500);
-
-/// Worker side of the hand-off: wait until `seq` differs from `last`. Spins first
-/// (a pipe wake-up costs tens of microseconds on a loaded 2-core machine), then blocks on
-/// `fd` after announcing it in `waiting`; the other side writes a byte only when it sees
-/// `waiting` set (both use SeqCst, so either it sees the flag or we see the new value).
-/// Stray bytes only cause a spurious wake-up. False when the pipe is closed.
-fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, spin: Duration) -> bool {
-    let start = Instant::now();
-    let mut i = 0u32;
-    while seq.load(Ordering::Acquire) == last {
-        relax(i);
-        i = i.wrapping_add(1);
-        if i & 15 == 0 && start.elapsed() > spin {
-            loop {
-                waiting.store(1, Ordering::SeqCst);
-                if seq.load(Ordering::SeqCst) != last {
-                    break;
-                }
-                if read_byte(fd).is_none() {
-                    waiting.store(0, Ordering::SeqCst);
-                    return false;
-                }
-                waiting.store(0, Ordering::SeqCst);
-                if seq.load(Ordering::SeqCst) != last {
-                    break;
-                }
-            }
-            waiting.store(0, Ordering::SeqCst);
-            return true;
+    /// Read the request into the buffers: (independence, max steps). Also catches up with
+    /// the threads interned by other processes (fork mode: earlier execution processes;
+    /// persistent mode: nothing new), which must keep their ids here.
+    fn decode_request(&mut self) -> Result<(Independence, usize), Corrupt> {
+        let hdr = self.hdr;
+        let n = load_len(&hdr.nnames, MAX_NAMES, "threads")?;
+        let known = crate::exec::with_rt(|rt| rt.names.len() - 1);
+        for i in known..n {
+            let (parent, nth) = decode_name(i, hdr.names[i].load(Ordering::Acquire))?;
+            crate::exec::with_rt(|rt| rt.names.child(parent, nth));
         }
-    }
-    true
-}
-
-/// One iteration of a spin-wait: a few pause instructions, then yield the CPU, so that
-/// when the other side is runnable on the same core (the machine is oversubscribed) it
-/// gets to run at once instead of after our time slice.
-fn relax(i: u32) {
-    if i < 64 {
-        std::hint::spin_loop();
-    } else {
-        // SAFETY: sched_yield has no preconditions.
-        unsafe { libc::sched_yield() };
-    }
-}
-
-fn read_byte(fd: c_int) -> Option<u8> {
-    let mut b = 0u8;
-    loop {
-        // SAFETY: reading one byte into a local.
-        let r = unsafe { libc::read(fd, &mut b as *mut u8 as *mut c_void, 1) };
-        if r == 1 {
-            return Some(b);
+        let n = load_len(&hdr.replay_len, self.replay.len(), "replayed steps")?;
+        self.replay_buf.clear();
+        self.replay_buf.extend(self.replay[..n].iter().map(|t| ThreadId(t.load(Ordering::Relaxed))));
+        let n = load_len(&hdr.sleep_len, MAX_SLEEP, "sleeping threads")?;
+        self.sleep_buf.clear();
+        for (i, w) in hdr.sleep[..n].iter().enumerate() {
+            self.sleep_buf.push(w.load(&|| format!("sleep set entry {i}"))?);
         }
-        if r < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-            continue;
-        }
-        return None;
+        let independence = decode_independence(hdr.independence.load(Ordering::Relaxed))?;
+        let max_steps = load_len(&hdr.max_steps, self.steps.len(), "maximum steps")?;
+        Ok((independence, max_steps))
     }
-}
-
-fn write_byte(fd: c_int, b: u8) -> bool {
-    loop {
-        // SAFETY: writing one byte from a local.
-        let r = unsafe { libc::write(fd, &b as *const u8 as *const c_void, 1) };
-        if r == 1 {
-            return true;
-        }
-        if r < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-            continue;
-        }
-        return false;
-    }
-}
-
-fn pipe() -> Result<(c_int, c_int), RuntimeError> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 writes two descriptors into our array.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(RuntimeError::Os("pipe", std::io::Error::last_os_error()));
-    }
-    Ok((fds[0], fds[1]))
 }
 
 /// Main's first pending action of a run cut short (the worker died before reporting
@@ -849,7 +323,7 @@ impl CProgram {
     /// memory; no process is started until the first execution.
     pub fn new(image: Image, opts: Options) -> Result<Self, RuntimeError> {
         // SAFETY: the writable ranges of a loaded image stay mapped (never dlclosed).
-        let snapshot = unsafe { ImageSnapshot::take(&image.writable) };
+        let snapshot = unsafe { ImageSnapshot::take(&image.writable, &image.bss) };
         let argv_c = opts
             .args
             .iter()
@@ -867,9 +341,13 @@ impl CProgram {
             Some(t) => Some(TlsBlocks::new(t.init, t.filesz, t.memsz)?),
             None => None,
         };
+        let mut arena = Arena::new(opts.heap_size)?;
+        if opts.check_uninit {
+            arena.shadow_mut().track_uninit()?;
+        }
         Ok(CProgram {
             snapshot,
-            arena: Some(Arena::new()?),
+            arena: Some(arena),
             stacks: Some(Stacks::new()?),
             tls,
             argv_c,
@@ -894,7 +372,7 @@ impl CProgram {
         &self.image
     }
 
-    /// Whether SIGINT (see [`install_interrupt_handler`]) cuts the execution in progress
+    /// Whether SIGINT (see [`crate::install_interrupt_handler`]) cuts the execution in progress
     /// (default: yes). Turned off to re-run the executions of defects for the report
     /// after an interrupted exploration.
     pub fn set_interruptible(&mut self, yes: bool) {
@@ -915,8 +393,9 @@ impl CProgram {
 
     /// The site of thread `t`'s pending action at the end of the last execution.
     pub fn pending_site(&self, t: ThreadId) -> Option<u64> {
-        let hdr = self.hdr_ref();
-        hdr.sites[..hdr.nsites.min(MAX_SLEEP)].get(t.index()).copied().filter(|&s| s != 0)
+        let hdr = self.hdr.one();
+        let n = load_len(&hdr.nsites, MAX_SLEEP, "sites").unwrap_or(0);
+        hdr.sites[..n].get(t.index()).map(|s| s.load(Ordering::Relaxed)).filter(|&s| s != 0)
     }
 
     /// A handle on the pending sites of the blocked threads of the last deadlock, updated
@@ -927,9 +406,9 @@ impl CProgram {
 
     /// The thread table shared with workers: `(parent, nth)` per ThreadId from 1.
     pub fn thread_paths(&self) -> Vec<(ThreadId, u32)> {
-        // SAFETY: read while no worker runs (between executions).
-        let hdr = unsafe { &*self.hdr.ptr };
-        hdr.names[..hdr.nnames.load(Ordering::Acquire).min(MAX_NAMES)].to_vec()
+        // Validated after every execution (`run`): an error here means a worker corrupted
+        // the table since, and its execution reported it.
+        self.hdr.one().names().unwrap_or_default()
     }
 
     /// Where a heap, stack or thread-local address lives: `(thread slot, what, offset)`,
@@ -997,7 +476,7 @@ impl CProgram {
                 }
             }
         }
-        install_crash_handler(self.hdr.ptr);
+        install_crash_handler(self.hdr.as_ptr());
         let mut argv: Vec<*mut c_char> = self.argv_c.iter().map(|c| c.as_ptr() as *mut c_char).collect();
         argv.push(std::ptr::null_mut());
         let stacks = self.stacks.take().expect("stacks are present until a worker takes them");
@@ -1007,10 +486,17 @@ impl CProgram {
         RT.with(|rt| {
             let mut rt: std::cell::RefMut<'_, Rt> = rt.borrow_mut();
             rt.arena = arena;
+            rt.heap.regions = crate::heapcheck::Regions {
+                image: self.image.range,
+                stacks: stacks.bounds(),
+                tls: tls.as_ref().map_or((0, 0, 0), |t| t.bounds()),
+            };
             rt.default_stack = self.opts.stack_size;
             let mut fns = self.opts.atomic_fns.clone();
             fns.sort_unstable();
             rt.atomic_fns = fns;
+            rt.init_fini =
+                crate::process::InitFini { ctors: self.image.ctors.clone(), dtors: self.image.dtors.clone() };
             rt.mem.mode = self.opts.memory;
             for (p, nth) in names {
                 rt.names.child(p, nth);
@@ -1018,19 +504,18 @@ impl CProgram {
         });
         let mut ctx = WorkerCtx {
             exec: Executor::new(self.image.main, argv, stacks, tls),
-            hdr: self.hdr.ptr,
-            replay: self.replay.ptr,
-            replay_cap: self.replay.n,
-            steps: self.steps.ptr,
-            steps_cap: self.steps.n,
+            hdr: self.hdr.one(),
+            replay: self.replay.get(),
+            steps: self.steps.get(),
+            replay_buf: Vec::new(),
+            sleep_buf: Vec::new(),
         };
         let persistent = self.opts.mode == Mode::Persistent;
         let snapshot = &self.snapshot;
         let mut dirty = false;
         let mut seen = 0;
         loop {
-            // SAFETY: our shared header, valid for the life of the process.
-            let h = unsafe { &*ctx.hdr };
+            let h = ctx.hdr;
             if !wait_seq(&h.req_seq, seen, &h.worker_waiting, req, WORKER_SPIN) {
                 break;
             }
@@ -1041,8 +526,7 @@ impl CProgram {
                     snapshot.restore();
                     crate::exec::with_rt(|rt| rt.arena.as_mut().map(|a| a.reset()));
                 }
-                // SAFETY: our shared header.
-                unsafe { (*ctx.hdr).reset_ns = t0.elapsed().as_nanos() as u64 };
+                h.reset_ns.store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 ctx.run_one();
                 dirty = true;
             } else {
@@ -1059,9 +543,6 @@ impl CProgram {
                     // SAFETY: leaving the execution process without running atexit handlers.
                     unsafe { libc::_exit(0) };
                 }
-                let hdr = ctx.hdr;
-                // SAFETY: our shared header.
-                unsafe { (*hdr).child_pid.store(child, Ordering::SeqCst) };
                 let mut status = 0;
                 if child > 0 {
                     // SAFETY: reaping our own child.
@@ -1072,11 +553,10 @@ impl CProgram {
                 } else {
                     status = -1;
                 }
-                // SAFETY: our shared header.
-                unsafe {
-                    (*hdr).child_status = status;
-                    (*hdr).reset_ns = (t0.elapsed().as_nanos() as u64).saturating_sub((*hdr).run_ns);
-                }
+                h.child_status.store(status, Ordering::Relaxed);
+                h.exec_rss.store(crate::peak_rss_bytes().1, Ordering::Relaxed);
+                let run = h.run_ns.load(Ordering::Relaxed);
+                h.reset_ns.store((t0.elapsed().as_nanos() as u64).saturating_sub(run), Ordering::Relaxed);
             }
             h.resp_seq.store(seen, Ordering::SeqCst);
             if h.parent_waiting.load(Ordering::SeqCst) == 1 && !write_byte(resp, 1) {
@@ -1087,14 +567,12 @@ impl CProgram {
         unsafe { libc::_exit(0) }
     }
 
-    fn hdr_ref(&self) -> &Header {
-        // SAFETY: the header mapping lives as long as self.
-        unsafe { &*self.hdr.ptr }
-    }
-
-    /// Peak resident set size of the worker processes so far, in bytes (a persistent
-    /// worker is not reaped until the end, so `getrusage(RUSAGE_CHILDREN)` misses it).
+    /// Peak resident set size of the worker processes and (fork mode) the execution
+    /// processes so far, in bytes (a persistent worker is not reaped until the end, so
+    /// `getrusage(RUSAGE_CHILDREN)` misses it; and that would count the compiler too).
     pub fn worker_peak_rss(&mut self) -> u64 {
+        let exec = self.hdr.one().exec_rss.load(Ordering::Relaxed);
+        self.worker_hwm = self.worker_hwm.max(exec);
         if let Some(w) = &self.worker {
             let status = std::fs::read_to_string(format!("/proc/{}/status", w.pid)).unwrap_or_default();
             let kb = status
@@ -1125,8 +603,7 @@ impl CProgram {
     /// (returns its wait status through `status`); Err: timeout or interrupt.
     fn wait(&mut self, deadline: Option<Instant>, status: &mut c_int) -> Result<bool, bool> {
         let w = self.worker.as_ref().expect("a worker is running");
-        // SAFETY: the header mapping outlives this call.
-        let h: &Header = unsafe { &*self.hdr.ptr };
+        let h = self.hdr.one();
         let seq = self.seq;
         let done = || h.resp_seq.load(Ordering::Acquire) == seq;
         // Spin first: most executions of small programs take microseconds.
@@ -1184,9 +661,9 @@ impl CProgram {
     }
 
     fn crash_defect(&self, sig: c_int, steps: usize) -> Defect {
-        let hdr = self.hdr_ref();
+        let hdr = self.hdr.one();
         let pc = hdr.crash_pc.load(Ordering::Relaxed);
-        let running = ThreadId(hdr.running.load(Ordering::Relaxed));
+        let running = self.running().unwrap_or(ThreadId::MAIN);
         let overflow =
             self.overflowed(sig, hdr.crash_addr.load(Ordering::Relaxed), hdr.crash_sp.load(Ordering::Relaxed));
         let (thread, message) = match overflow {
@@ -1218,7 +695,7 @@ impl Drop for CProgram {
 impl Program for CProgram {
     fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
         out.clear();
-        if req.replay.len() > self.replay.n {
+        if req.replay.len() > self.replay.len() {
             return Err(ProgramError::Failed("replay longer than the step capacity".into()));
         }
         if req.sleep.len() > MAX_SLEEP {
@@ -1228,22 +705,23 @@ impl Program for CProgram {
             self.spawn().map_err(|e| ProgramError::Failed(e.to_string()))?;
         }
         {
-            // SAFETY: the worker is idle (waiting for a request): we own the header.
-            let hdr = unsafe { &mut *self.hdr.ptr };
-            hdr.replay_len = req.replay.len();
-            hdr.sleep_len = req.sleep.len();
-            hdr.sleep[..req.sleep.len()].copy_from_slice(req.sleep);
-            hdr.independence = req.independence;
-            hdr.max_steps = req.max_steps.min(self.steps.n);
-            hdr.child_pid.store(0, Ordering::SeqCst);
-            hdr.child_status = 0;
-            // SAFETY: the replay mapping holds replay.n >= replay.len() ids.
-            unsafe { std::ptr::copy_nonoverlapping(req.replay.as_ptr(), self.replay.ptr, req.replay.len()) };
+            // The worker is idle (waiting for a request): the request fields are ours.
+            let hdr = self.hdr.one();
+            for (w, &t) in self.replay.get().iter().zip(req.replay) {
+                w.store(t.0, Ordering::Relaxed);
+            }
+            for (w, &p) in hdr.sleep.iter().zip(req.sleep) {
+                w.store(p);
+            }
+            hdr.replay_len.store(req.replay.len() as u64, Ordering::Relaxed);
+            hdr.sleep_len.store(req.sleep.len() as u64, Ordering::Relaxed);
+            hdr.independence.store(encode_independence(req.independence), Ordering::Relaxed);
+            hdr.max_steps.store(req.max_steps.min(self.steps.len()) as u64, Ordering::Relaxed);
+            hdr.child_status.store(0, Ordering::Relaxed);
         }
         let t0 = Instant::now();
         let w = self.worker.as_ref().expect("spawned above");
-        // SAFETY: the header mapping outlives this call.
-        let h: &Header = unsafe { &*self.hdr.ptr };
+        let h = self.hdr.one();
         self.seq += 1;
         h.req_seq.store(self.seq, Ordering::SeqCst);
         if h.worker_waiting.load(Ordering::SeqCst) == 1 && !write_byte(w.req, 1) {
@@ -1259,28 +737,55 @@ impl Program for CProgram {
         self.timing.roundtrip += t0.elapsed();
         self.timing.executions += 1;
         let t1 = Instant::now();
-        let hdr_ptr = self.hdr.ptr;
-        // SAFETY: the header mapping outlives this call; the worker is idle or dead, so
-        // nothing writes it while we read.
-        let hdr: &Header = unsafe { &*hdr_ptr };
-        let nsteps = hdr.nsteps.load(Ordering::Acquire).min(self.steps.n);
-        // SAFETY: the worker is idle or dead; nsteps steps were fully written.
-        out.steps.extend_from_slice(unsafe { std::slice::from_raw_parts(self.steps.ptr, nsteps) });
+        let r = self.collect(waited, status, out);
+        self.timing.transfer += t1.elapsed();
+        r.map_err(|c| ProgramError::Failed(c.message()))?
+    }
+}
+
+impl CProgram {
+    /// The thread the worker last resumed (None: unknown or garbage).
+    fn running(&self) -> Option<ThreadId> {
+        u16::try_from(self.hdr.one().running.load(Ordering::Relaxed)).ok().map(ThreadId)
+    }
+
+    /// Decode the results of the execution the worker finished (or died or was cut in)
+    /// into `out`. The outer error: the shared memory holds garbage.
+    fn collect(
+        &mut self,
+        waited: Result<bool, bool>,
+        status: c_int,
+        out: &mut Execution,
+    ) -> Result<Result<(), ProgramError>, Corrupt> {
+        let hdr = self.hdr.one();
+        // The worker is idle or dead: nothing writes the results while we read them.
+        let mut nsteps = load_len(&hdr.nsteps, self.steps.len(), "steps")?;
+        out.steps.reserve(nsteps);
+        for (i, w) in self.steps.get()[..nsteps].iter().enumerate() {
+            match w.load(i) {
+                Ok(s) => out.steps.push(s),
+                // A worker killed (time-out, interrupt) while it rewrote its last step
+                // with the thread's next action leaves that step half-written.
+                Err(_) if waited.is_err() && i + 1 == nsteps => nsteps -= 1,
+                Err(c) => return Err(c),
+            }
+        }
+        hdr.check_names()?;
         let mut crashed: Option<c_int> = None;
         match waited {
             Ok(true) => {
-                self.timing.run += Duration::from_nanos(hdr.run_ns);
-                self.timing.reset += Duration::from_nanos(hdr.reset_ns);
+                self.timing.run += Duration::from_nanos(hdr.run_ns.load(Ordering::Relaxed));
+                self.timing.reset += Duration::from_nanos(hdr.reset_ns.load(Ordering::Relaxed));
                 if self.opts.mode == Mode::ForkPerExecution {
                     self.timing.processes += 1;
-                    let st = hdr.child_status;
+                    let st = hdr.child_status.load(Ordering::Relaxed);
                     if libc::WIFSIGNALED(st) {
                         crashed = Some(libc::WTERMSIG(st));
                     } else if !libc::WIFEXITED(st) || libc::WEXITSTATUS(st) != 0 {
-                        return Err(ProgramError::Failed(format!(
+                        return Ok(Err(ProgramError::Failed(format!(
                             "the execution process ended abnormally ({})",
                             describe_wait_status(st)
-                        )));
+                        ))));
                     }
                 }
             }
@@ -1288,82 +793,88 @@ impl Program for CProgram {
                 if libc::WIFSIGNALED(status) {
                     crashed = Some(libc::WTERMSIG(status));
                 } else {
-                    return Err(ProgramError::Failed(format!(
+                    return Ok(Err(ProgramError::Failed(format!(
                         "the worker process exited unexpectedly ({})",
                         describe_wait_status(status)
-                    )));
+                    ))));
                 }
             }
             Err(interrupt) => {
-                // Timeout or Ctrl-C: learn where the program is (a short probe, see
-                // STOP_SIGNAL), then kill whatever runs the execution.
-                let child = hdr.child_pid.load(Ordering::SeqCst);
-                let target = if child > 0 { child } else { self.worker.as_ref().map_or(0, |w| w.pid) };
-                if target > 0 {
-                    // SAFETY: signalling our own child (or grandchild), which installed a
-                    // handler for STOP_SIGNAL that only stores an address.
-                    unsafe { libc::kill(target, STOP_SIGNAL) };
+                // Timeout or Ctrl-C: kill whatever runs the execution. In fork mode the
+                // execution process dies with the fork server (PR_SET_PDEATHSIG): its pid
+                // in shared memory is not trusted (the program could have written any
+                // process's there).
+                let running = self.running();
+                // A persistent worker (our own child, so its pid is trusted) is asked
+                // where it is first: a short probe (STOP_SIGNAL) that records the
+                // interrupted program counter, so that the report names the line.
+                if let Some(w) = self.worker.as_ref().filter(|_| self.opts.mode == Mode::Persistent) {
+                    let hdr = self.hdr.one();
+                    // SAFETY: signalling our own child, which installed a handler for
+                    // STOP_SIGNAL that only stores an address.
+                    unsafe { libc::kill(w.pid, crate::signals::STOP_SIGNAL) };
                     let probe = Instant::now();
                     while hdr.stop_pc.load(Ordering::Acquire) == 0 && probe.elapsed() < Duration::from_millis(50) {
                         std::thread::sleep(Duration::from_micros(200));
                     }
+                    let pc = hdr.stop_pc.load(Ordering::Acquire);
+                    out.stopped_at = (pc > 1).then_some(pc);
                 }
-                let pc = hdr.stop_pc.load(Ordering::Acquire);
                 self.kill_worker();
-                if child > 0 {
-                    // SAFETY: the execution process is our grandchild; the worker reaped
-                    // or will never reap it now that it is dead, so kill it directly.
-                    unsafe { libc::kill(child, libc::SIGKILL) };
-                }
                 self.interrupted |= interrupt || self.deadline.is_some_and(|d| Instant::now() >= d);
                 out.end = End::Timeout;
                 out.first = first_of(out);
-                out.running = Some(ThreadId(hdr.running.load(Ordering::Relaxed)));
-                out.stopped_at = (pc > 1).then_some(pc);
-                self.timing.transfer += t1.elapsed();
-                return Ok(());
+                out.running = running;
+                return Ok(Ok(()));
             }
         }
         if let Some(sig) = crashed {
             out.end = End::Crash(self.crash_defect(sig, nsteps));
             out.first = first_of(out);
-            self.timing.transfer += t1.elapsed();
-            return Ok(());
+            return Ok(Ok(()));
         }
-        match hdr.error {
-            0 => {}
-            1 => {
-                return Err(ProgramError::Divergence {
-                    step: hdr.error_step,
-                    detail: String::from_utf8_lossy(&hdr.error_msg[..hdr.error_len]).into_owned(),
-                })
-            }
-            _ => {
-                return Err(ProgramError::Failed(String::from_utf8_lossy(&hdr.error_msg[..hdr.error_len]).into_owned()))
-            }
+        let hdr = self.hdr.one();
+        let error = hdr.error.load(Ordering::Relaxed);
+        if error != error_code::NONE {
+            let detail = hdr.error_msg.load(&|| "error message".into())?;
+            return Ok(Err(match error {
+                error_code::DIVERGENCE => ProgramError::Divergence {
+                    step: usize::try_from(hdr.error_step.load(Ordering::Relaxed))
+                        .map_err(|_| Corrupt("diverging step".into()))?,
+                    detail,
+                },
+                error_code::FAILED => ProgramError::Failed(detail),
+                _ => return Err(Corrupt("error code".into())),
+            }));
         }
-        out.first = hdr.first;
-        for d in &hdr.defects[..hdr.ndefects] {
-            out.defects.push(Defect {
-                kind: d.kind,
-                message: String::from_utf8_lossy(&d.msg[..d.len]).into_owned(),
-                thread: d.thread,
-                site: d.site,
-                after_steps: d.after_steps,
-            });
+        out.first = hdr.first.load(&|| "first action".into())?;
+        let n = load_len(&hdr.ndefects, MAX_DEFECTS, "defects")?;
+        for (i, d) in hdr.defects[..n].iter().enumerate() {
+            out.defects.push(d.load(i)?);
         }
-        out.assumed.extend_from_slice(&hdr.assumed[..hdr.nassumed]);
-        out.end = match hdr.end_tag {
-            0 => End::Finished,
-            1 => {
-                self.deadlock_sites.set(&hdr.sites[..hdr.nsites.min(MAX_SLEEP)]);
-                End::Deadlock { blocked: hdr.blocked[..hdr.nblocked].to_vec() }
+        let n = load_len(&hdr.nassumed, MAX_SLEEP, "failed assumptions")?;
+        for t in &hdr.assumed[..n] {
+            let t = t.load(Ordering::Relaxed);
+            out.assumed.push(ThreadId(u16::try_from(t).map_err(|_| Corrupt("failed assumption".into()))?));
+        }
+        out.end = match hdr.end_tag.load(Ordering::Relaxed) {
+            end_tag::FINISHED => End::Finished,
+            end_tag::DEADLOCK => {
+                let n = load_len(&hdr.nsites, MAX_SLEEP, "sites")?;
+                let sites: Vec<u64> = hdr.sites[..n].iter().map(|s| s.load(Ordering::Relaxed)).collect();
+                self.deadlock_sites.set(&sites);
+                let n = load_len(&hdr.nblocked, MAX_SLEEP, "blocked threads")?;
+                let mut blocked = Vec::with_capacity(n);
+                for (i, w) in hdr.blocked[..n].iter().enumerate() {
+                    blocked.push(w.load(&|| format!("blocked thread {i}"))?);
+                }
+                End::Deadlock { blocked }
             }
-            2 => End::SleepBlocked,
-            3 => End::StepBound,
-            _ => End::Timeout,
+            end_tag::SLEEP_BLOCKED => End::SleepBlocked,
+            end_tag::STEP_BOUND => End::StepBound,
+            end_tag::TIMEOUT => End::Timeout,
+            _ => return Err(Corrupt("end of the execution".into())),
         };
-        self.timing.transfer += t1.elapsed();
-        Ok(())
+        Ok(Ok(()))
     }
 }

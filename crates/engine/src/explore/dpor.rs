@@ -39,7 +39,7 @@
 //! or `signal → wake`. JACM'17's lock rule (Alg. 3/4: a blocked or later `lock` races
 //! with the last *acquire*, not with the `unlock` it waited for) becomes: a request
 //! ([`Action::request`]) races with the last dependent event before which it would have
-//! been granted ([`Analysis::last_grantable`]).
+//! been granted ([`Analysis::grantable`]).
 
 use crate::action::{Access, Action, Independence, ObjKind};
 use crate::explore::{ExploreError, Session};
@@ -278,20 +278,41 @@ impl Analysis {
         st.enabled(p, a)
     }
 
-    /// The last event before `k` with which thread `p`'s pending request `a` races in
-    /// the sense of JACM'17 §8 (generalised): an event of `a`'s object, of another
-    /// thread, not happening before `p`'s pending action (whose clock is `pclock`),
-    /// dependent with `a`, and before which the request would be granted
+    /// The events before `k` with which thread `p`'s pending request `a` races in the
+    /// sense of JACM'17 §8 (generalised), latest first, into `out`: events of `a`'s
+    /// object, of other threads, not happening before `p`'s pending action (whose clock
+    /// is `pclock`), dependent with `a`, and before which the request would be granted
     /// ([`Action::request`] enabled, [`Analysis::enabled_before`]).
     ///
+    /// When every operation on the object is dependent, they are totally ordered and only
+    /// the last such event races (earlier ones are reached recursively once the request
+    /// is moved before it, as JACM'17's lock rule). With read-side operations commuting
+    /// (a read-write lock under read-read independence), read sections of different
+    /// threads are unordered: each read-side acquisition after the last write-side one
+    /// is a distinct place for the request (the other sections move along in `notdep`),
+    /// so all of them race, down to and including the last grantable write-side event.
     /// A spin-wait on several locations races with the last such event on any of them.
-    pub fn last_grantable(&self, p: ThreadId, a: Action, k: usize, pclock: &[u32]) -> Option<usize> {
-        let req = a.request()?;
-        a.objects().filter_map(|o| self.last_grantable_on(o, p, a, req, k, pclock)).max()
+    pub fn grantable(&self, p: ThreadId, a: Action, k: usize, pclock: &[u32], out: &mut Vec<usize>) {
+        out.clear();
+        let Some(req) = a.request() else { return };
+        let mut objs = a.objects();
+        let (Some(first), second) = (objs.next(), objs.next()) else { return };
+        let Some(second) = second else {
+            self.grantable_on(first, p, a, req, k, pclock, out);
+            return;
+        };
+        let mut one = Vec::new();
+        let mut best = None;
+        for o in [first, second].into_iter().chain(objs) {
+            self.grantable_on(o, p, a, req, k, pclock, &mut one);
+            best = best.max(one.first().copied());
+        }
+        out.extend(best);
     }
 
-    /// [`Analysis::last_grantable`] among the events on object `o`.
-    fn last_grantable_on(
+    /// [`Analysis::grantable`] among the events on object `o`.
+    #[allow(clippy::too_many_arguments)]
+    fn grantable_on(
         &self,
         o: ObjId,
         p: ThreadId,
@@ -299,10 +320,10 @@ impl Analysis {
         req: Action,
         k: usize,
         pclock: &[u32],
-    ) -> Option<usize> {
-        let list = self.by_object.get(&o)?;
-        // With every operation on the object dependent, the operations are totally
-        // ordered by happens-before: once one happens before p, all earlier ones do.
+        out: &mut Vec<usize>,
+    ) {
+        out.clear();
+        let Some(list) = self.by_object.get(&o) else { return };
         let total =
             self.mode == Independence::AllDependent || !matches!(a.obj_kind(), Some(ObjKind::RwLock | ObjKind::Memory));
         let upto = list.partition_point(|&x| (x as usize) < k);
@@ -313,7 +334,7 @@ impl Analysis {
             // reordered after it; with read-side operations, an earlier one still can.
             if ev.thread == p || pclock[ev.thread.index()] > ev.local {
                 if total {
-                    return None;
+                    return;
                 }
                 continue;
             }
@@ -321,10 +342,12 @@ impl Analysis {
                 continue;
             }
             if self.enabled_before(x, k, p, req) {
-                return Some(x);
+                out.push(x);
+                if total || ev.action.access() == Access::Write {
+                    return;
+                }
             }
         }
-        None
     }
 
     fn join_clock(&mut self, j: usize, p: usize) {
@@ -411,6 +434,27 @@ impl VSeq {
         self.of_thread[ti].push(self.evs.len() as u32);
         self.evs.push((t, a.pending_form()));
         self.raw.extend_from_slice(&eclock[..self.nt]);
+    }
+
+    /// Append thread `p`'s request `a` at the end of `v` (the `.p` of Alg. 4's `w.p`):
+    /// `pclock` is its clock in the analysed execution up to its program-order and
+    /// creation predecessors ([`Analysis::pending_clock`]); in `v` it also happens after
+    /// every earlier event of `v` it depends on (a write-lock request after the read
+    /// sections `notdep` moved before it). Without that, `p` would count as an initial
+    /// of `v` although a dependent event precedes it, and the sleep-set test would reject
+    /// `v` when `p` sleeps.
+    pub fn push_request(&mut self, mode: Independence, p: ThreadId, a: Action, pclock: &[u32], local: u32) {
+        let nt = self.nt;
+        let mut c = pclock[..nt].to_vec();
+        let a = a.pending_form();
+        for (x, &(t, b)) in self.evs.iter().enumerate() {
+            if causes(mode, t, b, p, a) {
+                for (cu, &r) in c.iter_mut().zip(&self.raw[x * nt..x * nt + nt]) {
+                    *cu = (*cu).max(r);
+                }
+            }
+        }
+        self.push(p, a, &c, local);
     }
 
     /// Turn the raw execution clocks into clocks restricted to `v`.

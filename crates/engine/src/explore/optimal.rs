@@ -116,7 +116,7 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, stats: &mut Stats) {
             }
             let local = d.an.pending_clock(p, k, &mut clock);
             d.build_v(e, n, None);
-            d.v.push(p, a, &clock, local);
+            d.v.push_request(d.mode, p, a, &clock, local);
             consider(d, e, stats);
         }
     }

@@ -16,7 +16,7 @@
 //! every thread `p` whose next operation is a request ([`Action::request`]: a lock, a
 //! semaphore wait, a condition wake, a barrier leave, or their try/timed variants) —
 //! enabled or blocked — with `e` the last event before which the request would have
-//! been granted (`Analysis::last_grantable`; for a mutex, the last acquire), the
+//! been granted (`Analysis::grantable`; for a mutex, the last acquire), the
 //! same test is made with `v = notdep(e, E).p`. Only the first state of each
 //! (episode of `p`, `e`) pair matters: later states only lengthen `v` with events
 //! independent of `p`'s request, and the initials only grow.
@@ -104,22 +104,28 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
         }
     });
     let mut clock = std::mem::take(&mut d.clock);
-    let mut last: Vec<(Option<Action>, Option<usize>)> = Vec::new();
+    let mut last: Vec<(Option<Action>, Vec<usize>)> = Vec::new();
+    let mut races = Vec::new();
     for (p, k, a) in work {
         let local = d.an.pending_clock(p, k, &mut clock);
-        let Some(e) = d.an.last_grantable(p, a, k, &clock) else { continue };
+        d.an.grantable(p, a, k, &clock, &mut races);
+        if races.is_empty() {
+            continue;
+        }
         if last.len() <= p.index() {
-            last.resize(p.index() + 1, (None, None));
+            last.resize(p.index() + 1, (None, Vec::new()));
         }
         // Only the first state of each (episode of p, e) pair matters: later states
         // only lengthen `v` with events independent of p's request.
-        if last[p.index()] == (Some(a), Some(e)) {
+        if last[p.index()].0 == Some(a) && last[p.index()].1 == races {
             continue;
         }
-        last[p.index()] = (Some(a), Some(e));
-        d.build_v(e, k, None);
-        d.v.push(p, a, &clock, local);
-        ensure_initial(d, e, stats);
+        last[p.index()] = (Some(a), races.clone());
+        for &e in &races {
+            d.build_v(e, k, None);
+            d.v.push_request(d.mode, p, a, &clock, local);
+            ensure_initial(d, e, stats);
+        }
     }
     d.clock = clock;
 }

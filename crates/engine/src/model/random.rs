@@ -68,6 +68,10 @@ pub struct Shape {
     /// [`ThreadBuilder::spin_until_any_nonzero`]), and there are always two visible
     /// variables.
     pub multi_spins: bool,
+    /// Also make deliberate mutex misuse (unlocking a mutex the thread does not hold,
+    /// relocking one it holds), often under a data-dependent branch, so that whether it
+    /// happens depends on the schedule.
+    pub misuse: bool,
 }
 
 impl Default for Shape {
@@ -81,6 +85,7 @@ impl Default for Shape {
             racy: false,
             spins: false,
             multi_spins: false,
+            misuse: false,
         }
     }
 }
@@ -90,6 +95,7 @@ struct Ctx {
     racy: bool,
     spins: bool,
     multi_spins: bool,
+    misuse: bool,
     mutexes: Vec<Mutex>,
     guarded: Vec<Var>,
     visible: Vec<Var>,
@@ -278,6 +284,17 @@ impl Gen<'_> {
             }
             return;
         }
+        if self.ctx.misuse && self.rng.chance(12) {
+            // Deliberate misuse: unlock a mutex not held, or relock one held.
+            let m = self.rng.below(self.ctx.mutexes.len());
+            self.budget = self.budget.saturating_sub(1);
+            if self.held.contains(&m) {
+                t.lock(self.ctx.mutexes[m]);
+            } else {
+                t.unlock(self.ctx.mutexes[m]);
+            }
+            return;
+        }
         if self.ctx.racy && self.rng.chance(25) {
             // A plain access that nothing may order: a guarded variable without its
             // mutex, or an atomically accessed one.
@@ -460,6 +477,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         racy: shape.racy,
         spins: shape.spins,
         multi_spins: shape.multi_spins,
+        misuse: shape.misuse && !shape.lock_free,
         mutexes,
         guarded,
         visible,

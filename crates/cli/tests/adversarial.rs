@@ -1,0 +1,300 @@
+//! The adversarial corpus (`tests/adversarial/*.c`, issue 12): programs written to hurt
+//! the checker itself — constructors and destructors that crash, exit, loop or print,
+//! `atexit` handlers, `_exit` in a thread, process creation, wild mutex pointers, writes
+//! into the checker's shared memory, files, huge allocations. Each file states what
+//! must happen:
+//!
+//! - `// expect: verdict=ok`, `// expect: verdict=defect kind=K`: the verdict and a
+//!   defect of kind K;
+//! - `// expect: refused=TEXT`: refused before running, the message naming TEXT;
+//! - `// expect: error=TEXT`: the checker stops with an error whose message has TEXT;
+//! - optional `// args: FLAGS` (passed to `unfold check`) and `// stderr: TEXT` (a
+//!   diagnostic that must be printed).
+//!
+//! For every program: stdout is exactly one JSON object, the exit status matches the
+//! verdict, no file is left in `$TMPDIR` and no process is left running in the program's
+//! directory. Two runs of the same program print the same JSON apart from times and
+//! memory.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn corpus() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/adversarial");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/adversarial exists")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    v.sort();
+    assert!(v.len() >= 15, "the adversarial corpus is missing programs: {v:?}");
+    v
+}
+
+fn header(src: &str, key: &str) -> Option<String> {
+    src.lines().find_map(|l| l.strip_prefix(&format!("// {key}: ")).map(|s| s.trim().to_string()))
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Run `unfold check` on a copy of `prog` in a fresh directory, with a private `$TMPDIR`.
+/// Returns the output, the JSON object and the program's directory (kept until the
+/// checks of the caller are done).
+fn check(prog: &Path, extra: &[String]) -> (Output, Value, tempfile::TempDir) {
+    let work = tempfile::tempdir().expect("temp dir");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let name = prog.file_name().expect("a file name");
+    std::fs::copy(prog, work.path().join(name)).expect("copy the program");
+    let out = Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .current_dir(work.path())
+        .env("TMPDIR", tmp.path())
+        .arg("check")
+        .arg(name)
+        .arg("--json")
+        .args(extra)
+        .output()
+        .expect("the unfold binary runs");
+    let s = text(&out.stdout);
+    let mut it = serde_json::Deserializer::from_str(&s).into_iter::<Value>();
+    let j = match it.next() {
+        Some(Ok(j)) if j.is_object() => j,
+        other => panic!("{}: no JSON object on stdout ({other:?}): {s:?} {}", prog.display(), text(&out.stderr)),
+    };
+    assert!(it.next().is_none(), "{}: more than one JSON value on stdout: {s}", prog.display());
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).expect("read TMPDIR").collect();
+    assert!(left.is_empty(), "{}: files left in TMPDIR: {left:?}", prog.display());
+    (out, j, work)
+}
+
+/// Processes whose working directory is `dir` (the checker's workers inherit it).
+fn processes_in(dir: &Path) -> Vec<String> {
+    let dir = dir.canonicalize().expect("canonical path");
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let pid = e.file_name().to_string_lossy().into_owned();
+        if pid.parse::<u32>().is_err() {
+            continue;
+        }
+        if std::fs::read_link(e.path().join("cwd")).is_ok_and(|c| c == dir) {
+            let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            found.push(format!("{pid}: {}", text(&cmd).replace('\0', " ")));
+        }
+    }
+    found
+}
+
+#[test]
+fn every_adversarial_program_gets_its_expected_verdict_and_leaves_nothing_behind() {
+    let mut failures = Vec::new();
+    for prog in corpus() {
+        let src = std::fs::read_to_string(&prog).expect("read the program");
+        let expect = header(&src, "expect").unwrap_or_else(|| panic!("{}: no `// expect:` line", prog.display()));
+        let args: Vec<String> =
+            header(&src, "args").map(|a| a.split_whitespace().map(String::from).collect()).unwrap_or_default();
+        // Both isolation modes: the persistent worker (the default for most programs) and
+        // one process per execution.
+        for fork in [false, true] {
+            let mut args = args.clone();
+            if fork {
+                args.extend(["--isolation".to_string(), "fork".to_string()]);
+            }
+            let (out, j, work) = check(&prog, &args);
+            let file = prog.file_name().expect("name").to_string_lossy().into_owned();
+            let name = format!("{file} ({})", if fork { "fork" } else { "auto" });
+            let code = out.status.code();
+            let kinds: Vec<&str> = j["defects"]
+                .as_array()
+                .map(|d| d.iter().filter_map(|d| d["kind"].as_str()).collect())
+                .unwrap_or_default();
+            let message = j["message"].as_str().unwrap_or("");
+            let ok = if let Some(v) = expect.strip_prefix("verdict=") {
+                let mut words = v.split_whitespace();
+                let verdict = words.next().expect("a verdict");
+                let kind = words.next().and_then(|k| k.strip_prefix("kind="));
+                let status = match verdict {
+                    "ok" => 0,
+                    "defect" => 1,
+                    v => panic!("{name}: unknown verdict {v}"),
+                };
+                j["verdict"] == verdict && code == Some(status) && kind.is_none_or(|k| kinds.contains(&k))
+            } else if let Some(t) = expect.strip_prefix("refused=") {
+                j["verdict"] == "error" && j["error_kind"] == "refused" && message.contains(t) && code == Some(2)
+            } else if let Some(t) = expect.strip_prefix("error=") {
+                j["verdict"] == "error" && message.contains(t) && code == Some(2)
+            } else {
+                panic!("{name}: unknown expectation {expect}")
+            };
+            let stderr = text(&out.stderr);
+            let diag_ok = header(&src, "stderr").is_none_or(|t| stderr.contains(&t));
+            if !ok || !diag_ok {
+                failures.push(format!("{name}: expected {expect}, got exit {code:?} {j}\nstderr: {stderr}"));
+            }
+            // Workers die with the checker: give the kernel a moment to deliver the signal.
+            let mut left = processes_in(work.path());
+            for _ in 0..50 {
+                if left.is_empty() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                left = processes_in(work.path());
+            }
+            if !left.is_empty() {
+                failures.push(format!("{name}: processes left behind: {left:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The JSON report without what differs between two runs by nature.
+fn stable(mut j: Value) -> Value {
+    let o = j.as_object_mut().expect("an object");
+    for k in ["elapsed_s", "peak_rss_bytes"] {
+        assert!(o.remove(k).is_some(), "the report has {k}");
+    }
+    j
+}
+
+#[test]
+fn two_runs_print_the_same_json_apart_from_time_and_memory() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/adversarial");
+    let keep_going = vec!["--keep-going".to_string()];
+    for (name, args) in
+        [("atexit_assert.c", &keep_going), ("ctor_heap.c", &keep_going), ("thread_exit_status.c", &vec![])]
+    {
+        let prog = dir.join(name);
+        let (_, a, _w1) = check(&prog, args);
+        let (_, b, _w2) = check(&prog, args);
+        let (a, b) = (stable(a), stable(b));
+        assert_eq!(a, b, "{name}: the two reports differ");
+        assert!(a["executions"].as_u64().is_some_and(|n| n >= 1), "{name}: {a}");
+    }
+}
+
+#[test]
+fn line_numbers_beyond_65535_are_reported_exactly() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let prog = tmp.path().join("long.c");
+    std::fs::write(
+        &prog,
+        "#include <pthread.h>\n#include <assert.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint x;\n\
+         void *t(void *a) { (void)a; pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }\n\
+         int main(void) {\n    pthread_t h;\n    pthread_create(&h, 0, t, 0);\n#line 70000\n\
+         pthread_mutex_lock(&m);\n    assert(x == 0);\n    pthread_mutex_unlock(&m);\n    pthread_join(h, 0);\n}\n",
+    )
+    .expect("write");
+    let (out, j, _w) = check(&prog, &[]);
+    assert_eq!(out.status.code(), Some(1), "{j}");
+    let d = &j["defects"][0];
+    assert_eq!(d["location"]["line"], 70001, "{d}");
+    let lines: Vec<u64> = d["trace"]
+        .as_array()
+        .expect("a trace")
+        .iter()
+        .filter(|s| s["thread"] == "t0")
+        .filter_map(|s| s["location"]["line"].as_u64())
+        .collect();
+    assert!(lines.contains(&70000), "main's lock at line 70000: {lines:?} in {d}");
+}
+
+#[test]
+fn a_constructor_that_loops_does_not_keep_the_checker_from_stopping() {
+    let prog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/adversarial/ctor_loop.c");
+    let work = tempfile::tempdir().expect("temp dir");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(&prog, work.path().join("ctor_loop.c")).expect("copy");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .current_dir(work.path())
+        .env("TMPDIR", tmp.path())
+        .args(["check", "ctor_loop.c", "--json", "--exec-timeout", "600"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start unfold");
+    // Wait until the constructor runs in a worker (a second process in the directory).
+    let start = std::time::Instant::now();
+    while processes_in(work.path()).iter().filter(|p| p.contains("check ctor_loop.c")).count() < 2 {
+        assert!(start.elapsed().as_secs() < 60, "no worker started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let waited = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(waited.elapsed().as_secs() < 30, "SIGTERM did not stop the checker");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let out = child.wait_with_output().expect("output");
+    assert_eq!(status.code(), Some(3), "{}", text(&out.stderr));
+    let j: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(j["verdict"], "incomplete", "{j}");
+    assert!(std::fs::read_dir(tmp.path()).expect("TMPDIR").next().is_none(), "files left in TMPDIR");
+    let mut left = processes_in(work.path());
+    for _ in 0..50 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        left = processes_in(work.path());
+    }
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+#[test]
+fn peak_memory_is_the_checkers_not_the_compilers() {
+    // A 10^6-element initializer: cc1 needs well over 100 MiB to compile it; the program
+    // itself holds 1 MB of data.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let prog = tmp.path().join("big_initializer.c");
+    let mut src = String::from("#define A1 1,2,3,4,5,6,7,8,9,10\n");
+    for i in 2..=6 {
+        let p = format!("A{}", i - 1);
+        src += &format!("#define A{i} {}\n", vec![p; 10].join(","));
+    }
+    src += "static const char table[] = { A6 };\nint main(void) { return table[12345] == 6 ? 0 : 1; }\n";
+    std::fs::write(&prog, src).expect("write");
+    let (out, j, _w) = check(&prog, &[]);
+    assert_eq!(out.status.code(), Some(0), "{j}");
+    let peak = j["peak_rss_bytes"].as_u64().expect("peak_rss_bytes");
+    assert!(peak > 0 && peak < 64 << 20, "peak {} MiB: the compiler's memory is counted", peak >> 20);
+}
+
+#[test]
+fn the_heap_size_travels_in_the_replay_token() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let prog = tmp.path().join("big_heap.c");
+    std::fs::write(
+        &prog,
+        "#include <stdlib.h>\n#include <assert.h>\nint main(void) {\n    char *p = malloc(300 << 20);\n    \
+         assert(p);\n    p[0] = 1;\n    assert(p[1] == 1);\n    return 0;\n}\n",
+    )
+    .expect("write");
+    let (out, j, _w) = check(&prog, &["--heap-size".into(), "512M".into()]);
+    assert_eq!(out.status.code(), Some(1), "{j}");
+    let d = &j["defects"][0];
+    assert_eq!(d["location"]["line"], 7, "the second assertion, not the allocation: {d}");
+    let token = d["replay"].as_str().expect("a token");
+    // The replay, without --heap-size, re-runs the same execution (not the default limit).
+    let out = Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .current_dir(tmp.path())
+        .args(["replay", "big_heap.c", token, "--json"])
+        .output()
+        .expect("replay");
+    let r: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(out.status.code(), Some(1), "{r} {}", text(&out.stderr));
+    // A different --heap-size given to the replay is a mismatch, not a silent change.
+    let out = Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .current_dir(tmp.path())
+        .args(["replay", "big_heap.c", token, "--heap-size", "64M"])
+        .output()
+        .expect("replay");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--heap-size: recorded 512 MiB, given 64 MiB"), "{}", text(&out.stderr));
+}

@@ -1,0 +1,670 @@
+//! Memory errors: use after free, double and invalid frees, accesses to the stack of a
+//! thread that exited, and (opt-in) reads of uninitialised heap bytes — each a defect
+//! naming the allocation, the free (or exit) and the access.
+//!
+//! # What is checked, where
+//!
+//! - **Every instrumented access** (`__tsan_readN`/`__tsan_writeN` and the atomics, see
+//!   [`crate::memory`]) asks `on_access` whether it touches a freed heap block or the
+//!   stack of a thread that exited.
+//! - **Every `free` and `realloc`** (`on_free`) checks its pointer: the start of a live
+//!   block of the arena (anything else is an [`DefectKind::InvalidFree`]: the middle of a
+//!   block, a stack, a global, thread-local storage), not freed already
+//!   ([`DefectKind::DoubleFree`]).
+//! - **A free is a write to the whole block for the race detector**, and a thread's exit
+//!   a write to its whole stack ([`RaceDetector::on_free`](unfold_engine::race::RaceDetector::on_free)):
+//!   an access by another thread that is not ordered with it by happens-before is a
+//!   [`DefectKind::DataRace`] naming the free. Which of the two ran first in the
+//!   execution does not matter: an access made *after* an unordered free is reported as
+//!   the same data race (the free's epoch is kept with the block), not as a use after
+//!   free — so, as for every race (`unfold_engine::race`), one execution per trace of
+//!   the synchronising operations finds it. An access the free happens before is a
+//!   [`DefectKind::UseAfterFree`] (or [`DefectKind::StackUseAfterExit`]).
+//!
+//! A NULL dereference stays what it is: a crash (SIGSEGV) reported with its faulting line.
+//!
+//! # Why it is cheap
+//!
+//! The heap is the bump arena of [`crate::mem`]: one fixed slot per thread, memory never
+//! reused within an execution. So a freed block stays freed (no quarantine is needed),
+//! and the question "is this byte freed" is answered by a [`Shadow`]: one byte per
+//! 16-byte granule of the arena (blocks are 16-byte aligned, their sizes rounded up to
+//! 16), reserved once with the arena and addressed by `(addr - base) >> 4`. An access
+//! outside the arena costs one subtraction and one comparison; inside, one load of a
+//! shadow byte (two when it straddles granules). A hash lookup per access was rejected:
+//! it would cost as much as the race detector itself. Pages of the shadow are committed
+//! only when a block in them is freed; between executions only the part that covers the
+//! used arena is cleared.
+//!
+//! Block records (allocation site and thread, size, free) are kept per thread slot in
+//! allocation order, i.e. sorted by address, and found by binary search — on a free and
+//! on a reported error only. Their number is bounded by the arena (every block takes at
+//! least 32 bytes of it), so nothing grows with the length of a run beyond the heap the
+//! program itself uses. A thread's stack is dead from its `Exit` step to the end of the
+//! execution (thread slots are never reused within one).
+//!
+//! # Uninitialised reads (`--check-uninit`)
+//!
+//! One bit per arena byte, set over the payload of every `malloc`/`realloc` block (beyond
+//! what `realloc` copied), cleared by every instrumented write; a read of a set bit is a
+//! [`DefectKind::UninitRead`] naming the allocation. `calloc` blocks start initialised.
+//! Off by default: reading a byte written only by uninstrumented code (`memset`,
+//! `memcpy`, `read`, …) is reported too, because libc's accesses are not seen.
+
+use crate::exec::Rt;
+use crate::RuntimeError;
+use unfold_engine::program::Site;
+use unfold_engine::{Defect, DefectKind, ThreadId};
+
+/// Bytes per shadow granule (the arena's block alignment).
+pub const GRANULE: u64 = 16;
+/// Shadow value of a granule of a freed block.
+const FREED: u8 = 0xfd;
+
+/// One byte per granule of the heap arena (see the module docs), plus, when uninitialised
+/// reads are checked, one bit per arena byte.
+#[derive(Debug)]
+pub struct Shadow {
+    /// The arena's address range.
+    base: u64,
+    len: u64,
+    /// `len / GRANULE` bytes, readable and writable (pages are committed on first write).
+    map: usize,
+    /// `len / 8` bytes when uninitialised reads are checked, else 0.
+    uninit: usize,
+}
+
+fn map_noreserve(len: usize) -> Result<usize, RuntimeError> {
+    // SAFETY: a fresh anonymous private mapping at an address chosen by the kernel. With
+    // MAP_NORESERVE, untouched pages cost nothing and read as zero.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(RuntimeError::Os("mmap (heap shadow)", std::io::Error::last_os_error()));
+    }
+    Ok(p as usize)
+}
+
+impl Shadow {
+    /// The shadow of the arena `[base, base + len)`.
+    pub fn new(base: u64, len: u64) -> Result<Self, RuntimeError> {
+        let map = map_noreserve((len / GRANULE) as usize)?;
+        Ok(Shadow { base, len, map, uninit: 0 })
+    }
+
+    /// Also track uninitialised bytes (one bit per arena byte).
+    pub fn track_uninit(&mut self) -> Result<(), RuntimeError> {
+        if self.uninit == 0 {
+            self.uninit = map_noreserve((self.len / 8) as usize)?;
+        }
+        Ok(())
+    }
+
+    /// Whether uninitialised bytes are tracked.
+    pub fn tracks_uninit(&self) -> bool {
+        self.uninit != 0
+    }
+
+    #[inline]
+    fn granule(&self, i: u64) -> u8 {
+        // SAFETY: callers pass i < len / GRANULE: inside the mapping (readable whole).
+        unsafe { *((self.map as *const u8).add(i as usize)) }
+    }
+
+    /// Whether any byte of `[addr, addr + size)` lies in a freed block. The hot path of
+    /// every instrumented access.
+    #[inline]
+    pub fn freed(&self, addr: u64, size: u64) -> bool {
+        let off = addr.wrapping_sub(self.base);
+        if off >= self.len {
+            return false;
+        }
+        let last = off.saturating_add(size.max(1) - 1).min(self.len - 1);
+        (off / GRANULE..=last / GRANULE).any(|g| self.granule(g) != 0)
+    }
+
+    /// Mark the granules covering `[addr, addr + len)` (inside the arena) freed.
+    pub fn poison(&mut self, addr: u64, len: u64) {
+        let off = addr - self.base;
+        debug_assert!(off + len <= self.len, "unfold bug: poisoning outside the arena");
+        let (g0, g1) = (off / GRANULE, (off + len).div_ceil(GRANULE));
+        // SAFETY: [g0, g1) lies inside the mapping (the range lies inside the arena).
+        unsafe { std::ptr::write_bytes((self.map as *mut u8).add(g0 as usize), FREED, (g1 - g0) as usize) };
+    }
+
+    /// Forget everything about the arena bytes `[off, off + len)` (offsets from the
+    /// arena's base): the reset of a used arena slot.
+    pub fn clear(&mut self, off: u64, len: u64) {
+        let (g0, g1) = (off / GRANULE, (off + len).div_ceil(GRANULE).min(self.len / GRANULE));
+        if g1 > g0 {
+            // SAFETY: [g0, g1) lies inside the mapping.
+            unsafe { std::ptr::write_bytes((self.map as *mut u8).add(g0 as usize), 0, (g1 - g0) as usize) };
+        }
+        if self.uninit != 0 {
+            let (b0, b1) = (off / 8, (off + len).div_ceil(8).min(self.len / 8));
+            if b1 > b0 {
+                // SAFETY: [b0, b1) lies inside the uninit mapping (len / 8 bytes).
+                unsafe { std::ptr::write_bytes((self.uninit as *mut u8).add(b0 as usize), 0, (b1 - b0) as usize) };
+            }
+        }
+    }
+
+    /// Set (`uninit`) or clear the uninitialised bits of `[addr, addr + len)`, clipped
+    /// to the arena. No-op unless uninitialised bytes are tracked.
+    #[inline]
+    pub fn set_uninit(&mut self, addr: u64, len: u64, uninit: bool) {
+        if self.uninit == 0 {
+            return;
+        }
+        let off = addr.wrapping_sub(self.base);
+        if off >= self.len {
+            return;
+        }
+        let end = off.saturating_add(len).min(self.len);
+        let bits = self.uninit as *mut u8;
+        let mut b = off;
+        while b < end {
+            let (byte, bit) = ((b / 8) as usize, b % 8);
+            if bit == 0 && end - b >= 8 {
+                // SAFETY: byte < len / 8: inside the uninit mapping.
+                unsafe { *bits.add(byte) = if uninit { 0xff } else { 0 } };
+                b += 8;
+                continue;
+            }
+            // SAFETY: as above.
+            unsafe {
+                let p = bits.add(byte);
+                *p = if uninit { *p | 1 << bit } else { *p & !(1 << bit) };
+            }
+            b += 1;
+        }
+    }
+
+    /// The first uninitialised byte of `[addr, addr + len)`, if any (clipped to the arena).
+    #[inline]
+    pub fn first_uninit(&self, addr: u64, len: u64) -> Option<u64> {
+        if self.uninit == 0 {
+            return None;
+        }
+        let off = addr.wrapping_sub(self.base);
+        if off >= self.len {
+            return None;
+        }
+        let end = off.saturating_add(len.max(1)).min(self.len);
+        let bits = self.uninit as *const u8;
+        (off..end)
+            .find(|&b| {
+                // SAFETY: b / 8 < len / 8: inside the uninit mapping.
+                unsafe { *bits.add((b / 8) as usize) & (1 << (b % 8)) != 0 }
+            })
+            .map(|b| b + self.base)
+    }
+
+    /// Copy the uninitialised bits of `[from, from + len)` to `[to, to + len)` (realloc).
+    pub fn copy_uninit(&mut self, from: u64, to: u64, len: u64) {
+        if self.uninit == 0 {
+            return;
+        }
+        for i in 0..len {
+            let u = self.first_uninit(from + i, 1).is_some();
+            self.set_uninit(to + i, 1, u);
+        }
+    }
+}
+
+/// One heap block of an execution.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    /// Address of the payload (what `malloc` returned).
+    start: u64,
+    size: u64,
+    thread: ThreadId,
+    site: Site,
+    // invariant: Some once the block was freed (or reallocated away); never reset.
+    free: Option<Death>,
+}
+
+/// Where, by whom and at which epoch of the race detector a block was freed or a thread
+/// exited.
+#[derive(Clone, Copy, Debug)]
+struct Death {
+    thread: ThreadId,
+    clock: u32,
+    site: Site,
+}
+
+/// Where the regions other than the heap are, to name a bad pointer (set once per
+/// worker).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Regions {
+    /// The loaded program image (globals, code, constants).
+    pub image: (u64, u64),
+    /// The stack slots: base, length of one slot, number of slots.
+    pub stacks: (u64, u64, u64),
+    /// The TLS blocks: base, length of one block, number of blocks (0: no TLS).
+    pub tls: (u64, u64, u64),
+}
+
+fn slot_of(r: (u64, u64, u64), addr: u64) -> Option<usize> {
+    let off = addr.wrapping_sub(r.0);
+    (r.1 > 0 && off < r.1 * r.2).then(|| (off / r.1) as usize)
+}
+
+/// Most memory-error defects one execution records.
+const MAX_REPORTS: usize = 16;
+
+/// Per-execution state of the memory-error checks (in the runtime state [`Rt`]).
+#[derive(Debug, Default)]
+pub(crate) struct HeapCheck {
+    /// Blocks per arena slot, in allocation (= address) order.
+    blocks: Vec<Vec<Block>>,
+    /// Slots with blocks in this execution.
+    used: Vec<usize>,
+    /// Exit of each thread slot that exited in this execution.
+    exited: Vec<Option<Death>>,
+    any_exited: bool,
+    /// Stack slots another thread accessed in this execution: only their threads' exits
+    /// need the race detector's walk (see [`on_thread_exit`]).
+    foreign: Vec<bool>,
+    any_foreign: bool,
+    reported: Vec<(DefectKind, Site, Site)>,
+    pub regions: Regions,
+}
+
+impl HeapCheck {
+    /// Start an execution.
+    pub fn reset(&mut self) {
+        for &s in &self.used {
+            self.blocks[s].clear();
+        }
+        self.used.clear();
+        if self.any_exited {
+            self.exited.iter_mut().for_each(|e| *e = None);
+            self.any_exited = false;
+        }
+        if self.any_foreign {
+            self.foreign.iter_mut().for_each(|f| *f = false);
+            self.any_foreign = false;
+        }
+        self.reported.clear();
+    }
+
+    fn block(&self, slot: usize, addr: u64) -> Option<&Block> {
+        let v = self.blocks.get(slot)?;
+        let i = v.partition_point(|b| b.start <= addr).checked_sub(1)?;
+        let b = &v[i];
+        (addr < b.start + b.size.max(1).div_ceil(GRANULE) * GRANULE).then_some(b)
+    }
+}
+
+/// Record a defect of the current thread (it goes on), once per (kind, two sites).
+fn report(rt: &mut Rt, kind: DefectKind, key: (Site, Site), site: Site, message: String) {
+    let k = (kind, key.0, key.1);
+    if rt.heap.reported.len() >= MAX_REPORTS || rt.heap.reported.contains(&k) {
+        return;
+    }
+    rt.heap.reported.push(k);
+    let d = Defect { kind, message, thread: rt.current, site: (site != 0).then_some(site), after_steps: rt.steps_done };
+    rt.defects.push(d);
+}
+
+fn verb(write: bool) -> &'static str {
+    if write {
+        "writes"
+    } else {
+        "reads"
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// A site as a message placeholder the CLI turns into `file:line`.
+fn at(site: Site) -> String {
+    if site == 0 {
+        String::new()
+    } else {
+        format!(" at [[site:{site:x}]]")
+    }
+}
+
+/// A block: `a heap block of 24 bytes allocated by t1 at …`.
+fn describe(b: &Block) -> String {
+    format!("a heap block of {} byte{} allocated by {}{}", b.size, plural(b.size), b.thread, at(b.site))
+}
+
+/// `malloc`, `calloc` or `realloc` returned `p` (`size` bytes, 0: a failed allocation)
+/// to thread `t` at `site`.
+pub(crate) fn on_alloc(rt: &mut Rt, p: u64, size: u64, site: Site, zeroed: bool) {
+    let Some(arena) = rt.arena.as_mut() else { return };
+    let Some((slot, _)) = arena.locate(p) else { return };
+    if !zeroed {
+        arena.shadow_mut().set_uninit(p, size, true);
+    }
+    let h = &mut rt.heap;
+    if h.blocks.len() <= slot {
+        h.blocks.resize_with(slot + 1, Vec::new);
+    }
+    if h.blocks[slot].is_empty() {
+        h.used.push(slot);
+    }
+    debug_assert!(h.blocks[slot].last().is_none_or(|b| b.start < p), "unfold bug: arena blocks out of order");
+    h.blocks[slot].push(Block { start: p, size, thread: rt.current, site, free: None });
+}
+
+/// What a `free` or `realloc` of a pointer means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Freed {
+    /// A live arena block of this size: now freed.
+    Block(u64),
+    /// Not arena memory nor any other region unfold knows: libc's (constructors,
+    /// `strdup`...).
+    Foreign,
+    /// A defect was reported: do nothing.
+    Bad,
+}
+
+/// The size of the live block that starts at `p`, if there is one (what `realloc` may
+/// reallocate).
+pub(crate) fn live_block(rt: &Rt, p: u64) -> Option<u64> {
+    let (slot, _) = rt.arena.as_ref()?.locate(p)?;
+    let v = rt.heap.blocks.get(slot)?;
+    let b = v.binary_search_by_key(&p, |b| b.start).ok().map(|i| v[i])?;
+    b.free.is_none().then_some(b.size)
+}
+
+/// Thread `t` frees `p` at `site` (`realloc`: `what` says which function).
+pub(crate) fn on_free(rt: &mut Rt, p: u64, site: Site, what: &str) -> Freed {
+    let t = rt.current;
+    let Some(arena) = rt.arena.as_ref() else { return Freed::Foreign };
+    let Some((slot, _)) = arena.locate(p) else {
+        let r = rt.heap.regions;
+        // The CLI names stack and thread-local addresses by their thread (and globals
+        // by their symbol).
+        let region = if slot_of(r.stacks, p).is_some() || slot_of(r.tls, p).is_some() {
+            ""
+        } else if p >= r.image.0 && p < r.image.1 {
+            " (the program's static data)"
+        } else {
+            return Freed::Foreign;
+        };
+        let msg = format!("{t} {what}s 0x{p:x}{region}: not a pointer malloc returned");
+        report(rt, DefectKind::InvalidFree, (site, 0), site, msg);
+        return Freed::Bad;
+    };
+    let found = rt.heap.blocks.get(slot).and_then(|v| v.binary_search_by_key(&p, |b| b.start).ok());
+    let Some(i) = found else {
+        let msg = match rt.heap.block(slot, p) {
+            Some(b) => format!(
+                "{t} {what}s a pointer {} byte{} inside {}: not a pointer malloc returned",
+                p - b.start,
+                plural(p - b.start),
+                describe(b)
+            ),
+            None => {
+                format!("{t} {what}s a heap address that is not the start of a block: not a pointer malloc returned")
+            }
+        };
+        report(rt, DefectKind::InvalidFree, (site, 0), site, msg);
+        return Freed::Bad;
+    };
+    let b = rt.heap.blocks[slot][i];
+    if let Some(d) = b.free {
+        let msg = format!("{t} {what}s {} already freed by {}{}", describe(&b), d.thread, at(d.site));
+        report(rt, DefectKind::DoubleFree, (d.site, site), site, msg);
+        return Freed::Bad;
+    }
+    let tracking = rt.mem.tracking();
+    let clock = if tracking { rt.mem.detector.epoch(t) } else { 0 };
+    rt.heap.blocks[slot][i].free = Some(Death { thread: t, clock, site });
+    let len = b.size.max(1).div_ceil(GRANULE) * GRANULE;
+    if let Some(a) = rt.arena.as_mut() {
+        a.shadow_mut().poison(p, len);
+    }
+    if tracking {
+        if let Some(r) = rt.mem.detector.on_free(t, p, len, site) {
+            let msg = format!(
+                "data race on {}: {t} {what}s it while {} {} it (0x{:x}){}, not ordered by synchronisation",
+                describe(&b),
+                r.first.thread,
+                verb(r.first.write),
+                r.addr,
+                at(r.first.site)
+            );
+            report(rt, DefectKind::DataRace, (r.first.site, site), site, msg);
+        }
+    }
+    Freed::Block(b.size)
+}
+
+/// Thread `t` takes its `Exit` step (pending at `site`): its stack is dead from now on.
+/// Called before the race detector sees the step.
+pub(crate) fn on_thread_exit(rt: &mut Rt, t: ThreadId, site: Site) {
+    let s = t.index();
+    let h = &mut rt.heap;
+    if h.exited.len() <= s {
+        h.exited.resize(s + 1, None);
+    }
+    let tracking = rt.mem.tracking();
+    let clock = if tracking { rt.mem.detector.epoch(t) } else { 0 };
+    h.exited[s] = Some(Death { thread: t, clock, site });
+    h.any_exited = true;
+    let (base, slot, n) = h.regions.stacks;
+    // Only another thread's access to the stack can race with the exit: a thread whose
+    // stack nobody else touched costs nothing here.
+    if !tracking || s as u64 >= n || !h.foreign.get(s).copied().unwrap_or(false) {
+        return;
+    }
+    let start = base + s as u64 * slot;
+    if let Some(r) = rt.mem.detector.on_free(t, start, slot, site) {
+        let msg = format!(
+            "data race on 0x{:x}, on the stack of {t}: {t} exits{} while {} {} it{}, not ordered by synchronisation \
+             (the stack dies with its thread)",
+            r.addr,
+            at(site),
+            r.first.thread,
+            verb(r.first.write),
+            at(r.first.site)
+        );
+        let cur = rt.current;
+        rt.current = t;
+        report(rt, DefectKind::DataRace, (r.first.site, site), site, msg);
+        rt.current = cur;
+    }
+}
+
+/// An instrumented access of `size` bytes at `addr` by the current thread, at `site`:
+/// freed heap, a dead thread's stack, uninitialised heap bytes. The hot path is
+/// [`Shadow::freed`], one flag and the bounds of the stack slots.
+#[inline]
+pub(crate) fn on_access(rt: &mut Rt, addr: u64, size: u64, write: bool, site: Site) {
+    let Some(arena) = rt.arena.as_mut() else { return };
+    let shadow = arena.shadow_mut();
+    if shadow.freed(addr, size) {
+        return freed_access(rt, addr, size, write, site);
+    }
+    if shadow.tracks_uninit() {
+        if write {
+            shadow.set_uninit(addr, size, false);
+        } else if let Some(b) = shadow.first_uninit(addr, size) {
+            uninit_read(rt, addr, b, size, site);
+        }
+    }
+    if let Some(s) = slot_of(rt.heap.regions.stacks, addr) {
+        if s != rt.current.index() {
+            foreign_stack(rt, s, addr, size, write, site);
+        }
+    }
+}
+
+/// An access to the stack of another thread (slot `s`): remembered for its exit, and
+/// checked against it if it already exited.
+fn foreign_stack(rt: &mut Rt, s: usize, addr: u64, size: u64, write: bool, site: Site) {
+    let h = &mut rt.heap;
+    if h.foreign.len() <= s {
+        h.foreign.resize(s + 1, false);
+    }
+    h.foreign[s] = true;
+    h.any_foreign = true;
+    if h.any_exited {
+        if let Some(Some(d)) = h.exited.get(s).copied() {
+            dead_stack(rt, d, addr, size, write, site);
+        }
+    }
+}
+
+/// Whether what `d` records happens before the current thread's point (always, when
+/// happens-before is not tracked: `--memory sc`).
+fn ordered(rt: &mut Rt, d: Death) -> bool {
+    let t = rt.current;
+    !rt.mem.tracking() || rt.mem.detector.happens_before(d.thread, d.clock, t)
+}
+
+#[cold]
+fn freed_access(rt: &mut Rt, addr: u64, size: u64, write: bool, site: Site) {
+    let t = rt.current;
+    let Some((slot, _)) = rt.arena.as_ref().and_then(|a| a.locate(addr)) else { return };
+    let Some(b) = rt.heap.block(slot, addr).copied() else { return };
+    let Some(d) = b.free else { return };
+    let off = addr.saturating_sub(b.start);
+    if ordered(rt, d) {
+        let msg = format!(
+            "{t} {} {size} byte{} at offset {off} of {} after {} freed it{}",
+            verb(write),
+            plural(size),
+            describe(&b),
+            d.thread,
+            at(d.site)
+        );
+        report(rt, DefectKind::UseAfterFree, (d.site, site), site, msg);
+    } else {
+        let msg = format!(
+            "data race on {}: {t} {} it (0x{addr:x}) and {} frees it{}, not ordered by synchronisation",
+            describe(&b),
+            verb(write),
+            d.thread,
+            at(d.site)
+        );
+        report(rt, DefectKind::DataRace, (d.site, site), site, msg);
+    }
+}
+
+#[cold]
+fn dead_stack(rt: &mut Rt, d: Death, addr: u64, size: u64, write: bool, site: Site) {
+    let t = rt.current;
+    let u = d.thread;
+    if ordered(rt, d) {
+        let msg =
+            format!("{t} {} {size} byte{} of 0x{addr:x} after {u} exited{}", verb(write), plural(size), at(d.site));
+        report(rt, DefectKind::StackUseAfterExit, (d.site, site), site, msg);
+    } else {
+        let msg = format!(
+            "data race on 0x{addr:x}, on the stack of {u}: {t} {} it and {u} exits{}, not ordered by synchronisation \
+             (the stack dies with its thread)",
+            verb(write),
+            at(d.site)
+        );
+        report(rt, DefectKind::DataRace, (d.site, site), site, msg);
+    }
+}
+
+#[cold]
+fn uninit_read(rt: &mut Rt, addr: u64, byte: u64, size: u64, site: Site) {
+    let t = rt.current;
+    let Some((slot, _)) = rt.arena.as_ref().and_then(|a| a.locate(byte)) else { return };
+    let Some(b) = rt.heap.block(slot, byte).copied() else { return };
+    let msg = format!(
+        "{t} reads {size} byte{} at offset {} of {}; byte {} was never written",
+        plural(size),
+        addr.saturating_sub(b.start),
+        describe(&b),
+        byte - b.start
+    );
+    report(rt, DefectKind::UninitRead, (b.site, site), site, msg);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shadow_marks_freed_granules_and_clears_them() {
+        let base = 0x10_0000u64;
+        let mut s = Shadow::new(base, 1 << 20).expect("reserve");
+        assert!(!s.freed(base, 8));
+        s.poison(base + 32, 24); // two granules: [32, 64)
+        assert!(!s.freed(base + 16, 16));
+        assert!(s.freed(base + 24, 16), "straddles into the freed granule");
+        assert!(s.freed(base + 63, 1));
+        assert!(!s.freed(base + 64, 8));
+        // Outside the arena, below and above: never freed (and never read).
+        assert!(!s.freed(base - 8, 8));
+        assert!(!s.freed(base + (1 << 20), 8));
+        assert!(!s.freed(u64::MAX - 3, 8));
+        s.clear(0, 64);
+        assert!(!s.freed(base + 32, 32));
+    }
+
+    #[test]
+    fn uninitialised_bits_follow_allocations_and_writes() {
+        let base = 0x20_0000u64;
+        let mut s = Shadow::new(base, 1 << 20).expect("reserve");
+        s.set_uninit(base, 64, true);
+        assert_eq!(s.first_uninit(base, 4), None, "not tracked yet");
+        s.track_uninit().expect("reserve");
+        s.set_uninit(base + 3, 21, true);
+        assert_eq!(s.first_uninit(base, 8), Some(base + 3));
+        s.set_uninit(base + 3, 2, false);
+        assert_eq!(s.first_uninit(base, 8), Some(base + 5));
+        s.set_uninit(base + 5, 19, false);
+        assert_eq!(s.first_uninit(base, 64), None);
+        s.set_uninit(base + 100, 3, true);
+        s.copy_uninit(base + 100, base + 200, 4);
+        assert_eq!(s.first_uninit(base + 200, 4), Some(base + 200));
+        assert_eq!(s.first_uninit(base + 203, 1), None);
+        s.clear(0, 256);
+        assert_eq!(s.first_uninit(base, 256), None);
+    }
+
+    #[test]
+    fn blocks_are_found_by_any_address_of_their_granules() {
+        let mut h = HeapCheck::default();
+        let b = |start, size| Block { start, size, thread: ThreadId(1), site: 7, free: None };
+        h.blocks = vec![Vec::new(), vec![b(0x1010, 8), b(0x1030, 40), b(0x1070, 0)]];
+        h.used = vec![1];
+        let start = |a| h.block(1, a).map(|b| b.start);
+        assert_eq!(start(0x1000), None, "the first header");
+        assert_eq!(start(0x1010), Some(0x1010));
+        assert_eq!(start(0x101f), Some(0x1010), "the padding of the granule");
+        assert_eq!(start(0x1020), None, "the next block's header");
+        assert_eq!(start(0x1057), Some(0x1030));
+        assert_eq!(start(0x105f), Some(0x1030));
+        assert_eq!(start(0x1070), Some(0x1070), "an empty block has one granule");
+        assert_eq!(start(0x1080), None);
+        assert_eq!(h.block(0, 0x1010).map(|b| b.start), None);
+        assert_eq!(h.block(5, 0x1010).map(|b| b.start), None);
+        h.reset();
+        assert_eq!(h.block(1, 0x1010).map(|b| b.start), None, "a new execution forgets the blocks");
+    }
+
+    #[test]
+    fn regions_name_slots() {
+        assert_eq!(slot_of((1000, 100, 4), 1250), Some(2));
+        assert_eq!(slot_of((1000, 100, 4), 1400), None);
+        assert_eq!(slot_of((1000, 100, 4), 999), None);
+        assert_eq!(slot_of((0, 0, 0), 5), None);
+    }
+}

@@ -1,0 +1,725 @@
+//! The protocol between the parent and its worker: the shared mappings both processes
+//! see (request, results, steps, thread names) and the hand-off (sequence numbers in
+//! shared memory, a byte on a pipe when the other side sleeps).
+//!
+//! # Plain data, validated
+//!
+//! The worker runs the program under test in its own address space, shared mappings
+//! included: a wild write of the program can put any bytes there. So nothing in shared
+//! memory is a Rust type with invalid bit patterns (no `enum`, `bool`, `Option`): every
+//! field is an atomic integer ([`Plain`]), engine values are *encoded* into integers by
+//! the side that writes them ([`WireAction`], [`WireStep`], [`WireDefect`], [`WireMsg`])
+//! and *decoded with validation* by the side that reads them. An invalid value is
+//! [`Corrupt`] — reported as "the program corrupted the checker's memory", never
+//! undefined behaviour. Decoding re-encodes the value and compares it with the words
+//! read, so a stray bit anywhere (an unused field set, a thread id beyond `u16`) is caught.
+//!
+//! Both processes only ever hold shared references (`&Header`, `&[WireStep]`) into the
+//! mappings, and every access is an atomic load or store: a reference may be alive while
+//! the other process writes, as between two threads. `Relaxed` is enough for the payload:
+//! the sequence numbers of the hand-off (`Release`/`Acquire`, `SeqCst` around the pipes)
+//! order it.
+
+use crate::RuntimeError;
+use std::ffi::{c_int, c_void};
+use std::sync::atomic::{AtomicI32, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use unfold_engine::{Action, Awaited, Defect, DefectKind, Independence, ObjId, Step, ThreadId};
+
+/// Capacity of the sleep set, the blocked threads, the failed assumptions and the
+/// pending sites of one execution.
+pub(crate) const MAX_SLEEP: usize = 4096;
+/// Defects recorded per execution.
+pub(crate) const MAX_DEFECTS: usize = 64;
+/// Threads interned over the whole exploration.
+pub(crate) const MAX_NAMES: usize = 65536;
+/// Bytes of a message (defect or error), longer ones are cut.
+pub(crate) const MSG: usize = 400;
+
+const R: Ordering = Ordering::Relaxed;
+
+/// Shared memory the program under test overwrote with something that is not a value
+/// the checker wrote: `what` names the field.
+#[derive(Debug)]
+pub(crate) struct Corrupt(pub(crate) String);
+
+impl Corrupt {
+    /// The error reported for the execution.
+    pub(crate) fn message(&self) -> String {
+        format!(
+            "the program corrupted the checker's memory (invalid {} in the memory shared with the worker): \
+             it writes outside its own objects",
+            self.0
+        )
+    }
+}
+
+fn corrupt<T>(what: impl std::fmt::Display) -> Result<T, Corrupt> {
+    Err(Corrupt(what.to_string()))
+}
+
+/// Types that may live in a shared mapping.
+///
+/// # Safety
+/// Implementors are `repr(C)` and made only of atomic integers (directly, in arrays or
+/// in other `Plain` structs): the all-zero bytes of a fresh mapping are a valid value,
+/// any bytes are, and every access is atomic, so shared references may be held in two
+/// processes while either writes.
+pub(crate) unsafe trait Plain {}
+
+// SAFETY: atomic integers.
+unsafe impl Plain for AtomicU16 {}
+// SAFETY: an atomic integer.
+unsafe impl Plain for AtomicU64 {}
+
+/// An `Option<Action>` as two words: `tag | flag1 << 8 | flag2 << 9 | arg << 32` (tag 0:
+/// none; `arg` a thread id or a count) and the object id; a spin-wait on two locations
+/// puts its second location and count in two more words (zero otherwise).
+#[repr(C)]
+pub(crate) struct WireAction {
+    word: AtomicU64,
+    obj: AtomicU64,
+    obj2: AtomicU64,
+    arg2: AtomicU64,
+}
+
+const F1: u64 = 1 << 8;
+const F2: u64 = 1 << 9;
+
+#[inline]
+fn encode_action(a: Option<Action>) -> (u64, u64) {
+    use Action::*;
+    let flag = |b: bool| if b { F1 } else { 0 };
+    let th = |t: ThreadId| (t.0 as u64) << 32;
+    let n = |v: u32| (v as u64) << 32;
+    let Some(a) = a else { return (0, 0) };
+    match a {
+        Create(t) => (1 | th(t), 0),
+        Join(t) => (2 | th(t), 0),
+        Exit => (3, 0),
+        ExitProcess => (4, 0),
+        Lock(o) => (5, o.0),
+        Unlock(o) => (6, o.0),
+        TryLock(o, b) => (7 | flag(b), o.0),
+        Read(o) => (8, o.0),
+        Write(o) => (9, o.0),
+        Rmw(o) => (10, o.0),
+        Await(w) => (11 | n(w.iter().next().map_or(0, |x| x.1)), w.first().0),
+        CondWait(o) => (12, o.0),
+        CondWake(o, timed, signalled) => (13 | flag(timed) | if signalled { F2 } else { 0 }, o.0),
+        Signal(o) => (14, o.0),
+        Broadcast(o) => (15, o.0),
+        SemInit(o, v) => (16 | n(v), o.0),
+        SemPost(o) => (17, o.0),
+        SemWait(o) => (18, o.0),
+        SemTryWait(o, b) => (19 | flag(b), o.0),
+        SemValue(o) => (20, o.0),
+        RdLock(o) => (21, o.0),
+        WrLock(o) => (22, o.0),
+        TryRdLock(o, b) => (23 | flag(b), o.0),
+        TryWrLock(o, b) => (24 | flag(b), o.0),
+        RwUnlock(o, b) => (25 | flag(b), o.0),
+        BarrierInit(o, c) => (26 | n(c), o.0),
+        BarrierArrive(o, b) => (27 | flag(b), o.0),
+        BarrierLeave(o) => (28, o.0),
+    }
+}
+
+#[inline]
+fn decode_action(word: u64, obj: u64, what: &dyn Fn() -> String) -> Result<Option<Action>, Corrupt> {
+    use Action::*;
+    let (f1, f2, arg, o) = (word & F1 != 0, word & F2 != 0, (word >> 32) as u32, ObjId(obj));
+    let t = ThreadId(arg as u16);
+    let a = match word & 0xff {
+        0 => None,
+        1 => Some(Create(t)),
+        2 => Some(Join(t)),
+        3 => Some(Exit),
+        4 => Some(ExitProcess),
+        5 => Some(Lock(o)),
+        6 => Some(Unlock(o)),
+        7 => Some(TryLock(o, f1)),
+        8 => Some(Read(o)),
+        9 => Some(Write(o)),
+        10 => Some(Rmw(o)),
+        11 => Some(Await(Awaited::new([(o, arg)]).ok_or_else(|| Corrupt(what()))?)),
+        12 => Some(CondWait(o)),
+        13 => Some(CondWake(o, f1, f2)),
+        14 => Some(Signal(o)),
+        15 => Some(Broadcast(o)),
+        16 => Some(SemInit(o, arg)),
+        17 => Some(SemPost(o)),
+        18 => Some(SemWait(o)),
+        19 => Some(SemTryWait(o, f1)),
+        20 => Some(SemValue(o)),
+        21 => Some(RdLock(o)),
+        22 => Some(WrLock(o)),
+        23 => Some(TryRdLock(o, f1)),
+        24 => Some(TryWrLock(o, f1)),
+        25 => Some(RwUnlock(o, f1)),
+        26 => Some(BarrierInit(o, arg)),
+        27 => Some(BarrierArrive(o, f1)),
+        28 => Some(BarrierLeave(o)),
+        _ => return corrupt(what()),
+    };
+    // Every bit the tag does not use must be clear: re-encoding gives the words back.
+    if encode_action(a) != (word, obj) {
+        return corrupt(what());
+    }
+    Ok(a)
+}
+
+/// The second location of a spin-wait and its count (zero for every other action).
+fn second_awaited(a: Option<Action>) -> (u64, u64) {
+    match a {
+        Some(Action::Await(w)) => w.iter().nth(1).map_or((0, 0), |(o, c)| (o.0, c as u64)),
+        _ => (0, 0),
+    }
+}
+
+impl WireAction {
+    #[inline]
+    pub(crate) fn store(&self, a: Option<Action>) {
+        let (w, o) = encode_action(a);
+        let (o2, c2) = second_awaited(a);
+        self.word.store(w, R);
+        self.obj.store(o, R);
+        self.obj2.store(o2, R);
+        self.arg2.store(c2, R);
+    }
+
+    /// The action, or [`Corrupt`] naming `what` (built only on failure).
+    #[inline]
+    pub(crate) fn load(&self, what: &dyn Fn() -> String) -> Result<Option<Action>, Corrupt> {
+        let a = decode_action(self.word.load(R), self.obj.load(R), what)?;
+        let (o2, c2) = (self.obj2.load(R), self.arg2.load(R));
+        if (o2, c2) == (0, 0) {
+            return Ok(a);
+        }
+        match a {
+            Some(Action::Await(w)) => {
+                let c2 = u32::try_from(c2).map_err(|_| Corrupt(what()))?;
+                let both = Awaited::new(w.iter().chain([(ObjId(o2), c2)])).ok_or_else(|| Corrupt(what()))?;
+                if both.len() != 2 {
+                    return corrupt(what());
+                }
+                Ok(Some(Action::Await(both)))
+            }
+            _ => corrupt(what()),
+        }
+    }
+}
+
+fn decode_thread(v: u64, what: &dyn Fn() -> String) -> Result<ThreadId, Corrupt> {
+    match u16::try_from(v) {
+        Ok(t) => Ok(ThreadId(t)),
+        Err(_) => corrupt(what()),
+    }
+}
+
+/// A `(thread, action)` pair: the sleep set and the blocked threads.
+#[repr(C)]
+pub(crate) struct WirePair {
+    thread: AtomicU64,
+    action: WireAction,
+}
+
+impl WirePair {
+    pub(crate) fn store(&self, (t, a): (ThreadId, Action)) {
+        self.thread.store(t.0 as u64, R);
+        self.action.store(Some(a));
+    }
+
+    pub(crate) fn load(&self, what: &dyn Fn() -> String) -> Result<(ThreadId, Action), Corrupt> {
+        let t = decode_thread(self.thread.load(R), what)?;
+        match self.action.load(what)? {
+            Some(a) => Ok((t, a)),
+            None => corrupt(what()),
+        }
+    }
+}
+
+/// A [`Step`]: 64 bytes.
+#[repr(C)]
+pub(crate) struct WireStep {
+    thread: AtomicU64,
+    site: AtomicU64,
+    action: WireAction,
+    next: WireAction,
+    child_next: WireAction,
+}
+
+// SAFETY: repr(C), atomics only.
+unsafe impl Plain for WireStep {}
+
+impl WireStep {
+    #[inline]
+    pub(crate) fn store(&self, s: &Step) {
+        self.thread.store(s.thread.0 as u64, R);
+        self.site.store(s.site, R);
+        self.action.store(Some(s.action));
+        self.next.store(s.next);
+        self.child_next.store(s.child_next);
+    }
+
+    #[inline]
+    pub(crate) fn load(&self, index: usize) -> Result<Step, Corrupt> {
+        let what = || format!("step {index} of the trace");
+        let thread = decode_thread(self.thread.load(R), &what)?;
+        let Some(action) = self.action.load(&what)? else { return corrupt(what()) };
+        Ok(Step {
+            thread,
+            action,
+            site: self.site.load(R),
+            next: self.next.load(&what)?,
+            child_next: self.child_next.load(&what)?,
+        })
+    }
+}
+
+/// A message: its length in bytes, then the bytes (UTF-8, cut at [`MSG`] bytes).
+#[repr(C)]
+pub(crate) struct WireMsg {
+    len: AtomicU64,
+    words: [AtomicU64; MSG / 8],
+}
+
+impl WireMsg {
+    pub(crate) fn store(&self, s: &str) {
+        let b = &s.as_bytes()[..s.len().min(MSG)];
+        for (w, chunk) in self.words.iter().zip(b.chunks(8)) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            w.store(u64::from_le_bytes(word), R);
+        }
+        self.len.store(b.len() as u64, R);
+    }
+
+    pub(crate) fn load(&self, what: &dyn Fn() -> String) -> Result<String, Corrupt> {
+        let len = self.len.load(R);
+        if len > MSG as u64 {
+            return corrupt(what());
+        }
+        let mut b: Vec<u8> = self.words.iter().flat_map(|w| w.load(R).to_le_bytes()).collect();
+        b.truncate(len as usize);
+        // A message cut inside a character ends with a replacement character.
+        Ok(String::from_utf8_lossy(&b).into_owned())
+    }
+}
+
+/// A [`Defect`].
+#[repr(C)]
+pub(crate) struct WireDefect {
+    kind: AtomicU64,
+    thread: AtomicU64,
+    /// Bit 0: a site is known.
+    has_site: AtomicU64,
+    site: AtomicU64,
+    after_steps: AtomicU64,
+    msg: WireMsg,
+}
+
+// SAFETY: repr(C), atomics only.
+unsafe impl Plain for WireDefect {}
+
+const KINDS: [DefectKind; 7] = [
+    DefectKind::Assertion,
+    DefectKind::Abort,
+    DefectKind::Exit,
+    DefectKind::Crash,
+    DefectKind::MutexMisuse,
+    DefectKind::DataRace,
+    DefectKind::SyncMisuse,
+];
+
+impl WireDefect {
+    pub(crate) fn store(&self, d: &Defect) {
+        let kind = KINDS.iter().position(|&k| k == d.kind).expect("every defect kind is in KINDS");
+        self.kind.store(kind as u64, R);
+        self.thread.store(d.thread.0 as u64, R);
+        self.has_site.store(d.site.is_some() as u64, R);
+        self.site.store(d.site.unwrap_or(0), R);
+        self.after_steps.store(d.after_steps as u64, R);
+        self.msg.store(&d.message);
+    }
+
+    pub(crate) fn load(&self, index: usize) -> Result<Defect, Corrupt> {
+        let what = || format!("defect {index}");
+        let kind =
+            *usize::try_from(self.kind.load(R)).ok().and_then(|k| KINDS.get(k)).ok_or_else(|| Corrupt(what()))?;
+        let site = match self.has_site.load(R) {
+            0 => None,
+            1 => Some(self.site.load(R)),
+            _ => return corrupt(what()),
+        };
+        Ok(Defect {
+            kind,
+            message: self.msg.load(&what)?,
+            thread: decode_thread(self.thread.load(R), &what)?,
+            site,
+            after_steps: usize::try_from(self.after_steps.load(R)).map_err(|_| Corrupt(what()))?,
+        })
+    }
+}
+
+/// How an execution ended, in [`Header::end_tag`].
+pub(crate) mod end_tag {
+    pub(crate) const FINISHED: u64 = 0;
+    pub(crate) const DEADLOCK: u64 = 1;
+    pub(crate) const SLEEP_BLOCKED: u64 = 2;
+    pub(crate) const STEP_BOUND: u64 = 3;
+    pub(crate) const TIMEOUT: u64 = 4;
+}
+
+/// Why an execution could not run, in [`Header::error`].
+pub(crate) mod error_code {
+    pub(crate) const NONE: u64 = 0;
+    pub(crate) const DIVERGENCE: u64 = 1;
+    pub(crate) const FAILED: u64 = 2;
+}
+
+pub(crate) fn encode_independence(i: Independence) -> u64 {
+    match i {
+        Independence::AllDependent => 0,
+        Independence::ReadReadIndependent => 1,
+    }
+}
+
+pub(crate) fn decode_independence(v: u64) -> Result<Independence, Corrupt> {
+    match v {
+        0 => Ok(Independence::AllDependent),
+        1 => Ok(Independence::ReadReadIndependent),
+        _ => corrupt("independence relation of the request"),
+    }
+}
+
+/// A bounded count: at most `cap`.
+pub(crate) fn load_len(v: &AtomicU64, cap: usize, what: &str) -> Result<usize, Corrupt> {
+    match usize::try_from(v.load(R)) {
+        Ok(n) if n <= cap => Ok(n),
+        _ => corrupt(format_args!("count of {what}")),
+    }
+}
+
+/// A thread-table entry: thread `index + 1` is child number `nth` of `parent`.
+pub(crate) fn encode_name((parent, nth): (ThreadId, u32)) -> u64 {
+    (parent.0 as u64) << 32 | nth as u64
+}
+
+pub(crate) fn decode_name(index: usize, v: u64) -> Result<(ThreadId, u32), Corrupt> {
+    let parent = (v >> 32) as usize;
+    // Threads are interned after their parent: thread `index + 1`'s parent is older.
+    if parent > index {
+        return corrupt(format_args!("thread table entry {index}"));
+    }
+    Ok((ThreadId(parent as u16), v as u32))
+}
+
+/// The shared header: one request, then the results of the execution that served it,
+/// the thread table of the whole exploration and the hand-off. Each field names the side
+/// that writes it; the other side only reads it while the writer is idle (between the
+/// sequence numbers), except where a comment says otherwise.
+#[repr(C)]
+pub(crate) struct Header {
+    // The request (parent).
+    pub(crate) replay_len: AtomicU64,
+    pub(crate) sleep_len: AtomicU64,
+    pub(crate) independence: AtomicU64,
+    pub(crate) max_steps: AtomicU64,
+    pub(crate) sleep: [WirePair; MAX_SLEEP],
+    // The results (worker; the parent reads `nsteps`, `running` and the crash fields of a
+    // worker that died or timed out mid-execution).
+    pub(crate) nsteps: AtomicU64,
+    /// The thread that runs now (its last resume).
+    pub(crate) running: AtomicU64,
+    /// Written by the crash handler: the faulting instruction, the faulting address and
+    /// the stack pointer at the crash (0: unknown).
+    pub(crate) crash_pc: AtomicU64,
+    pub(crate) crash_addr: AtomicU64,
+    pub(crate) crash_sp: AtomicU64,
+    /// Where the program was interrupted by [`crate::signals::STOP_SIGNAL`] before a
+    /// timed-out execution is killed (0: not yet / unknown).
+    pub(crate) stop_pc: AtomicU64,
+    /// Fork mode: the wait status of the execution process.
+    pub(crate) child_status: AtomicI32,
+    pub(crate) first: WireAction,
+    pub(crate) end_tag: AtomicU64,
+    pub(crate) nblocked: AtomicU64,
+    pub(crate) blocked: [WirePair; MAX_SLEEP],
+    pub(crate) nassumed: AtomicU64,
+    pub(crate) assumed: [AtomicU64; MAX_SLEEP],
+    pub(crate) ndefects: AtomicU64,
+    pub(crate) defects: [WireDefect; MAX_DEFECTS],
+    pub(crate) error: AtomicU64,
+    pub(crate) error_step: AtomicU64,
+    pub(crate) error_msg: WireMsg,
+    pub(crate) nsites: AtomicU64,
+    pub(crate) sites: [AtomicU64; MAX_SLEEP],
+    pub(crate) run_ns: AtomicU64,
+    pub(crate) reset_ns: AtomicU64,
+    /// Fork mode: the peak resident set size of the execution processes so far, in bytes
+    /// (the fork server's `RUSAGE_CHILDREN`).
+    pub(crate) exec_rss: AtomicU64,
+    /// The thread table (worker, appended as threads are interned: [`encode_name`]).
+    pub(crate) nnames: AtomicU64,
+    pub(crate) names: [AtomicU64; MAX_NAMES],
+    /// Hand-off: request (parent) and response (worker) sequence numbers, and who is
+    /// blocked on its pipe.
+    pub(crate) req_seq: AtomicU64,
+    pub(crate) resp_seq: AtomicU64,
+    pub(crate) worker_waiting: AtomicU32,
+    pub(crate) parent_waiting: AtomicU32,
+}
+
+// SAFETY: repr(C), atomics only (WirePair, WireAction, WireDefect, WireMsg are too).
+unsafe impl Plain for Header {}
+
+impl Header {
+    /// The thread table.
+    pub(crate) fn names(&self) -> Result<Vec<(ThreadId, u32)>, Corrupt> {
+        let n = load_len(&self.nnames, MAX_NAMES, "threads")?;
+        self.names[..n].iter().enumerate().map(|(i, v)| decode_name(i, v.load(Ordering::Acquire))).collect()
+    }
+
+    /// Check the thread table without copying it.
+    pub(crate) fn check_names(&self) -> Result<(), Corrupt> {
+        let n = load_len(&self.nnames, MAX_NAMES, "threads")?;
+        for (i, v) in self.names[..n].iter().enumerate() {
+            decode_name(i, v.load(Ordering::Acquire))?;
+        }
+        Ok(())
+    }
+}
+
+/// A shared anonymous mapping of `n` values of `T` (zeroed), mapped before the fork so
+/// that parent and worker see the same pages.
+pub(crate) struct Shared<T: Plain> {
+    ptr: *mut T,
+    n: usize,
+}
+
+impl<T: Plain> Shared<T> {
+    pub(crate) fn new(n: usize) -> Result<Self, RuntimeError> {
+        let len = n.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| {
+            RuntimeError::Os("sizing shared memory", std::io::Error::from(std::io::ErrorKind::OutOfMemory))
+        })?;
+        let len = len.max(1);
+        // SAFETY: a fresh anonymous shared mapping (zero-filled), owned by this value.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return Err(RuntimeError::Os("mmap (shared memory)", std::io::Error::last_os_error()));
+        }
+        Ok(Shared { ptr: p as *mut T, n })
+    }
+
+    /// The values.
+    pub(crate) fn get(&self) -> &[T] {
+        // SAFETY: the mapping holds `n` values of `T`, valid from the start (all-zero
+        // bytes are a valid `Plain` value) and for as long as `self`; `Plain` values are
+        // only accessed atomically, so the other process writing them is no data race.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.n) }
+    }
+
+    /// The first value (a one-value mapping: the header).
+    pub(crate) fn one(&self) -> &T {
+        &self.get()[0]
+    }
+
+    /// The first value's address, for the crash handler (valid for the process's life
+    /// when `self` is never dropped, as in a worker).
+    pub(crate) fn as_ptr(&self) -> *const T {
+        self.ptr
+    }
+
+    /// How many values.
+    pub(crate) fn len(&self) -> usize {
+        self.n
+    }
+}
+
+impl<T: Plain> Drop for Shared<T> {
+    fn drop(&mut self) {
+        // SAFETY: unmapping the mapping created in `new`; the references `get` hands out
+        // borrow `self`, so none is alive.
+        unsafe { libc::munmap(self.ptr as *mut c_void, (self.n * std::mem::size_of::<T>()).max(1)) };
+    }
+}
+
+/// How long the worker spins for the next request before blocking on its pipe.
+pub(crate) const WORKER_SPIN: Duration = Duration::from_micros(200);
+/// How long the parent spins for a result before blocking (with poll) on its pipe.
+pub(crate) const PARENT_SPIN: Duration = Duration::from_micros(500);
+
+/// Worker side of the hand-off: wait until `seq` differs from `last`. Spins first
+/// (a pipe wake-up costs tens of microseconds on a loaded 2-core machine), then blocks on
+/// `fd` after announcing it in `waiting`; the other side writes a byte only when it sees
+/// `waiting` set (both use SeqCst, so either it sees the flag or we see the new value).
+/// Stray bytes only cause a spurious wake-up. False when the pipe is closed.
+pub(crate) fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, spin: Duration) -> bool {
+    let start = Instant::now();
+    let mut i = 0u32;
+    while seq.load(Ordering::Acquire) == last {
+        relax(i);
+        i = i.wrapping_add(1);
+        if i & 15 == 0 && start.elapsed() > spin {
+            loop {
+                waiting.store(1, Ordering::SeqCst);
+                if seq.load(Ordering::SeqCst) != last {
+                    break;
+                }
+                if read_byte(fd).is_none() {
+                    waiting.store(0, Ordering::SeqCst);
+                    return false;
+                }
+                waiting.store(0, Ordering::SeqCst);
+                if seq.load(Ordering::SeqCst) != last {
+                    break;
+                }
+            }
+            waiting.store(0, Ordering::SeqCst);
+            return true;
+        }
+    }
+    true
+}
+
+/// One iteration of a spin-wait: a few pause instructions, then yield the CPU, so that
+/// when the other side is runnable on the same core (the machine is oversubscribed) it
+/// gets to run at once instead of after our time slice.
+pub(crate) fn relax(i: u32) {
+    if i < 64 {
+        std::hint::spin_loop();
+    } else {
+        // SAFETY: sched_yield has no preconditions.
+        unsafe { libc::sched_yield() };
+    }
+}
+
+pub(crate) fn read_byte(fd: c_int) -> Option<u8> {
+    let mut b = 0u8;
+    loop {
+        // SAFETY: reading one byte into a local.
+        let r = unsafe { libc::read(fd, &mut b as *mut u8 as *mut c_void, 1) };
+        if r == 1 {
+            return Some(b);
+        }
+        if r < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        return None;
+    }
+}
+
+pub(crate) fn write_byte(fd: c_int, b: u8) -> bool {
+    loop {
+        // SAFETY: writing one byte from a local.
+        let r = unsafe { libc::write(fd, &b as *const u8 as *const c_void, 1) };
+        if r == 1 {
+            return true;
+        }
+        if r < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        return false;
+    }
+}
+
+pub(crate) fn pipe() -> Result<(c_int, c_int), RuntimeError> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two descriptors into our array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(RuntimeError::Os("pipe", std::io::Error::last_os_error()));
+    }
+    Ok((fds[0], fds[1]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_actions() -> Vec<Action> {
+        use Action::*;
+        let (o, t) = (ObjId(0xdead_beef_1234), ThreadId(513));
+        let mut v = vec![Create(t), Join(t), Exit, ExitProcess];
+        for b in [false, true] {
+            v.extend([TryLock(o, b), SemTryWait(o, b), TryRdLock(o, b), TryWrLock(o, b), RwUnlock(o, b)]);
+            v.extend([BarrierArrive(o, b), CondWake(o, b, !b), CondWake(o, b, b)]);
+        }
+        v.extend([
+            Lock(o),
+            Unlock(o),
+            Read(o),
+            Write(o),
+            Rmw(o),
+            Await(Awaited::one(o, u32::MAX)),
+            CondWait(o),
+            Signal(o),
+        ]);
+        v.extend([Broadcast(o), SemInit(o, 7), SemPost(o), SemWait(o), SemValue(o), RdLock(o), WrLock(o)]);
+        v.extend([BarrierInit(o, 3), BarrierLeave(o)]);
+        v
+    }
+
+    #[test]
+    fn every_action_survives_the_wire() {
+        let none = || unreachable!();
+        for a in all_actions() {
+            let (w, o) = encode_action(Some(a));
+            assert_eq!(decode_action(w, o, &none).ok(), Some(Some(a)));
+        }
+        assert_eq!(decode_action(0, 0, &none).ok(), Some(None));
+    }
+
+    #[test]
+    fn a_stray_bit_or_an_unknown_tag_is_corruption_not_a_value() {
+        let what = || "x".to_string();
+        let (w, o) = encode_action(Some(Action::Lock(ObjId(8))));
+        assert!(decode_action(w | F1, o, &what).is_err(), "flag on a lock");
+        assert!(decode_action(w | 1 << 40, o, &what).is_err(), "argument on a lock");
+        assert!(decode_action(29, 0, &what).is_err(), "unknown tag");
+        assert!(decode_action(3, 8, &what).is_err(), "an object on exit");
+        assert!(decode_action(1 | 1 << 50, 0, &what).is_err(), "thread id beyond u16");
+        assert!(decode_action(0, 1, &what).is_err(), "object on no action");
+        for bits in [u64::MAX, 0x5555_5555_5555_5555, 0xff] {
+            assert!(decode_action(bits, bits, &what).is_err());
+        }
+    }
+
+    #[test]
+    fn defects_and_messages_round_trip_and_garbage_is_refused() {
+        let shared: Shared<WireDefect> = Shared::new(1).expect("map");
+        let w = shared.one();
+        let d = Defect {
+            kind: DefectKind::SyncMisuse,
+            message: "é".repeat(MSG), // cut inside a character
+            thread: ThreadId(3),
+            site: Some(0),
+            after_steps: 12,
+        };
+        w.store(&d);
+        let back = w.load(0).expect("valid");
+        assert_eq!((back.kind, back.thread, back.site, back.after_steps), (d.kind, d.thread, d.site, 12));
+        assert!(back.message.len() <= MSG + 3 && back.message.starts_with("éé"));
+        w.kind.store(7, R);
+        assert!(w.load(0).is_err(), "kind beyond the table");
+        w.kind.store(0, R);
+        w.msg.len.store(MSG as u64 + 1, R);
+        assert!(w.load(0).is_err(), "message longer than its buffer");
+    }
+
+    #[test]
+    fn a_thread_table_entry_names_an_older_parent() {
+        assert!(decode_name(0, encode_name((ThreadId(0), 1))).is_ok());
+        assert!(decode_name(4, encode_name((ThreadId(4), 9))).is_ok());
+        assert!(decode_name(4, encode_name((ThreadId(5), 0))).is_err());
+    }
+}
