@@ -821,7 +821,7 @@ mod tests {
             }
             crate::Control::Continue
         };
-        let cfg = ExploreConfig { algorithm: Algorithm::Qpor { k }, ..ExploreConfig::default() };
+        let cfg = ExploreConfig { algorithm: Algorithm::Qpor { k }, check_distinct: true, ..ExploreConfig::default() };
         let stats = explore(&mut p, &cfg, &mut obs).unwrap();
         assert_eq!(seen, expected, "qpor k={k:?} missed or invented traces; stats {stats:?}");
         (stats.maximal_configurations, stats.redundant, stats.ssb)
