@@ -189,6 +189,8 @@ pub struct Stats {
     pub comb_total: u64,
     /// QPOR: combinations tried during comb searches.
     pub comb_tried: u64,
+    /// QPOR: spike candidates examined (children of `pm(d)` tested for membership).
+    pub comb_scanned: u64,
     /// Optimal-DPOR: wakeup-tree nodes now / at most.
     pub wakeup_nodes: u64,
     /// Optimal-DPOR: most wakeup-tree nodes held at once.

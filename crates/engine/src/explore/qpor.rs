@@ -64,11 +64,37 @@ use super::{ExploreConfig, ExploreError, Explorer, Session};
 use crate::action::{Action, Independence};
 use crate::ids::{EventId, ThreadId};
 use crate::program::{Execution, ProgramError};
-use crate::unfolding::{ObjIdx, Preds, Unfolding, BOTTOM};
+use crate::unfolding::{Child, ObjIdx, Preds, Unfolding, BOTTOM};
 use rustc_hash::FxHashSet as HashSet;
 use std::time::Instant;
 
 const NOT_IN_BRANCH: u32 = u32::MAX;
+
+/// A spike of a comb (QPOR Def. 5): the events of `U` in conflict with one selected
+/// event `target` of `D` that are compatible with `C` and whose history avoids `D`
+/// (Def. 6 step 3), restricted to the minimal ones — the siblings of `target` in its
+/// object's tree (module documentation). Filled lazily: `members` holds the members
+/// among the first `scanned` of the `candidates` children of `pm(target)`.
+#[derive(Debug)]
+struct Spike {
+    /// The event of `D` this spike must conflict with.
+    target: EventId,
+    /// Its object.
+    obj: ObjIdx,
+    /// Number of children of `pm(target)` (the candidates, scanned in order).
+    candidates: usize,
+    // invariant: the members among the first `scanned` candidates, in candidate order.
+    members: Vec<EventId>,
+    scanned: usize,
+}
+
+/// A comb (QPOR Def. 5): one spike per selected event of `D`; a solution picks one
+/// member per spike, pairwise conflict-free (Def. 6 step 4), and `J` is the union of
+/// their causal histories.
+#[derive(Debug)]
+struct Comb {
+    spikes: Vec<Spike>,
+}
 
 /// A node of the branch: the state at configuration `C_i`.
 #[derive(Debug, Default, Clone)]
@@ -421,61 +447,82 @@ impl Qpor {
         in_c(ev.tpred) && in_c(ev.opred) && ev.extra.iter().all(|&e| in_c(e))
     }
 
-    /// `Alt(C_k, D_k)` with the branch at `C_k`: a clue `J`, returned as `J \ C_k` in
-    /// causal order, or `None`.
+    /// Whether `x`, a child of `pm(d)` in `d`'s object tree, belongs to the spike of
+    /// `d` at node `k` (Def. 6 step 3): `x ≠ d`, `[x] ∪ C_k` is a configuration and
+    /// `[x]` avoids `D_k`.
+    fn spike_member(&self, c: &Child, d: EventId, k: usize) -> bool {
+        let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
+        // The fast reject of `compatible_with_branch`, without touching the event.
+        let lt = self.last_of(c.thread);
+        if c.event == d || (lt != BOTTOM && in_c(c.tpred) && (c.tpred == BOTTOM || c.tpred != lt)) {
+            return false;
+        }
+        let x = c.event;
+        if !self.compatible_with_branch(x) {
+            return false;
+        }
+        // Sleep events are outside C: when x's history is C plus x, only x itself can
+        // be one.
+        let sleep = &self.nodes[k].sleep;
+        if self.preds_in_branch(x) {
+            !sleep.contains(&x)
+        } else {
+            sleep.iter().all(|&z| !self.u.le(z, x))
+        }
+    }
+
+    /// The `i`-th element of `spike` (Def. 6 step 3), filling it lazily from its
+    /// candidate list: a spike is scanned only as far as the search needs (the lazy
+    /// comb construction the paper's §6 suggests).
+    fn spike_get(&self, spike: &mut Spike, i: usize, k: usize, s: &mut Session<'_>) -> Option<EventId> {
+        let cands = self.u.obj_children_compact(spike.obj, self.u.event(spike.target).opred);
+        while spike.members.len() <= i && spike.scanned < cands.len() {
+            let c = cands[spike.scanned];
+            spike.scanned += 1;
+            s.stats.comb_scanned += 1;
+            if self.spike_member(&c, spike.target, k) {
+                spike.members.push(c.event);
+            }
+        }
+        spike.members.get(i).copied()
+    }
+
+    /// `Alt(C_k, D_k)` with the branch at `C_k` (Alg. 1 line 14, via a comb: §5, Def.
+    /// 5–6): a clue `J`, returned as `J \ C_k` in causal order, or `None`.
     fn alternative(&mut self, k: usize, s: &mut Session<'_>) -> Option<Vec<EventId>> {
         s.stats.alt_calls += 1;
         let t0 = Instant::now();
         let sleep = &self.nodes[k].sleep;
+        // Step 1–2: the selected events of D (the last k for k-partial alternatives).
         let take = self.k.unwrap_or(usize::MAX).min(sleep.len());
-        let targets: Vec<EventId> = sleep[sleep.len() - take..].to_vec();
-        // Step 1–3: one spike per target.
-        let mut spikes: Vec<(EventId, Vec<EventId>)> = Vec::with_capacity(targets.len());
-        let mut size = 0u64;
-        for &d in targets.iter().rev() {
+        let mut comb = Comb { spikes: Vec::with_capacity(take) };
+        for &d in sleep[sleep.len() - take..].iter().rev() {
             let dev = self.u.event(d);
             if dev.obj == u32::MAX {
                 // Never in conflict with anything: no configuration avoids it.
                 s.stats.time.comb_build += t0.elapsed();
                 return None;
             }
-            let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
-            let spike: Vec<EventId> = self
-                .u
-                .obj_children_compact(dev.obj, dev.opred)
-                .iter()
-                .filter(|c| {
-                    // The fast reject of `compatible_with_branch`, without the event.
-                    let lt = self.last_of(c.thread);
-                    c.event != d && !(lt != BOTTOM && in_c(c.tpred) && (c.tpred == BOTTOM || c.tpred != lt))
-                })
-                .map(|c| c.event)
-                .filter(|&x| self.compatible_with_branch(x))
-                .filter(|&x| {
-                    // Sleep events are outside C: when x's history is C plus x, only x
-                    // itself can be one.
-                    let sleep = &self.nodes[k].sleep;
-                    if self.preds_in_branch(x) {
-                        !sleep.contains(&x)
-                    } else {
-                        sleep.iter().all(|&z| !self.u.le(z, x))
-                    }
-                })
-                .collect();
-            if spike.is_empty() {
+            let n = self.u.obj_children_compact(dev.obj, dev.opred).len();
+            comb.spikes.push(Spike { target: d, obj: dev.obj, candidates: n, members: Vec::new(), scanned: 0 });
+        }
+        // Shortest candidate lists first: an empty spike is found after the least work,
+        // and the search branches least near its root.
+        comb.spikes.sort_by_key(|sp| sp.candidates);
+        // Step 3, lazily: every spike needs one member, else there is no alternative.
+        for i in 0..comb.spikes.len() {
+            if self.spike_get(&mut comb.spikes[i], 0, k, s).is_none() {
                 s.stats.time.comb_build += t0.elapsed();
                 return None;
             }
-            size += spike.len() as u64;
-            spikes.push((d, spike));
         }
-        s.stats.comb_total += size;
-        s.stats.comb_max = s.stats.comb_max.max(size);
-        spikes.sort_by_key(|(_, sp)| sp.len());
         let t1 = Instant::now();
         s.stats.time.comb_build += t1 - t0;
         // Step 4: depth-first search for a conflict-free combination.
-        let chosen = self.search_comb(&spikes, s);
+        let chosen = self.search_comb(&mut comb, k, s);
+        let size: u64 = comb.spikes.iter().map(|sp| sp.members.len() as u64).sum();
+        s.stats.comb_total += size;
+        s.stats.comb_max = s.stats.comb_max.max(size);
         s.stats.time.comb_search += t1.elapsed();
         let chosen = chosen?;
         s.stats.alt_found += 1;
@@ -483,38 +530,38 @@ impl Qpor {
     }
 
     /// Find one element per spike, pairwise conflict-free (a spike whose event already
-    /// conflicts with a chosen element needs none). Explicit stack.
-    fn search_comb(&self, spikes: &[(EventId, Vec<EventId>)], s: &mut Session<'_>) -> Option<Vec<EventId>> {
-        // cursor[i]: next index to try in spike i; chosen[i]: element picked (or BOTTOM
-        // when spike i is satisfied by earlier choices).
-        let n = spikes.len();
+    /// conflicts with a chosen element needs none). Explicit stack; spikes are filled as
+    /// far as the search reaches.
+    fn search_comb(&self, comb: &mut Comb, k: usize, s: &mut Session<'_>) -> Option<Vec<EventId>> {
+        // cursor[i]: next index to try in spike i (usize::MAX: spike i is satisfied by
+        // earlier choices); chosen[i]: the element picked, None when satisfied.
+        let n = comb.spikes.len();
         let mut cursor = vec![0usize; n];
-        let mut chosen: Vec<EventId> = Vec::with_capacity(n);
+        let mut chosen: Vec<Option<EventId>> = Vec::with_capacity(n);
         let mut level = 0usize;
         loop {
             if level == n {
-                return Some(chosen.into_iter().filter(|&x| x != BOTTOM).collect());
+                return Some(chosen.into_iter().flatten().collect());
             }
-            let (d, spike) = &spikes[level];
-            if cursor[level] == 0 && chosen.iter().any(|&x| x != BOTTOM && self.u.conflict(x, *d)) {
+            let d = comb.spikes[level].target;
+            if cursor[level] == 0 && chosen.iter().flatten().any(|&x| self.u.conflict(x, d)) {
                 cursor[level] = usize::MAX;
-                chosen.push(BOTTOM);
+                chosen.push(None);
                 level += 1;
                 continue;
             }
             let mut picked = None;
-            while cursor[level] < spike.len() {
-                let x = spike[cursor[level]];
+            while let Some(x) = self.spike_get(&mut comb.spikes[level], cursor[level], k, s) {
                 cursor[level] += 1;
                 s.stats.comb_tried += 1;
-                if chosen.iter().all(|&y| y == BOTTOM || !self.u.conflict(x, y)) {
+                if chosen.iter().flatten().all(|&y| !self.u.conflict(x, y)) {
                     picked = Some(x);
                     break;
                 }
             }
             match picked {
                 Some(x) => {
-                    chosen.push(x);
+                    chosen.push(Some(x));
                     level += 1;
                 }
                 None => {
@@ -526,7 +573,7 @@ impl Qpor {
                         }
                         level -= 1;
                         chosen.pop();
-                        if cursor[level] != usize::MAX && cursor[level] < spikes[level].1.len() {
+                        if cursor[level] != usize::MAX {
                             break;
                         }
                         cursor[level] = 0;
