@@ -26,7 +26,7 @@ fn main() {
     let mut last = Instant::now();
     let t0 = last;
     let stats = explore(&mut m, &cfg, &mut |_: &Execution, _: bool, s: &Stats| {
-        if s.executions % every == 0 {
+        if s.executions.is_multiple_of(every) {
             let us = last.elapsed().as_secs_f64() * 1e6 / every as f64;
             println!("{},{},{},{},{us:.1}", alg.name(), s.executions, s.events, s.events_peak);
             last = Instant::now();
