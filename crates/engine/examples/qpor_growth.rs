@@ -22,14 +22,17 @@ fn main() {
     let every: u64 = args.get(rest + 1).and_then(|s| s.parse().ok()).unwrap_or(2000);
     let mut m = model;
     let cfg = ExploreConfig { algorithm: alg, ..ExploreConfig::default() };
-    println!("algorithm,executions,events_in_U,peak_U,us_per_execution");
+    println!("algorithm,executions,events_in_U,peak_U,us_per_execution,spike_candidates_per_execution");
     let mut last = Instant::now();
+    let mut last_scanned = 0u64;
     let t0 = last;
     let stats = explore(&mut m, &cfg, &mut |_: &Execution, _: bool, s: &Stats| {
         if s.executions.is_multiple_of(every) {
             let us = last.elapsed().as_secs_f64() * 1e6 / every as f64;
-            println!("{},{},{},{},{us:.1}", alg.name(), s.executions, s.events, s.events_peak);
+            let scanned = (s.comb_scanned - last_scanned) as f64 / every as f64;
+            println!("{},{},{},{},{us:.1},{scanned:.1}", alg.name(), s.executions, s.events, s.events_peak);
             last = Instant::now();
+            last_scanned = s.comb_scanned;
         }
         Control::Continue
     })

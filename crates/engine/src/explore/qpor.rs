@@ -73,19 +73,23 @@ const NOT_IN_BRANCH: u32 = u32::MAX;
 /// A spike of a comb (QPOR Def. 5): the events of `U` in conflict with one selected
 /// event `target` of `D` that are compatible with `C` and whose history avoids `D`
 /// (Def. 6 step 3), restricted to the minimal ones — the siblings of `target` in its
-/// object's tree (module documentation). Filled lazily: `members` holds the members
-/// among the first `scanned` of the `candidates` children of `pm(target)`.
+/// object's tree, in other threads (module documentation, `Qpor::spike_member`).
+/// Filled lazily during one Alt call.
 #[derive(Debug)]
 struct Spike {
     /// The event of `D` this spike must conflict with.
     target: EventId,
     /// Its object.
     obj: ObjIdx,
-    /// Number of children of `pm(target)` (the candidates, scanned in order).
+    /// Number of candidates (children of `pm(target)` in other threads).
     candidates: usize,
-    // invariant: the members among the first `scanned` candidates, in candidate order.
+    // invariant: the members among the candidates scanned so far, in scan order.
     members: Vec<EventId>,
-    scanned: usize,
+    // The candidates: (thread group, index range) into `pm(target)`'s children
+    // (`Qpor::spike_ranges`); the scan is at `ranges[range]`, index `pos`.
+    ranges: Vec<(usize, std::ops::Range<usize>)>,
+    range: usize,
+    pos: usize,
 }
 
 /// A comb (QPOR Def. 5): one spike per selected event of `D`; a solution picks one
@@ -450,11 +454,22 @@ impl Qpor {
     /// Whether `x`, a child of `pm(d)` in `d`'s object tree, belongs to the spike of
     /// `d` at node `k` (Def. 6 step 3): `x ≠ d`, `[x] ∪ C_k` is a configuration and
     /// `[x]` avoids `D_k`.
+    ///
+    /// Callers skip the siblings of `d` in `d`'s own thread: they are never members.
+    /// `d ∈ en(C_k)`, so `pt(d)` is its thread's last event in `C_k` (or the thread has
+    /// none there). If a sibling `x`'s thread predecessor is `pt(d)`, `x` is `d`'s
+    /// statement after the same history: `x = d`. Otherwise `x`'s history holds the
+    /// event `y` of the thread right after `pt(d)`; `y` runs `d`'s statement (a thread
+    /// is deterministic given its causal history), so it is an operation on `d`'s
+    /// object below `x`: `y ≤ pm(d)`, so `y ∈ C_k`, a later event of the thread than its
+    /// last one in `C_k`. This keeps nested locking cheap: the variants of a thread's
+    /// inner lock (one per history of its outer lock) all hang under one node.
     fn spike_member(&self, c: &Child, d: EventId, k: usize) -> bool {
+        debug_assert!(c.thread != self.u.event(d).thread, "checker bug: a same-thread sibling reached spike_member");
         let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
         // The fast reject of `compatible_with_branch`, without touching the event.
         let lt = self.last_of(c.thread);
-        if c.event == d || (lt != BOTTOM && in_c(c.tpred) && (c.tpred == BOTTOM || c.tpred != lt)) {
+        if lt != BOTTOM && in_c(c.tpred) && (c.tpred == BOTTOM || c.tpred != lt) {
             return false;
         }
         let x = c.event;
@@ -475,16 +490,46 @@ impl Qpor {
     /// candidate list: a spike is scanned only as far as the search needs (the lazy
     /// comb construction the paper's §6 suggests).
     fn spike_get(&self, spike: &mut Spike, i: usize, k: usize, s: &mut Session<'_>) -> Option<EventId> {
-        let cands = self.u.obj_children_compact(spike.obj, self.u.event(spike.target).opred);
-        while spike.members.len() <= i && spike.scanned < cands.len() {
-            let c = cands[spike.scanned];
-            spike.scanned += 1;
+        let groups = self.u.obj_children_by_thread(spike.obj, self.u.event(spike.target).opred);
+        while spike.members.len() <= i && spike.range < spike.ranges.len() {
+            let (g, end) = (spike.ranges[spike.range].0, spike.ranges[spike.range].1.end);
+            if spike.pos >= end {
+                spike.range += 1;
+                spike.pos = spike.ranges.get(spike.range).map_or(0, |x| x.1.start);
+                continue;
+            }
+            let c = groups[g].children()[spike.pos];
+            spike.pos += 1;
             s.stats.comb_scanned += 1;
             if self.spike_member(&c, spike.target, k) {
                 spike.members.push(c.event);
             }
         }
         spike.members.get(i).copied()
+    }
+
+    /// The candidates of the spike of `d` with the branch at `C_k`: index ranges into
+    /// the thread groups of `pm(d)`'s children. `d`'s own thread is skipped (see
+    /// `spike_member`); in a thread with events in `C_k`, only the children whose
+    /// thread predecessor is its last event in `C_k`, or deeper, can be compatible.
+    fn spike_ranges(&self, d: EventId) -> (Vec<(usize, std::ops::Range<usize>)>, usize) {
+        let dev = self.u.event(d);
+        let mut ranges = Vec::new();
+        let mut n = 0;
+        for (gi, g) in self.u.obj_children_by_thread(dev.obj, dev.opred).iter().enumerate() {
+            if g.thread == dev.thread {
+                continue;
+            }
+            let lt = self.last_of(g.thread);
+            let rs = if lt == BOTTOM { [0..g.children().len(), 0..0] } else { g.after(self.u.thread_depth(lt), lt) };
+            for r in rs {
+                if !r.is_empty() {
+                    n += r.len();
+                    ranges.push((gi, r));
+                }
+            }
+        }
+        (ranges, n)
     }
 
     /// `Alt(C_k, D_k)` with the branch at `C_k` (Alg. 1 line 14, via a comb: §5, Def.
@@ -503,8 +548,17 @@ impl Qpor {
                 s.stats.time.comb_build += t0.elapsed();
                 return None;
             }
-            let n = self.u.obj_children_compact(dev.obj, dev.opred).len();
-            comb.spikes.push(Spike { target: d, obj: dev.obj, candidates: n, members: Vec::new(), scanned: 0 });
+            let (ranges, n) = self.spike_ranges(d);
+            let pos = ranges.first().map_or(0, |r| r.1.start);
+            comb.spikes.push(Spike {
+                target: d,
+                obj: dev.obj,
+                candidates: n,
+                members: Vec::new(),
+                ranges,
+                range: 0,
+                pos,
+            });
         }
         // Shortest candidate lists first: an empty spike is found after the least work,
         // and the search branches least near its root.
