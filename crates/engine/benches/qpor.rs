@@ -5,7 +5,7 @@
 //! Then the cost of one causality query at depth 10 and at depth 10^5 (the skip-list
 //! search of QPOR §5.2 makes it independent of history size), and the size of `U` and
 //! the process RSS as the number of explored executions grows at fixed depth (pruning
-//! to Q(C,D) keeps them flat). Medians of 5 runs.
+//! keeps them flat). Medians of 5 runs.
 
 use std::time::{Duration, Instant};
 use unfold_engine::model::{programs, Model};

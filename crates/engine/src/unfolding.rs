@@ -40,7 +40,7 @@
 //! # Memory
 //!
 //! Slots are recycled: [`Unfolding::retain`] frees every event outside a kept set (the
-//! explorer keeps `Q(C, D)` and its causal closure), and freed slots are reused. A
+//! explorer decides what to keep, see `Qpor::prune`, and its causal closure is kept), and freed slots are reused. A
 //! freed event's id must not be used again by the caller.
 
 use crate::action::Action;

@@ -47,28 +47,46 @@
 //! failure (held). Only object operations have conflicting extensions: creates, joins
 //! and exits are never in immediate conflict.
 //!
-//! # Memory: `U ∩ Q(C, D)` (Alg. 1 line 19)
+//! # Memory: what pruning keeps (Alg. 1 line 19, departed from)
 //!
-//! Pruning keeps `C ∪ D ∪ #(C ∪ D)` and its causal closure (trees and `tmax`/`lmax`
-//! refer to causes). `Q` only grows down the branch, so pruning against the deepest
-//! node keeps what every ancestor needs; it runs when `U` has doubled since the last
+//! The paper prunes `U` to `Q(C, D) = C ∪ D ∪ #(C ∪ D)`. This explorer keeps a
+//! different set, defined once, in `Qpor::prune`: the branch `C`, every sleep set,
+//! every object operation that hangs in its object's tree under an event `c` of `C`
+//! (or under the root) and is compatible with the prefix of `C` ending at `c` — the
+//! events a later `Alt` on this branch can use as spike members — and the causal
+//! closure of all of these (trees and `tmax`/`lmax` refer to causes). On lock-heavy
+//! programs `Q(C, D)` is nearly all of `U` (every lock conflicts with the branch); the
+//! kept set is smaller, but not bounded by the branch: on nested locking the inner
+//! locks' variants, one per history of the outer lock, hang under the root and stay
+//! (see `docs/qpor-performance.md`). Pruning runs when `U` has doubled since the last
 //! pruning, which keeps its cost amortised constant per event.
+//!
+//! # Where Algorithm 1's lines are
+//!
+//! - line 5 (add `ex(C)` to `U`): `Qpor::absorb` (`en` events from the run) and
+//!   `cexp`/`cexp_walk`/`cexp_blocked` (`cex`, lines 22–34);
+//! - lines 7–16 (return if `en(C) ⊆ D`; choose `e` from `A` or `en(C) \ D`; explore
+//!   left): the runtime's run with the replay of the clue and the sleep set (a left
+//!   descent is one program run);
+//! - lines 17–18 (`J ∈ Alt(C, D ∪ {e})`, explore right): the backtracking loop of
+//!   `explore` and `Qpor::alternative`;
+//! - line 19 (`U := U ∩ Q`): `Qpor::prune`, lazily.
 //!
 //! # Departures from the paper
 //!
 //! - Thread creation, join, trylock, memory accesses and process exit are added to the
 //!   paper's `acq`/`rel`/`loc` language (see [`crate::action`]).
-//! - `U` is pruned lazily (on doubling) instead of at every return of `Explore`.
+//! - `U` is pruned lazily (on doubling) instead of at every return of `Explore`, and
+//!   to a different set than `Q(C, D)` (above).
 
 use super::{ExploreConfig, ExploreError, Explorer, Session};
 use crate::action::{Action, Independence};
+use crate::configuration::Configuration;
 use crate::ids::{EventId, ThreadId};
 use crate::program::{Execution, ProgramError};
 use crate::unfolding::{Child, ObjIdx, Preds, Unfolding, BOTTOM};
 use rustc_hash::FxHashSet as HashSet;
 use std::time::Instant;
-
-const NOT_IN_BRANCH: u32 = u32::MAX;
 
 /// A spike of a comb (QPOR Def. 5): the events of `U` in conflict with one selected
 /// event `target` of `D` that are compatible with `C` and whose history avoids `D`
@@ -113,18 +131,11 @@ pub struct Qpor {
     /// `Some(k)`: k-partial alternatives; `None`: optimal alternatives.
     k: Option<usize>,
     u: Unfolding,
-    // The branch C as a sequence; sched[i] = thread(seq[i]).
-    seq: Vec<EventId>,
-    sched: Vec<ThreadId>,
-    // nodes[i] for i in 0..=seq.len(); nodes beyond are stale (reused allocations).
+    // The branch C (Algorithm 1's C at the deepest node), as a sequence with its
+    // frontier.
+    c: Configuration,
+    // nodes[i] for i in 0..=c.len(); nodes beyond are stale (reused allocations).
     nodes: Vec<Node>,
-    // Frontier of C = seq: last event per thread, create event per thread, last
-    // operation per object.
-    last: Vec<EventId>,
-    creator: Vec<EventId>,
-    obj_last: Vec<EventId>,
-    // Position in seq of each event slot, or NOT_IN_BRANCH.
-    in_branch: Vec<u32>,
     // Live-event count after the last pruning.
     pruned_at: usize,
 }
@@ -145,82 +156,48 @@ impl Qpor {
         Ok(Qpor {
             k,
             u: Unfolding::new(config.skip_step),
-            seq: Vec::new(),
-            sched: Vec::new(),
+            c: Configuration::new(),
             nodes: vec![Node::default()],
-            last: Vec::new(),
-            creator: Vec::new(),
-            obj_last: Vec::new(),
-            in_branch: Vec::new(),
             pruned_at: 0,
         })
     }
 
-    /// The unfolding explored so far (pruned to `Q(C, D)`).
+    /// The unfolding explored so far (pruned as `Qpor::prune` says).
     pub fn unfolding(&self) -> &Unfolding {
         &self.u
     }
 
     // ----- frontier ---------------------------------------------------------------
 
+    /// Whether `e` (not [`BOTTOM`]) is in the branch `C`.
+    #[inline]
+    fn in_c(&self, e: EventId) -> bool {
+        self.c.contains(e)
+    }
+
     fn last_of(&self, t: ThreadId) -> EventId {
-        self.last.get(t.index()).copied().unwrap_or(BOTTOM)
+        self.c.last_of(t)
     }
 
     fn obj_last_of(&self, o: ObjIdx) -> EventId {
-        self.obj_last.get(o as usize).copied().unwrap_or(BOTTOM)
-    }
-
-    fn set_thread_slot(v: &mut Vec<EventId>, t: usize, e: EventId) {
-        if v.len() <= t {
-            v.resize(t + 1, BOTTOM);
-        }
-        v[t] = e;
+        self.c.obj_last_of(o)
     }
 
     /// Append `e` to the branch.
     fn push(&mut self, e: EventId) {
-        let ev = self.u.event(e);
-        let (t, action, obj) = (ev.thread, ev.action, ev.obj);
-        Self::set_thread_slot(&mut self.last, t.index(), e);
-        if let Action::Create(c) = action {
-            Self::set_thread_slot(&mut self.creator, c.index(), e);
-        }
-        if obj != u32::MAX {
-            Self::set_thread_slot(&mut self.obj_last, obj as usize, e);
-        }
-        if self.in_branch.len() <= e.index() {
-            self.in_branch.resize(e.index() + 1, NOT_IN_BRANCH);
-        }
-        self.in_branch[e.index()] = self.seq.len() as u32;
-        self.seq.push(e);
-        self.sched.push(t);
+        self.c.push(&self.u, e);
     }
 
     /// Remove the last event of the branch, restoring the frontier.
     fn pop(&mut self) -> EventId {
-        let e = self.seq.pop().expect("checker bug: pop on an empty branch");
-        self.sched.pop();
-        let ev = self.u.event(e);
-        let t = ev.thread;
-        let prev = if ev.tpred != BOTTOM && self.u.event(ev.tpred).thread == t { ev.tpred } else { BOTTOM };
-        self.last[t.index()] = prev;
-        if let Action::Create(c) = ev.action {
-            self.creator[c.index()] = BOTTOM;
-        }
-        if ev.obj != u32::MAX {
-            self.obj_last[ev.obj as usize] = ev.opred;
-        }
-        self.in_branch[e.index()] = NOT_IN_BRANCH;
-        e
+        self.c.pop(&self.u)
     }
 
     /// The immediate predecessors of `thread` performing `action` after the branch.
     fn preds_for(&mut self, thread: ThreadId, action: Action, step: usize) -> Result<Preds, ProgramError> {
         let mut preds = Preds::default();
         let lt = self.last_of(thread);
-        preds.tpred =
-            if lt != BOTTOM { Some(lt) } else { self.creator.get(thread.index()).copied().filter(|&e| e != BOTTOM) };
+        preds.tpred = if lt != BOTTOM { Some(lt) } else { Some(self.c.creator_of(thread)).filter(|&e| e != BOTTOM) };
         if preds.tpred.is_none() && thread != ThreadId::MAIN {
             return Err(ProgramError::Divergence {
                 step,
@@ -239,7 +216,7 @@ impl Qpor {
                 preds.opred = Some(x);
             }
             Action::ExitProcess => {
-                for (i, &x) in self.last.iter().enumerate() {
+                for (i, &x) in self.c.last_per_thread().iter().enumerate() {
                     if x != BOTTOM && i != thread.index() {
                         preds.extra.push(x);
                     }
@@ -267,16 +244,16 @@ impl Qpor {
         expect: &[EventId],
     ) -> Result<(), ExploreError> {
         let t0 = Instant::now();
-        debug_assert_eq!(self.seq.len(), from);
-        for (i, (step, &t)) in exec.steps.iter().zip(self.sched.iter()).enumerate().take(from) {
-            if step.thread != t || step.action != self.u.event(self.seq[i]).action {
+        debug_assert_eq!(self.c.len(), from);
+        for (i, (step, &t)) in exec.steps.iter().zip(self.c.schedule()).enumerate().take(from) {
+            if step.thread != t || step.action != self.u.event(self.c.events()[i]).action {
                 return Err(ProgramError::Divergence {
                     step: i,
                     detail: format!(
                         "replayed {} {:?}, the branch has {:?}",
                         step.thread,
                         step.action,
-                        self.u.event(self.seq[i])
+                        self.u.event(self.c.events()[i])
                     ),
                 }
                 .into());
@@ -326,8 +303,8 @@ impl Qpor {
         }
         s.stats.time.add_events += t0.elapsed();
         let t1 = Instant::now();
-        for i in first_new..self.seq.len() {
-            self.cexp(self.seq[i], s);
+        for i in first_new..self.c.len() {
+            self.cexp(self.c.events()[i], s);
         }
         self.cexp_blocked(exec, s);
         s.stats.time.cex += t1.elapsed();
@@ -403,7 +380,7 @@ impl Qpor {
                 continue;
             }
             let lt = self.last_of(t);
-            let et = if lt != BOTTOM { lt } else { self.creator.get(t.index()).copied().unwrap_or(BOTTOM) };
+            let et = if lt != BOTTOM { lt } else { self.c.creator_of(t) };
             self.cexp_walk(t, a, et, last, s);
         }
     }
@@ -413,7 +390,7 @@ impl Qpor {
     /// Whether `[x] ∪ C` is a configuration, `C` being the branch.
     fn compatible_with_branch(&self, x: EventId) -> bool {
         let ev = self.u.event(x);
-        let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
+        let in_c = |e: EventId| e == BOTTOM || self.in_c(e);
         let lt = self.last_of(ev.thread);
         // Fast accept: x is the next event of its thread and of its object after C, and
         // its other causes are in C.
@@ -447,7 +424,7 @@ impl Qpor {
     /// `{x}`, and no event outside C precedes x).
     fn preds_in_branch(&self, x: EventId) -> bool {
         let ev = self.u.event(x);
-        let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
+        let in_c = |e: EventId| e == BOTTOM || self.in_c(e);
         in_c(ev.tpred) && in_c(ev.opred) && ev.extra.iter().all(|&e| in_c(e))
     }
 
@@ -466,7 +443,7 @@ impl Qpor {
     /// inner lock (one per history of its outer lock) all hang under one node.
     fn spike_member(&self, c: &Child, d: EventId, k: usize) -> bool {
         debug_assert!(c.thread != self.u.event(d).thread, "checker bug: a same-thread sibling reached spike_member");
-        let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
+        let in_c = |e: EventId| e == BOTTOM || self.in_c(e);
         // The fast reject of `compatible_with_branch`, without touching the event.
         let lt = self.last_of(c.thread);
         if lt != BOTTOM && in_c(c.tpred) && (c.tpred == BOTTOM || c.tpred != lt) {
@@ -532,7 +509,7 @@ impl Qpor {
         (ranges, n)
     }
 
-    /// `Alt(C_k, D_k)` with the branch at `C_k` (Alg. 1 line 14, via a comb: §5, Def.
+    /// `Alt(C_k, D_k)` with the branch at `C_k` (Alg. 1 line 17, via a comb: §5, Def.
     /// 5–6): a clue `J`, returned as `J \ C_k` in causal order, or `None`.
     fn alternative(&mut self, k: usize, s: &mut Session<'_>) -> Option<Vec<EventId>> {
         s.stats.alt_calls += 1;
@@ -647,7 +624,7 @@ impl Qpor {
                 out.push(e);
                 continue;
             }
-            if self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH) || !seen.insert(e) {
+            if self.in_c(e) || !seen.insert(e) {
                 continue;
             }
             stack.push((e, true));
@@ -676,17 +653,17 @@ impl Qpor {
     /// the branch.
     fn prune(&mut self) {
         let mut keep = vec![false; self.u.slots()];
-        for &e in &self.seq {
+        for &e in self.c.events() {
             keep[e.index()] = true;
         }
-        for node in &self.nodes[..=self.seq.len()] {
+        for node in &self.nodes[..=self.c.len()] {
             for &d in &node.sleep {
                 keep[d.index()] = true;
             }
         }
         // Positions in C of the operations on each object, in order.
         let mut chains: Vec<Vec<u32>> = vec![Vec::new(); self.u.objects()];
-        for (i, &e) in self.seq.iter().enumerate() {
+        for (i, &e) in self.c.events().iter().enumerate() {
             let o = self.u.event(e).obj;
             if o != u32::MAX {
                 chains[o as usize].push(i as u32);
@@ -699,7 +676,7 @@ impl Qpor {
             if n == 0 {
                 BOTTOM
             } else {
-                self.seq[chain[n - 1] as usize]
+                self.c.events()[chain[n - 1] as usize]
             }
         };
         for (i, kept) in keep.iter_mut().enumerate() {
@@ -714,8 +691,8 @@ impl Qpor {
             let j = if ev.opred == BOTTOM {
                 0
             } else {
-                match self.in_branch.get(ev.opred.index()) {
-                    Some(&p) if p != NOT_IN_BRANCH => p + 1,
+                match self.c.position(ev.opred) {
+                    Some(p) => p as u32 + 1,
                     _ => continue,
                 }
             };
@@ -748,10 +725,10 @@ impl Explorer for Qpor {
             }
             // Backtrack to the deepest node with an alternative.
             let found = loop {
-                if self.seq.is_empty() {
+                if self.c.is_empty() {
                     break None;
                 }
-                let k = self.seq.len() - 1;
+                let k = self.c.len() - 1;
                 let e = self.pop();
                 self.nodes[k].sleep.push(e);
                 if let Some(a) = self.alternative(k, s) {
@@ -763,7 +740,7 @@ impl Explorer for Qpor {
                 return Ok(());
             };
             replay.clear();
-            replay.extend_from_slice(&self.sched);
+            replay.extend_from_slice(self.c.schedule());
             replay.extend(a.iter().map(|&x| self.u.event(x).thread));
             sleep_req.clear();
             for &d in &self.nodes[k].sleep {
@@ -1064,7 +1041,8 @@ mod tests {
             let mut obs = crate::explore::NoObserver;
             let mut s = Session::new(&mut p, &mut obs, cfg);
             q.absorb(&mut s, &exec, 0, &[]).unwrap();
-            let seq = q.seq.clone();
+            q.c.assert_invariants(&q.u);
+            let seq = q.c.events().to_vec();
             let n = seq.len();
             // Immediate predecessors of each position, as positions.
             let pos = |e: EventId| seq.iter().position(|&x| x == e);
