@@ -67,7 +67,8 @@ arguments, --max-steps, --stack-size, --heap-size and the schedule: `unfold repl
 
 --json prints exactly one JSON object on stdout, in every case: verdict (ok|defect|\
 incomplete|error), executions, maximal_configurations, ssb, events (QPOR: the events its \
-unfolding created; other explorers: the distinct events of the executions explored), \
+unfolding created; other explorers: the distinct events of the executions explored with \
+--dot, else null: counting them costs memory per event), \
 steps, elapsed_s, peak_rss_bytes, algorithm, isolation, defects: [{kind, message, thread, \
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
@@ -640,10 +641,11 @@ fn check(a: CheckArgs) -> Result<u8> {
     let mut timed_out = false;
     let progress = std::io::stderr().is_terminal() && !a.json;
     let mut last_progress = Instant::now();
-    // The explored prefix of the unfolding: for --dot, and for the `events` figure of
-    // explorers that do not build an unfolding themselves (all but qpor).
+    // The explored prefix of the unfolding, for --dot (and then the `events` figure of
+    // explorers that do not build an unfolding themselves): it costs memory per distinct
+    // event, so it is not built otherwise.
     let qpor = matches!(alg, Algorithm::Qpor { .. });
-    let mut unfolding = (a.dot.is_some() || !qpor).then(dot::Unfolding::default);
+    let mut unfolding = a.dot.is_some().then(dot::Unfolding::default);
     let sites = l.prog.deadlock_sites();
     l.prog.set_deadline(deadline);
     let mut observer = |exec: &Execution, _new: bool, stats: &Stats| -> Control {
@@ -705,9 +707,9 @@ fn check(a: CheckArgs) -> Result<u8> {
     // QPOR: the events it created (its unfolding is pruned as it goes); the others: the
     // distinct events of the executions they explored.
     let events = match (&unfolding, qpor) {
-        (_, true) => stats.events_added,
-        (Some(u), false) => u.len() as u64,
-        (None, false) => 0,
+        (_, true) => Some(stats.events_added),
+        (Some(u), false) => Some(u.len() as u64),
+        (None, false) => None,
     };
     // A --dot file that cannot be written must not throw the finished report away: the
     // error is reported after it.
@@ -795,7 +797,16 @@ fn check(a: CheckArgs) -> Result<u8> {
         let _ = writeln!(out, "  executions:             {}", stats.executions);
         let _ = writeln!(out, "  maximal configurations: {}", stats.maximal_configurations);
         let _ = writeln!(out, "  SSB executions:         {}", stats.ssb);
-        let _ = writeln!(out, "  events:                 {events}");
+        match events {
+            Some(n) => _ = writeln!(out, "  events:                 {n}"),
+            None => {
+                _ = writeln!(
+                    out,
+                    "  events:                 not counted ({} builds no unfolding; --dot counts them)",
+                    alg.name()
+                )
+            }
+        }
         let _ = writeln!(out, "  visible steps:          {}", stats.steps);
         let _ = writeln!(out, "  elapsed:                {elapsed:.3} s");
         let _ = writeln!(

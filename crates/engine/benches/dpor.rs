@@ -51,6 +51,7 @@ fn main() {
                 algorithm: alg,
                 independence: mode,
                 max_executions: Some(300_000),
+                check_distinct: true,
                 ..ExploreConfig::default()
             };
             let mut obs = |_: &Execution, _: bool, _: &Stats| Control::Continue;

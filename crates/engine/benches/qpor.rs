@@ -5,7 +5,7 @@
 //! Then the cost of one causality query at depth 10 and at depth 10^5 (the skip-list
 //! search of QPOR §5.2 makes it independent of history size), and the size of `U` and
 //! the process RSS as the number of explored executions grows at fixed depth (pruning
-//! to Q(C,D) keeps them flat). Medians of 5 runs.
+//! keeps them flat). Medians of 5 runs.
 
 use std::time::{Duration, Instant};
 use unfold_engine::model::{programs, Model};
@@ -26,7 +26,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 }
 
 fn run(m: &Model, k: Option<usize>) -> (Stats, Duration) {
-    let cfg = ExploreConfig { algorithm: Algorithm::Qpor { k }, ..ExploreConfig::default() };
+    let cfg = ExploreConfig { algorithm: Algorithm::Qpor { k }, check_distinct: true, ..ExploreConfig::default() };
     let mut times = Vec::new();
     let mut last = None;
     for _ in 0..5 {
@@ -52,6 +52,8 @@ fn main() {
         ("lock_chain(4,3)".into(), programs::lock_chain(4, 3)),
         ("philosophers(5)".into(), programs::philosophers(5)),
         ("filesystem(18)".into(), programs::filesystem(18)),
+        ("nested_pairs(5)".into(), programs::nested_pairs(5)),
+        ("nested_pairs(6)".into(), programs::nested_pairs(6)),
     ];
     for (name, m) in &cases {
         if filter.as_deref().is_some_and(|f| !name.contains(f)) {
@@ -104,18 +106,35 @@ fn main() {
         println!("- {label}: {:?} per query", median(samples));
     }
 
-    println!("\n## Memory as executions grow at fixed depth (lock_chain(4,3), optimal)\n");
-    println!("| executions | events in U | peak U | RSS |");
-    println!("|---:|---:|---:|---:|");
-    let mut m = programs::lock_chain(4, 3);
-    let cfg = ExploreConfig { algorithm: Algorithm::Qpor { k: None }, ..ExploreConfig::default() };
-    let mut next = 1000u64;
-    explore(&mut m, &cfg, &mut |_: &Execution, _: bool, s: &Stats| {
-        if s.executions == next {
-            println!("| {} | {} | {} | {:.1} MB |", s.executions, s.events, s.events_peak, rss_bytes() as f64 / 1e6);
-            next *= 4;
-        }
-        Control::Continue
-    })
-    .expect("explore");
+    println!("\n## Memory as executions grow (lock_chain(4,4): 63 063 000 traces), one run per algorithm\n");
+    println!("Each row: one exploration stopped at 10^7 executions; RSS of this process at each checkpoint.");
+    println!("(`cargo bench -p unfold-engine --bench qpor -- memory` runs only this section.)\n");
+    println!("| algorithm | executions | maximal configurations | events in U | peak U | RSS | time |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    if filter.as_deref().is_some_and(|f| f != "memory") {
+        return;
+    }
+    for alg in [Algorithm::Qpor { k: None }, Algorithm::OptimalDpor, Algorithm::SourceDpor, Algorithm::ClassicDpor] {
+        let mut m = programs::lock_chain(4, 4);
+        let cfg = ExploreConfig { algorithm: alg, max_executions: Some(10_000_000), ..ExploreConfig::default() };
+        let mut next = 100_000u64;
+        let t0 = Instant::now();
+        explore(&mut m, &cfg, &mut |_: &Execution, _: bool, s: &Stats| {
+            if s.executions == next {
+                println!(
+                    "| {} | {} | {} | {} | {} | {:.1} MB | {:.1} s |",
+                    alg.name(),
+                    s.executions,
+                    s.maximal_configurations,
+                    s.events,
+                    s.events_peak,
+                    rss_bytes() as f64 / 1e6,
+                    t0.elapsed().as_secs_f64()
+                );
+                next *= 10;
+            }
+            Control::Continue
+        })
+        .expect("explore");
+    }
 }

@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod action;
+pub mod configuration;
 pub mod explore;
 pub mod ids;
 pub mod model;

@@ -40,7 +40,7 @@
 //! # Memory
 //!
 //! Slots are recycled: [`Unfolding::retain`] frees every event outside a kept set (the
-//! explorer keeps `Q(C, D)` and its causal closure), and freed slots are reused. A
+//! explorer decides what to keep, see `Qpor::prune`, and its causal closure is kept), and freed slots are reused. A
 //! freed event's id must not be used again by the caller.
 
 use crate::action::Action;
@@ -146,6 +146,46 @@ pub struct Child {
     pub thread: ThreadId,
     /// Its thread predecessor (`tpred`).
     pub tpred: EventId,
+    /// Its depth in its thread's tree (1 for a thread's first event).
+    pub depth: u32,
+}
+
+impl Child {
+    /// The order of a [`ChildGroup`]: by depth in the thread tree, then by thread
+    /// predecessor, so that the children after a given event of the thread are one
+    /// binary search away (see [`ChildGroup::after`]).
+    fn key(&self) -> (u32, EventId) {
+        (self.depth, self.tpred)
+    }
+}
+
+/// The children of one object-tree node performed by one thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChildGroup {
+    /// The thread.
+    pub thread: ThreadId,
+    // invariant: sorted by `Child::key` (depth, then thread predecessor).
+    children: Vec<Child>,
+}
+
+impl ChildGroup {
+    /// All the children, sorted by depth then thread predecessor.
+    pub fn children(&self) -> &[Child] {
+        &self.children
+    }
+
+    /// The children that can follow `last`, an event of this thread, in a
+    /// configuration (`last ≤ pt(x)`): as two index ranges of [`ChildGroup::children`],
+    /// those whose thread predecessor is `last`, and those deeper in the thread tree
+    /// (which the caller must still test). Children at `last`'s depth or above with
+    /// another predecessor cannot follow it.
+    pub fn after(&self, last_depth: u32, last: EventId) -> [std::ops::Range<usize>; 2] {
+        let c = &self.children;
+        let lo = c.partition_point(|x| x.key() < (last_depth + 1, last));
+        let hi = c.partition_point(|x| x.key() <= (last_depth + 1, last));
+        let deeper = c.partition_point(|x| x.depth <= last_depth + 1);
+        [lo..hi, deeper..c.len()]
+    }
 }
 
 /// The unfolding: the event arena, its trees and its dedup index.
@@ -158,10 +198,11 @@ pub struct Unfolding {
     obj_ids: Vec<ObjId>,
     // Head of the child list of each object's virtual root.
     obj_root_child: Vec<EventId>,
-    // The same children, compact: per (object, parent), each child with its thread and
-    // thread predecessor, so that a scan for spike candidates rejects most children
-    // without touching their events.
-    children: HashMap<(ObjIdx, EventId), Vec<Child>>,
+    // The same children, compact and grouped by thread: per (object, parent), per
+    // thread, each child with its thread predecessor, so that a scan for spike
+    // candidates skips a whole thread at once and rejects most children without
+    // touching their events.
+    children: HashMap<(ObjIdx, EventId), Vec<ChildGroup>>,
     skip: u32,
     live: usize,
     peak: usize,
@@ -329,6 +370,12 @@ impl Unfolding {
         self.tree_le(lo, hi, true)
     }
 
+    /// Depth of `e` in its thread's tree (1 for a thread's first event).
+    #[inline]
+    pub fn thread_depth(&self, e: EventId) -> u32 {
+        self.depth(e, false)
+    }
+
     /// `tmax(e, t)` (Def. 7): the last event of thread `t` in `[e]`, or [`BOTTOM`].
     #[inline]
     pub fn tmax(&self, e: EventId, t: ThreadId) -> EventId {
@@ -396,8 +443,9 @@ impl Unfolding {
     }
 
     /// The children of `parent` (or of object `o`'s virtual root if `parent` is
-    /// [`BOTTOM`]) in the tree of object `o`, as a compact slice (see [`Child`]).
-    pub fn obj_children_compact(&self, o: ObjIdx, parent: EventId) -> &[Child] {
+    /// [`BOTTOM`]) in the tree of object `o`, compact and grouped by thread (see
+    /// [`Child`], [`ChildGroup`]).
+    pub fn obj_children_by_thread(&self, o: ObjIdx, parent: EventId) -> &[ChildGroup] {
         self.children.get(&(o, parent)).map_or(&[], |v| v.as_slice())
     }
 
@@ -486,7 +534,16 @@ impl Unfolding {
             };
             let old = std::mem::replace(head, e);
             self.events[e.index()].next_osibling = old;
-            self.children.entry((obj, opred)).or_default().push(Child { event: e, thread, tpred });
+            let depth = self.events[e.index()].tnode.depth;
+            let groups = self.children.entry((obj, opred)).or_default();
+            let child = Child { event: e, thread, tpred, depth };
+            match groups.iter_mut().find(|g| g.thread == thread) {
+                Some(g) => {
+                    let at = g.children.partition_point(|x| x.key() <= child.key());
+                    g.children.insert(at, child);
+                }
+                None => groups.push(ChildGroup { thread, children: vec![child] }),
+            }
         }
         self.index.insert(key, e);
         (e, true)
@@ -641,7 +698,10 @@ impl Unfolding {
             if parent != BOTTOM && !events[parent.index()].live {
                 return false;
             }
-            v.retain(|c| events[c.event.index()].live);
+            for g in v.iter_mut() {
+                g.children.retain(|c| events[c.event.index()].live);
+            }
+            v.retain(|g| !g.children.is_empty());
             !v.is_empty()
         });
         for i in 0..self.events.len() {

@@ -15,7 +15,12 @@ fn run(m: &Model, k: Option<usize>) -> (Stats, BTreeSet<Canon>) {
 /// Explore with QPOR, pruning `U` whenever it has grown by `slack` events.
 fn run_pruning(m: &Model, k: Option<usize>, slack: usize) -> (Stats, BTreeSet<Canon>) {
     let mut m = m.clone();
-    let config = ExploreConfig { algorithm: Algorithm::Qpor { k }, prune_slack: slack, ..ExploreConfig::default() };
+    let config = ExploreConfig {
+        algorithm: Algorithm::Qpor { k },
+        prune_slack: slack,
+        check_distinct: true,
+        ..ExploreConfig::default()
+    };
     let mut traces = BTreeSet::new();
     let mut obs = |e: &Execution, _new: bool, _s: &Stats| {
         if matches!(e.end, End::Finished | End::Deadlock { .. }) {
@@ -109,7 +114,8 @@ fn qpor_agrees_with_the_dpor_family_on_paper_programs() {
     ] {
         let (qs, qt) = run(&m, None);
         let mut mm = m.clone();
-        let config = ExploreConfig { algorithm: Algorithm::OptimalDpor, ..ExploreConfig::default() };
+        let config =
+            ExploreConfig { algorithm: Algorithm::OptimalDpor, check_distinct: true, ..ExploreConfig::default() };
         let mut traces = BTreeSet::new();
         let mut obs = |e: &Execution, _: bool, _: &Stats| {
             if matches!(e.end, End::Finished | End::Deadlock { .. }) {

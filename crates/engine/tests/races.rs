@@ -38,7 +38,7 @@ fn racy_by_definition(m: &Model) -> Option<bool> {
 /// order of its visible steps).
 fn explorer_finds_race(m: &Model, alg: Algorithm, mode: Independence) -> bool {
     let mut m = m.clone();
-    let config = ExploreConfig { algorithm: alg, independence: mode, ..ExploreConfig::default() };
+    let config = ExploreConfig { algorithm: alg, independence: mode, check_distinct: true, ..ExploreConfig::default() };
     let mut found = false;
     let mut obs = |e: &Execution, _: bool, _: &Stats| {
         if e.defects.iter().any(|d| d.kind == DefectKind::DataRace) {

@@ -2,13 +2,26 @@
 //!
 //! An explorer decides which executions to run; the [`Session`] runs them, counts them,
 //! tells the [`Observer`] about each, and keeps the statistics that must be comparable
-//! across algorithms (executions, distinct maximal configurations, SSB). Each explorer
+//! across algorithms (executions, maximal configurations, SSB). Each explorer
 //! lives in its own file and adds its own figures to [`Stats`] (events and combs for
 //! QPOR, wakeup-tree nodes for optimal-DPOR, backtrack sets for the others).
 //!
 //! Calling protocol of [`Explorer::explore`]: called once per exploration with a fresh
 //! session; it calls [`Session::run`] once per execution, must stop as soon as
 //! [`Session::should_stop`] is true, and returns when the exploration is complete.
+//!
+//! # Counting maximal configurations in constant memory
+//!
+//! Every reducing explorer (QPOR with any k, source-, optimal- and classic-DPOR) runs
+//! at most one maximal execution per Mazurkiewicz trace: sleep sets (the DPORs) and the
+//! set `D` of Algorithm 1 (QPOR) forbid a second one, whatever else they waste on
+//! sleep-set-blocked executions. So the session counts maximal executions and keeps no
+//! per-execution memory. The claim is checked, not trusted: with
+//! [`ExploreConfig::check_distinct`] (a diagnostic the tests turn on) the session keeps
+//! the set of trace keys it has seen (16 bytes per distinct trace) and counts repeats as
+//! [`Stats::redundant`]; the property tests assert 0 on random programs for every
+//! reducing explorer. The exhaustive `dfs` runs every interleaving, so it always keeps
+//! the set (it is for small programs; its executions grow far faster than its traces).
 
 use crate::action::{Action, Independence};
 use crate::ids::ThreadId;
@@ -94,6 +107,12 @@ pub struct ExploreConfig {
     /// (Musuvathi and Qadeer's preemption bound; Dpu's `-x`). Not sound for proofs: an
     /// exploration with a bound finds bugs within the bound.
     pub max_preemptions: Option<usize>,
+    /// Diagnostic: keep the set of trace keys of the maximal executions (16 bytes per
+    /// distinct trace) to count distinct traces and detect redundant executions
+    /// ([`Stats::redundant`]). Off, memory stays flat in the number of executions and
+    /// [`Stats::maximal_configurations`] counts maximal executions, which every reducing
+    /// explorer runs once per trace (see the module documentation). Always on for `dfs`.
+    pub check_distinct: bool,
 }
 
 impl Default for ExploreConfig {
@@ -106,6 +125,7 @@ impl Default for ExploreConfig {
             skip_step: 4,
             prune_slack: 4096,
             max_preemptions: None,
+            check_distinct: false,
         }
     }
 }
@@ -131,10 +151,16 @@ pub struct Stats {
     /// Program runs.
     pub executions: u64,
     /// Distinct Mazurkiewicz traces among the maximal executions explored (maximal
-    /// configurations of the unfolding).
+    /// configurations of the unfolding). Without [`ExploreConfig::check_distinct`]
+    /// (and not `dfs`), the number of maximal executions, which is the same for every
+    /// reducing explorer (module documentation).
     pub maximal_configurations: u64,
-    /// Maximal executions explored whose trace had been explored before.
+    /// Maximal executions explored whose trace had been explored before; counted only
+    /// when [`Stats::distinct_checked`] (otherwise 0).
     pub redundant: u64,
+    /// Whether distinctness was checked with a set of trace keys (see
+    /// [`ExploreConfig::check_distinct`]).
+    pub distinct_checked: bool,
     /// Sleep-set-blocked executions.
     pub ssb: u64,
     /// Maximal executions that ended in a deadlock.
@@ -163,6 +189,8 @@ pub struct Stats {
     pub comb_total: u64,
     /// QPOR: combinations tried during comb searches.
     pub comb_tried: u64,
+    /// QPOR: spike candidates examined (children of `pm(d)` tested for membership).
+    pub comb_scanned: u64,
     /// Optimal-DPOR: wakeup-tree nodes now / at most.
     pub wakeup_nodes: u64,
     /// Optimal-DPOR: most wakeup-tree nodes held at once.
@@ -191,7 +219,8 @@ pub enum Control {
 /// Sees every execution an explorer runs (reports, progress, defect collection).
 pub trait Observer {
     /// Called once per execution. `new_trace` is true for a maximal execution whose
-    /// Mazurkiewicz trace had not been explored before.
+    /// Mazurkiewicz trace had not been explored before (without the distinctness check:
+    /// for every maximal execution).
     fn execution(&mut self, exec: &Execution, new_trace: bool, stats: &Stats) -> Control;
 }
 
@@ -230,7 +259,8 @@ pub struct Session<'p> {
     pub config: ExploreConfig,
     /// Statistics so far; explorers add their own figures.
     pub stats: Stats,
-    seen: HashSet<TraceKey>,
+    // invariant: Some iff distinctness is checked (config.check_distinct or dfs).
+    seen: Option<HashSet<TraceKey>>,
     stop: bool,
     started: Instant,
 }
@@ -244,12 +274,13 @@ impl std::fmt::Debug for Session<'_> {
 impl<'p> Session<'p> {
     /// A session over `program`, reporting to `observer`.
     pub fn new(program: &'p mut dyn Program, observer: &'p mut dyn Observer, config: ExploreConfig) -> Self {
+        let check = config.check_distinct || config.algorithm == Algorithm::Dfs;
         Session {
             program,
             observer,
             config,
-            stats: Stats::default(),
-            seen: HashSet::default(),
+            stats: Stats { distinct_checked: check, ..Stats::default() },
+            seen: check.then(HashSet::default),
             stop: false,
             started: Instant::now(),
         }
@@ -280,7 +311,11 @@ impl<'p> Session<'p> {
                 if matches!(out.end, End::Deadlock { .. }) {
                     self.stats.deadlocks += 1;
                 }
-                if self.seen.insert(trace_key(&out.steps, self.config.independence)) {
+                let new = match self.seen.as_mut() {
+                    Some(seen) => seen.insert(trace_key(&out.steps, self.config.independence)),
+                    None => true,
+                };
+                if new {
                     self.stats.maximal_configurations += 1;
                     new_trace = true;
                 } else {

@@ -47,18 +47,37 @@
 //! failure (held). Only object operations have conflicting extensions: creates, joins
 //! and exits are never in immediate conflict.
 //!
-//! # Memory: `U ∩ Q(C, D)` (Alg. 1 line 19)
+//! # Memory: what pruning keeps (Alg. 1 line 19, departed from)
 //!
-//! Pruning keeps `C ∪ D ∪ #(C ∪ D)` and its causal closure (trees and `tmax`/`lmax`
-//! refer to causes). `Q` only grows down the branch, so pruning against the deepest
-//! node keeps what every ancestor needs; it runs when `U` has doubled since the last
+//! The paper prunes `U` to `Q(C, D) = C ∪ D ∪ #(C ∪ D)`. This explorer keeps a
+//! different set, defined once, in `Qpor::prune`: the branch `C`, every sleep set,
+//! every object operation that hangs in its object's tree under an event `c` of `C`
+//! (or under the root) and is compatible with the prefix of `C` ending at `c` — the
+//! events a later `Alt` on this branch can use as spike members — and the causal
+//! closure of all of these (trees and `tmax`/`lmax` refer to causes). On lock-heavy
+//! programs `Q(C, D)` is nearly all of `U` (every lock conflicts with the branch); the
+//! kept set is smaller, but not bounded by the branch: on nested locking the inner
+//! locks' variants, one per history of the outer lock, hang under the root and stay
+//! (see `docs/qpor-performance.md`). Pruning runs when `U` has doubled since the last
 //! pruning, which keeps its cost amortised constant per event.
+//!
+//! # Where Algorithm 1's lines are
+//!
+//! - line 5 (add `ex(C)` to `U`): `Qpor::absorb` (`en` events from the run) and
+//!   `cexp`/`cexp_walk`/`cexp_blocked` (`cex`, lines 22–34);
+//! - lines 7–16 (return if `en(C) ⊆ D`; choose `e` from `A` or `en(C) \ D`; explore
+//!   left): the runtime's run with the replay of the clue and the sleep set (a left
+//!   descent is one program run);
+//! - lines 17–18 (`J ∈ Alt(C, D ∪ {e})`, explore right): the backtracking loop of
+//!   `explore` and `Qpor::alternative`;
+//! - line 19 (`U := U ∩ Q`): `Qpor::prune`, lazily.
 //!
 //! # Departures from the paper
 //!
 //! - Thread creation, join, trylock, memory accesses and process exit are added to the
 //!   paper's `acq`/`rel`/`loc` language (see [`crate::action`]).
-//! - `U` is pruned lazily (on doubling) instead of at every return of `Explore`.
+//! - `U` is pruned lazily (on doubling) instead of at every return of `Explore`, and
+//!   to a different set than `Q(C, D)` (above).
 //! - A spin-wait on several locations ([`crate::Awaited`] with more than one location)
 //!   is refused: it would be an event of several object trees, and neither the
 //!   conflict test of Theorem 5.1 (one `lmax` per tree) nor `cexp` (one tree walked)
@@ -66,13 +85,42 @@
 
 use super::{ExploreConfig, ExploreError, Explorer, Session};
 use crate::action::{Action, Independence};
+use crate::configuration::Configuration;
 use crate::ids::{EventId, ThreadId};
 use crate::program::{Execution, ProgramError};
-use crate::unfolding::{ObjIdx, Preds, Unfolding, BOTTOM};
+use crate::unfolding::{Child, ObjIdx, Preds, Unfolding, BOTTOM};
 use rustc_hash::FxHashSet as HashSet;
 use std::time::Instant;
 
-const NOT_IN_BRANCH: u32 = u32::MAX;
+/// A spike of a comb (QPOR Def. 5): the events of `U` in conflict with one selected
+/// event `target` of `D` that are compatible with `C` and whose history avoids `D`
+/// (Def. 6 step 3), restricted to the minimal ones — the siblings of `target` in its
+/// object's tree, in other threads (module documentation, `Qpor::spike_member`).
+/// Filled lazily during one Alt call.
+#[derive(Debug)]
+struct Spike {
+    /// The event of `D` this spike must conflict with.
+    target: EventId,
+    /// Its object.
+    obj: ObjIdx,
+    /// Number of candidates (children of `pm(target)` in other threads).
+    candidates: usize,
+    // invariant: the members among the candidates scanned so far, in scan order.
+    members: Vec<EventId>,
+    // The candidates: (thread group, index range) into `pm(target)`'s children
+    // (`Qpor::spike_ranges`); the scan is at `ranges[range]`, index `pos`.
+    ranges: Vec<(usize, std::ops::Range<usize>)>,
+    range: usize,
+    pos: usize,
+}
+
+/// A comb (QPOR Def. 5): one spike per selected event of `D`; a solution picks one
+/// member per spike, pairwise conflict-free (Def. 6 step 4), and `J` is the union of
+/// their causal histories.
+#[derive(Debug)]
+struct Comb {
+    spikes: Vec<Spike>,
+}
 
 /// A node of the branch: the state at configuration `C_i`.
 #[derive(Debug, Default, Clone)]
@@ -87,18 +135,11 @@ pub struct Qpor {
     /// `Some(k)`: k-partial alternatives; `None`: optimal alternatives.
     k: Option<usize>,
     u: Unfolding,
-    // The branch C as a sequence; sched[i] = thread(seq[i]).
-    seq: Vec<EventId>,
-    sched: Vec<ThreadId>,
-    // nodes[i] for i in 0..=seq.len(); nodes beyond are stale (reused allocations).
+    // The branch C (Algorithm 1's C at the deepest node), as a sequence with its
+    // frontier.
+    c: Configuration,
+    // nodes[i] for i in 0..=c.len(); nodes beyond are stale (reused allocations).
     nodes: Vec<Node>,
-    // Frontier of C = seq: last event per thread, create event per thread, last
-    // operation per object.
-    last: Vec<EventId>,
-    creator: Vec<EventId>,
-    obj_last: Vec<EventId>,
-    // Position in seq of each event slot, or NOT_IN_BRANCH.
-    in_branch: Vec<u32>,
     // Live-event count after the last pruning.
     pruned_at: usize,
 }
@@ -119,82 +160,48 @@ impl Qpor {
         Ok(Qpor {
             k,
             u: Unfolding::new(config.skip_step),
-            seq: Vec::new(),
-            sched: Vec::new(),
+            c: Configuration::new(),
             nodes: vec![Node::default()],
-            last: Vec::new(),
-            creator: Vec::new(),
-            obj_last: Vec::new(),
-            in_branch: Vec::new(),
             pruned_at: 0,
         })
     }
 
-    /// The unfolding explored so far (pruned to `Q(C, D)`).
+    /// The unfolding explored so far (pruned as `Qpor::prune` says).
     pub fn unfolding(&self) -> &Unfolding {
         &self.u
     }
 
     // ----- frontier ---------------------------------------------------------------
 
+    /// Whether `e` (not [`BOTTOM`]) is in the branch `C`.
+    #[inline]
+    fn in_c(&self, e: EventId) -> bool {
+        self.c.contains(e)
+    }
+
     fn last_of(&self, t: ThreadId) -> EventId {
-        self.last.get(t.index()).copied().unwrap_or(BOTTOM)
+        self.c.last_of(t)
     }
 
     fn obj_last_of(&self, o: ObjIdx) -> EventId {
-        self.obj_last.get(o as usize).copied().unwrap_or(BOTTOM)
-    }
-
-    fn set_thread_slot(v: &mut Vec<EventId>, t: usize, e: EventId) {
-        if v.len() <= t {
-            v.resize(t + 1, BOTTOM);
-        }
-        v[t] = e;
+        self.c.obj_last_of(o)
     }
 
     /// Append `e` to the branch.
     fn push(&mut self, e: EventId) {
-        let ev = self.u.event(e);
-        let (t, action, obj) = (ev.thread, ev.action, ev.obj);
-        Self::set_thread_slot(&mut self.last, t.index(), e);
-        if let Action::Create(c) = action {
-            Self::set_thread_slot(&mut self.creator, c.index(), e);
-        }
-        if obj != u32::MAX {
-            Self::set_thread_slot(&mut self.obj_last, obj as usize, e);
-        }
-        if self.in_branch.len() <= e.index() {
-            self.in_branch.resize(e.index() + 1, NOT_IN_BRANCH);
-        }
-        self.in_branch[e.index()] = self.seq.len() as u32;
-        self.seq.push(e);
-        self.sched.push(t);
+        self.c.push(&self.u, e);
     }
 
     /// Remove the last event of the branch, restoring the frontier.
     fn pop(&mut self) -> EventId {
-        let e = self.seq.pop().expect("checker bug: pop on an empty branch");
-        self.sched.pop();
-        let ev = self.u.event(e);
-        let t = ev.thread;
-        let prev = if ev.tpred != BOTTOM && self.u.event(ev.tpred).thread == t { ev.tpred } else { BOTTOM };
-        self.last[t.index()] = prev;
-        if let Action::Create(c) = ev.action {
-            self.creator[c.index()] = BOTTOM;
-        }
-        if ev.obj != u32::MAX {
-            self.obj_last[ev.obj as usize] = ev.opred;
-        }
-        self.in_branch[e.index()] = NOT_IN_BRANCH;
-        e
+        self.c.pop(&self.u)
     }
 
     /// The immediate predecessors of `thread` performing `action` after the branch.
     fn preds_for(&mut self, thread: ThreadId, action: Action, step: usize) -> Result<Preds, ProgramError> {
         let mut preds = Preds::default();
         let lt = self.last_of(thread);
-        preds.tpred =
-            if lt != BOTTOM { Some(lt) } else { self.creator.get(thread.index()).copied().filter(|&e| e != BOTTOM) };
+        preds.tpred = if lt != BOTTOM { Some(lt) } else { Some(self.c.creator_of(thread)).filter(|&e| e != BOTTOM) };
         if preds.tpred.is_none() && thread != ThreadId::MAIN {
             return Err(ProgramError::Divergence {
                 step,
@@ -213,7 +220,7 @@ impl Qpor {
                 preds.opred = Some(x);
             }
             Action::ExitProcess => {
-                for (i, &x) in self.last.iter().enumerate() {
+                for (i, &x) in self.c.last_per_thread().iter().enumerate() {
                     if x != BOTTOM && i != thread.index() {
                         preds.extra.push(x);
                     }
@@ -241,16 +248,16 @@ impl Qpor {
         expect: &[EventId],
     ) -> Result<(), ExploreError> {
         let t0 = Instant::now();
-        debug_assert_eq!(self.seq.len(), from);
-        for (i, (step, &t)) in exec.steps.iter().zip(self.sched.iter()).enumerate().take(from) {
-            if step.thread != t || step.action != self.u.event(self.seq[i]).action {
+        debug_assert_eq!(self.c.len(), from);
+        for (i, (step, &t)) in exec.steps.iter().zip(self.c.schedule()).enumerate().take(from) {
+            if step.thread != t || step.action != self.u.event(self.c.events()[i]).action {
                 return Err(ProgramError::Divergence {
                     step: i,
                     detail: format!(
                         "replayed {} {:?}, the branch has {:?}",
                         step.thread,
                         step.action,
-                        self.u.event(self.seq[i])
+                        self.u.event(self.c.events()[i])
                     ),
                 }
                 .into());
@@ -310,8 +317,8 @@ impl Qpor {
         }
         s.stats.time.add_events += t0.elapsed();
         let t1 = Instant::now();
-        for i in first_new..self.seq.len() {
-            self.cexp(self.seq[i], s);
+        for i in first_new..self.c.len() {
+            self.cexp(self.c.events()[i], s);
         }
         self.cexp_blocked(exec, s);
         s.stats.time.cex += t1.elapsed();
@@ -387,7 +394,7 @@ impl Qpor {
                 continue;
             }
             let lt = self.last_of(t);
-            let et = if lt != BOTTOM { lt } else { self.creator.get(t.index()).copied().unwrap_or(BOTTOM) };
+            let et = if lt != BOTTOM { lt } else { self.c.creator_of(t) };
             self.cexp_walk(t, a, et, last, s);
         }
     }
@@ -397,7 +404,7 @@ impl Qpor {
     /// Whether `[x] ∪ C` is a configuration, `C` being the branch.
     fn compatible_with_branch(&self, x: EventId) -> bool {
         let ev = self.u.event(x);
-        let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
+        let in_c = |e: EventId| e == BOTTOM || self.in_c(e);
         let lt = self.last_of(ev.thread);
         // Fast accept: x is the next event of its thread and of its object after C, and
         // its other causes are in C.
@@ -431,65 +438,136 @@ impl Qpor {
     /// `{x}`, and no event outside C precedes x).
     fn preds_in_branch(&self, x: EventId) -> bool {
         let ev = self.u.event(x);
-        let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
+        let in_c = |e: EventId| e == BOTTOM || self.in_c(e);
         in_c(ev.tpred) && in_c(ev.opred) && ev.extra.iter().all(|&e| in_c(e))
     }
 
-    /// `Alt(C_k, D_k)` with the branch at `C_k`: a clue `J`, returned as `J \ C_k` in
-    /// causal order, or `None`.
+    /// Whether `x`, a child of `pm(d)` in `d`'s object tree, belongs to the spike of
+    /// `d` at node `k` (Def. 6 step 3): `x ≠ d`, `[x] ∪ C_k` is a configuration and
+    /// `[x]` avoids `D_k`.
+    ///
+    /// Callers skip the siblings of `d` in `d`'s own thread: they are never members.
+    /// `d ∈ en(C_k)`, so `pt(d)` is its thread's last event in `C_k` (or the thread has
+    /// none there). If a sibling `x`'s thread predecessor is `pt(d)`, `x` is `d`'s
+    /// statement after the same history: `x = d`. Otherwise `x`'s history holds the
+    /// event `y` of the thread right after `pt(d)`; `y` runs `d`'s statement (a thread
+    /// is deterministic given its causal history), so it is an operation on `d`'s
+    /// object below `x`: `y ≤ pm(d)`, so `y ∈ C_k`, a later event of the thread than its
+    /// last one in `C_k`. This keeps nested locking cheap: the variants of a thread's
+    /// inner lock (one per history of its outer lock) all hang under one node.
+    fn spike_member(&self, c: &Child, d: EventId, k: usize) -> bool {
+        debug_assert!(c.thread != self.u.event(d).thread, "checker bug: a same-thread sibling reached spike_member");
+        let in_c = |e: EventId| e == BOTTOM || self.in_c(e);
+        // The fast reject of `compatible_with_branch`, without touching the event.
+        let lt = self.last_of(c.thread);
+        if lt != BOTTOM && in_c(c.tpred) && (c.tpred == BOTTOM || c.tpred != lt) {
+            return false;
+        }
+        let x = c.event;
+        if !self.compatible_with_branch(x) {
+            return false;
+        }
+        // Sleep events are outside C: when x's history is C plus x, only x itself can
+        // be one.
+        let sleep = &self.nodes[k].sleep;
+        if self.preds_in_branch(x) {
+            !sleep.contains(&x)
+        } else {
+            sleep.iter().all(|&z| !self.u.le(z, x))
+        }
+    }
+
+    /// The `i`-th element of `spike` (Def. 6 step 3), filling it lazily from its
+    /// candidate list: a spike is scanned only as far as the search needs (the lazy
+    /// comb construction the paper's §6 suggests).
+    fn spike_get(&self, spike: &mut Spike, i: usize, k: usize, s: &mut Session<'_>) -> Option<EventId> {
+        let groups = self.u.obj_children_by_thread(spike.obj, self.u.event(spike.target).opred);
+        while spike.members.len() <= i && spike.range < spike.ranges.len() {
+            let (g, end) = (spike.ranges[spike.range].0, spike.ranges[spike.range].1.end);
+            if spike.pos >= end {
+                spike.range += 1;
+                spike.pos = spike.ranges.get(spike.range).map_or(0, |x| x.1.start);
+                continue;
+            }
+            let c = groups[g].children()[spike.pos];
+            spike.pos += 1;
+            s.stats.comb_scanned += 1;
+            if self.spike_member(&c, spike.target, k) {
+                spike.members.push(c.event);
+            }
+        }
+        spike.members.get(i).copied()
+    }
+
+    /// The candidates of the spike of `d` with the branch at `C_k`: index ranges into
+    /// the thread groups of `pm(d)`'s children. `d`'s own thread is skipped (see
+    /// `spike_member`); in a thread with events in `C_k`, only the children whose
+    /// thread predecessor is its last event in `C_k`, or deeper, can be compatible.
+    fn spike_ranges(&self, d: EventId) -> (Vec<(usize, std::ops::Range<usize>)>, usize) {
+        let dev = self.u.event(d);
+        let mut ranges = Vec::new();
+        let mut n = 0;
+        for (gi, g) in self.u.obj_children_by_thread(dev.obj, dev.opred).iter().enumerate() {
+            if g.thread == dev.thread {
+                continue;
+            }
+            let lt = self.last_of(g.thread);
+            let rs = if lt == BOTTOM { [0..g.children().len(), 0..0] } else { g.after(self.u.thread_depth(lt), lt) };
+            for r in rs {
+                if !r.is_empty() {
+                    n += r.len();
+                    ranges.push((gi, r));
+                }
+            }
+        }
+        (ranges, n)
+    }
+
+    /// `Alt(C_k, D_k)` with the branch at `C_k` (Alg. 1 line 17, via a comb: §5, Def.
+    /// 5–6): a clue `J`, returned as `J \ C_k` in causal order, or `None`.
     fn alternative(&mut self, k: usize, s: &mut Session<'_>) -> Option<Vec<EventId>> {
         s.stats.alt_calls += 1;
         let t0 = Instant::now();
         let sleep = &self.nodes[k].sleep;
+        // Step 1–2: the selected events of D (the last k for k-partial alternatives).
         let take = self.k.unwrap_or(usize::MAX).min(sleep.len());
-        let targets: Vec<EventId> = sleep[sleep.len() - take..].to_vec();
-        // Step 1–3: one spike per target.
-        let mut spikes: Vec<(EventId, Vec<EventId>)> = Vec::with_capacity(targets.len());
-        let mut size = 0u64;
-        for &d in targets.iter().rev() {
+        let mut comb = Comb { spikes: Vec::with_capacity(take) };
+        for &d in sleep[sleep.len() - take..].iter().rev() {
             let dev = self.u.event(d);
             if dev.obj == u32::MAX {
                 // Never in conflict with anything: no configuration avoids it.
                 s.stats.time.comb_build += t0.elapsed();
                 return None;
             }
-            let in_c = |e: EventId| e == BOTTOM || self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH);
-            let spike: Vec<EventId> = self
-                .u
-                .obj_children_compact(dev.obj, dev.opred)
-                .iter()
-                .filter(|c| {
-                    // The fast reject of `compatible_with_branch`, without the event.
-                    let lt = self.last_of(c.thread);
-                    c.event != d && !(lt != BOTTOM && in_c(c.tpred) && (c.tpred == BOTTOM || c.tpred != lt))
-                })
-                .map(|c| c.event)
-                .filter(|&x| self.compatible_with_branch(x))
-                .filter(|&x| {
-                    // Sleep events are outside C: when x's history is C plus x, only x
-                    // itself can be one.
-                    let sleep = &self.nodes[k].sleep;
-                    if self.preds_in_branch(x) {
-                        !sleep.contains(&x)
-                    } else {
-                        sleep.iter().all(|&z| !self.u.le(z, x))
-                    }
-                })
-                .collect();
-            if spike.is_empty() {
+            let (ranges, n) = self.spike_ranges(d);
+            let pos = ranges.first().map_or(0, |r| r.1.start);
+            comb.spikes.push(Spike {
+                target: d,
+                obj: dev.obj,
+                candidates: n,
+                members: Vec::new(),
+                ranges,
+                range: 0,
+                pos,
+            });
+        }
+        // Shortest candidate lists first: an empty spike is found after the least work,
+        // and the search branches least near its root.
+        comb.spikes.sort_by_key(|sp| sp.candidates);
+        // Step 3, lazily: every spike needs one member, else there is no alternative.
+        for i in 0..comb.spikes.len() {
+            if self.spike_get(&mut comb.spikes[i], 0, k, s).is_none() {
                 s.stats.time.comb_build += t0.elapsed();
                 return None;
             }
-            size += spike.len() as u64;
-            spikes.push((d, spike));
         }
-        s.stats.comb_total += size;
-        s.stats.comb_max = s.stats.comb_max.max(size);
-        spikes.sort_by_key(|(_, sp)| sp.len());
         let t1 = Instant::now();
         s.stats.time.comb_build += t1 - t0;
         // Step 4: depth-first search for a conflict-free combination.
-        let chosen = self.search_comb(&spikes, s);
+        let chosen = self.search_comb(&mut comb, k, s);
+        let size: u64 = comb.spikes.iter().map(|sp| sp.members.len() as u64).sum();
+        s.stats.comb_total += size;
+        s.stats.comb_max = s.stats.comb_max.max(size);
         s.stats.time.comb_search += t1.elapsed();
         let chosen = chosen?;
         s.stats.alt_found += 1;
@@ -497,38 +575,38 @@ impl Qpor {
     }
 
     /// Find one element per spike, pairwise conflict-free (a spike whose event already
-    /// conflicts with a chosen element needs none). Explicit stack.
-    fn search_comb(&self, spikes: &[(EventId, Vec<EventId>)], s: &mut Session<'_>) -> Option<Vec<EventId>> {
-        // cursor[i]: next index to try in spike i; chosen[i]: element picked (or BOTTOM
-        // when spike i is satisfied by earlier choices).
-        let n = spikes.len();
+    /// conflicts with a chosen element needs none). Explicit stack; spikes are filled as
+    /// far as the search reaches.
+    fn search_comb(&self, comb: &mut Comb, k: usize, s: &mut Session<'_>) -> Option<Vec<EventId>> {
+        // cursor[i]: next index to try in spike i (usize::MAX: spike i is satisfied by
+        // earlier choices); chosen[i]: the element picked, None when satisfied.
+        let n = comb.spikes.len();
         let mut cursor = vec![0usize; n];
-        let mut chosen: Vec<EventId> = Vec::with_capacity(n);
+        let mut chosen: Vec<Option<EventId>> = Vec::with_capacity(n);
         let mut level = 0usize;
         loop {
             if level == n {
-                return Some(chosen.into_iter().filter(|&x| x != BOTTOM).collect());
+                return Some(chosen.into_iter().flatten().collect());
             }
-            let (d, spike) = &spikes[level];
-            if cursor[level] == 0 && chosen.iter().any(|&x| x != BOTTOM && self.u.conflict(x, *d)) {
+            let d = comb.spikes[level].target;
+            if cursor[level] == 0 && chosen.iter().flatten().any(|&x| self.u.conflict(x, d)) {
                 cursor[level] = usize::MAX;
-                chosen.push(BOTTOM);
+                chosen.push(None);
                 level += 1;
                 continue;
             }
             let mut picked = None;
-            while cursor[level] < spike.len() {
-                let x = spike[cursor[level]];
+            while let Some(x) = self.spike_get(&mut comb.spikes[level], cursor[level], k, s) {
                 cursor[level] += 1;
                 s.stats.comb_tried += 1;
-                if chosen.iter().all(|&y| y == BOTTOM || !self.u.conflict(x, y)) {
+                if chosen.iter().flatten().all(|&y| !self.u.conflict(x, y)) {
                     picked = Some(x);
                     break;
                 }
             }
             match picked {
                 Some(x) => {
-                    chosen.push(x);
+                    chosen.push(Some(x));
                     level += 1;
                 }
                 None => {
@@ -540,7 +618,7 @@ impl Qpor {
                         }
                         level -= 1;
                         chosen.pop();
-                        if cursor[level] != usize::MAX && cursor[level] < spikes[level].1.len() {
+                        if cursor[level] != usize::MAX {
                             break;
                         }
                         cursor[level] = 0;
@@ -560,7 +638,7 @@ impl Qpor {
                 out.push(e);
                 continue;
             }
-            if self.in_branch.get(e.index()).is_some_and(|&p| p != NOT_IN_BRANCH) || !seen.insert(e) {
+            if self.in_c(e) || !seen.insert(e) {
                 continue;
             }
             stack.push((e, true));
@@ -589,17 +667,17 @@ impl Qpor {
     /// the branch.
     fn prune(&mut self) {
         let mut keep = vec![false; self.u.slots()];
-        for &e in &self.seq {
+        for &e in self.c.events() {
             keep[e.index()] = true;
         }
-        for node in &self.nodes[..=self.seq.len()] {
+        for node in &self.nodes[..=self.c.len()] {
             for &d in &node.sleep {
                 keep[d.index()] = true;
             }
         }
         // Positions in C of the operations on each object, in order.
         let mut chains: Vec<Vec<u32>> = vec![Vec::new(); self.u.objects()];
-        for (i, &e) in self.seq.iter().enumerate() {
+        for (i, &e) in self.c.events().iter().enumerate() {
             let o = self.u.event(e).obj;
             if o != u32::MAX {
                 chains[o as usize].push(i as u32);
@@ -612,7 +690,7 @@ impl Qpor {
             if n == 0 {
                 BOTTOM
             } else {
-                self.seq[chain[n - 1] as usize]
+                self.c.events()[chain[n - 1] as usize]
             }
         };
         for (i, kept) in keep.iter_mut().enumerate() {
@@ -627,8 +705,8 @@ impl Qpor {
             let j = if ev.opred == BOTTOM {
                 0
             } else {
-                match self.in_branch.get(ev.opred.index()) {
-                    Some(&p) if p != NOT_IN_BRANCH => p + 1,
+                match self.c.position(ev.opred) {
+                    Some(p) => p as u32 + 1,
                     _ => continue,
                 }
             };
@@ -661,10 +739,10 @@ impl Explorer for Qpor {
             }
             // Backtrack to the deepest node with an alternative.
             let found = loop {
-                if self.seq.is_empty() {
+                if self.c.is_empty() {
                     break None;
                 }
-                let k = self.seq.len() - 1;
+                let k = self.c.len() - 1;
                 let e = self.pop();
                 self.nodes[k].sleep.push(e);
                 if let Some(a) = self.alternative(k, s) {
@@ -676,7 +754,7 @@ impl Explorer for Qpor {
                 return Ok(());
             };
             replay.clear();
-            replay.extend_from_slice(&self.sched);
+            replay.extend_from_slice(self.c.schedule());
             replay.extend(a.iter().map(|&x| self.u.event(x).thread));
             sleep_req.clear();
             for &d in &self.nodes[k].sleep {
@@ -835,7 +913,7 @@ mod tests {
             }
             crate::Control::Continue
         };
-        let cfg = ExploreConfig { algorithm: Algorithm::Qpor { k }, ..ExploreConfig::default() };
+        let cfg = ExploreConfig { algorithm: Algorithm::Qpor { k }, check_distinct: true, ..ExploreConfig::default() };
         let stats = explore(&mut p, &cfg, &mut obs).unwrap();
         assert_eq!(seen, expected, "qpor k={k:?} missed or invented traces; stats {stats:?}");
         (stats.maximal_configurations, stats.redundant, stats.ssb)
@@ -977,7 +1055,8 @@ mod tests {
             let mut obs = crate::explore::NoObserver;
             let mut s = Session::new(&mut p, &mut obs, cfg);
             q.absorb(&mut s, &exec, 0, &[]).unwrap();
-            let seq = q.seq.clone();
+            q.c.assert_invariants(&q.u);
+            let seq = q.c.events().to_vec();
             let n = seq.len();
             // Immediate predecessors of each position, as positions.
             let pos = |e: EventId| seq.iter().position(|&x| x == e);

@@ -334,6 +334,44 @@ pub fn lock_chain(n: usize, k: usize) -> Model {
     b.build()
 }
 
+/// Nested critical sections (the shape of the QPOR paper's §6 benchmarks, `Mpat` with
+/// a lock inside a lock; `bench/mpat_nested.c`): `k` pairs of threads; `A_i` locks the
+/// global mutex `g` and, inside it, its pair's mutex `p_i`; `B_i` locks `p_i` alone.
+/// `k!·2^k` traces: the order of the `A`s on `g`, and per pair which of `A_i`, `B_i`
+/// takes `p_i` first. Every lock of `g` has as many variants in `U` as there are orders
+/// of the earlier `A`s, which is what makes QPOR's object-tree sibling lists long.
+pub fn nested_pairs(k: usize) -> Model {
+    let mut b = ModelBuilder::new();
+    let g = b.mutex();
+    let ps: Vec<Mutex> = (0..k).map(|_| b.mutex()).collect();
+    let counts: Vec<Var> = (0..k).map(|_| b.var(0)).collect();
+    let mut ts = Vec::new();
+    for i in 0..k {
+        let (p, c) = (ps[i], counts[i]);
+        ts.push(b.thread(&format!("a{i}"), |t| {
+            t.lock(g);
+            t.lock(p);
+            let v = t.load(c);
+            t.store(c, v.add(1));
+            t.unlock(p);
+            t.unlock(g);
+        }));
+        ts.push(b.thread(&format!("b{i}"), |t| {
+            t.lock(p);
+            let v = t.load(c);
+            t.store(c, v.add(1));
+            t.unlock(p);
+        }));
+    }
+    b.main(|t| {
+        let hs: Vec<_> = ts.iter().map(|&c| t.spawn(c)).collect();
+        for h in hs {
+            t.join(h);
+        }
+    });
+    b.build()
+}
+
 /// A program of the shared corpus with its exact number of Mazurkiewicz traces.
 #[derive(Debug, Clone)]
 pub struct Case {
@@ -376,6 +414,9 @@ pub fn catalogue() -> Vec<Case> {
     add("lock_chain(3,3)".into(), lock_chain(3, 3), AllDependent, 1680);
     add("lock_chain(4,2)".into(), lock_chain(4, 2), AllDependent, 2520);
     add("philosophers(3)".into(), philosophers(3), AllDependent, 7);
+    for (k, t) in [(2, 8), (3, 48)] {
+        add(format!("nested_pairs({k})"), nested_pairs(k), AllDependent, t);
+    }
     v
 }
 

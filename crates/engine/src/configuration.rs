@@ -1,0 +1,186 @@
+//! A configuration of the unfolding held as the sequence that built it (QPOR §2, Def. 2).
+//!
+//! A configuration is a causally closed, conflict-free set of events. QPOR's explorer
+//! holds its branch `C` as the sequence of events in the order they ran, which is also
+//! a replay for the runtime, plus the *frontier* every query needs in O(1): the last
+//! event of each thread, the event that created each thread, the last operation on each
+//! object, and each event's position in the sequence (membership). `push` and `pop`
+//! keep all of it in step, in O(1) each; the explorer only ever pushes an event whose
+//! immediate predecessors are in the configuration and pops the last one.
+
+use crate::action::Action;
+use crate::ids::{EventId, ThreadId};
+use crate::unfolding::{ObjIdx, Unfolding, BOTTOM};
+
+/// A configuration `C` as a sequence of events of one [`Unfolding`], with its frontier.
+#[derive(Debug, Default, Clone)]
+pub struct Configuration {
+    // invariant: seq is a linearisation of a configuration of the unfolding (every
+    // event's immediate predecessors come before it); sched[i] = thread(seq[i]).
+    seq: Vec<EventId>,
+    sched: Vec<ThreadId>,
+    // invariant: last[t] = the last event of thread t in seq (BOTTOM if none);
+    // creator[t] = the create event of thread t in seq (BOTTOM if none);
+    // obj_last[o] = the last operation on object o in seq (BOTTOM if none).
+    last: Vec<EventId>,
+    creator: Vec<EventId>,
+    obj_last: Vec<EventId>,
+    // invariant: pos[seq[i]] == Some(i); None (or out of range) for other events.
+    pos: Vec<Option<u32>>,
+}
+
+fn set_slot(v: &mut Vec<EventId>, i: usize, e: EventId) {
+    if v.len() <= i {
+        v.resize(i + 1, BOTTOM);
+    }
+    v[i] = e;
+}
+
+impl Configuration {
+    /// The empty configuration.
+    pub fn new() -> Self {
+        Configuration::default()
+    }
+
+    /// Number of events.
+    pub fn len(&self) -> usize {
+        self.seq.len()
+    }
+
+    /// True for the empty configuration.
+    pub fn is_empty(&self) -> bool {
+        self.seq.is_empty()
+    }
+
+    /// The events, in the order they were pushed.
+    pub fn events(&self) -> &[EventId] {
+        &self.seq
+    }
+
+    /// The thread of each event, in order: a replay of the configuration.
+    pub fn schedule(&self) -> &[ThreadId] {
+        &self.sched
+    }
+
+    /// Whether `e` is in the configuration ([`BOTTOM`], the root, always is).
+    #[inline]
+    pub fn contains(&self, e: EventId) -> bool {
+        e == BOTTOM || self.position(e).is_some()
+    }
+
+    /// The position of `e` in the sequence, if it is in the configuration.
+    #[inline]
+    pub fn position(&self, e: EventId) -> Option<usize> {
+        if e == BOTTOM {
+            return None;
+        }
+        self.pos.get(e.index()).copied().flatten().map(|p| p as usize)
+    }
+
+    /// The last event of thread `t`, or [`BOTTOM`].
+    #[inline]
+    pub fn last_of(&self, t: ThreadId) -> EventId {
+        self.last.get(t.index()).copied().unwrap_or(BOTTOM)
+    }
+
+    /// The last event of every thread (index = thread), [`BOTTOM`] for none.
+    pub fn last_per_thread(&self) -> &[EventId] {
+        &self.last
+    }
+
+    /// The event that created thread `t`, or [`BOTTOM`].
+    #[inline]
+    pub fn creator_of(&self, t: ThreadId) -> EventId {
+        self.creator.get(t.index()).copied().unwrap_or(BOTTOM)
+    }
+
+    /// The last operation on object `o`, or [`BOTTOM`].
+    #[inline]
+    pub fn obj_last_of(&self, o: ObjIdx) -> EventId {
+        self.obj_last.get(o as usize).copied().unwrap_or(BOTTOM)
+    }
+
+    /// Append `e`, an event of `u` whose immediate predecessors are in the
+    /// configuration.
+    pub fn push(&mut self, u: &Unfolding, e: EventId) {
+        let ev = u.event(e);
+        let (t, action, obj) = (ev.thread, ev.action, ev.obj);
+        debug_assert!(
+            self.contains(ev.tpred) && self.contains(ev.opred) && ev.extra.iter().all(|&p| self.contains(p)),
+            "checker bug: pushed {e:?} before its causes"
+        );
+        set_slot(&mut self.last, t.index(), e);
+        if let Action::Create(c) = action {
+            set_slot(&mut self.creator, c.index(), e);
+        }
+        if obj != u32::MAX {
+            set_slot(&mut self.obj_last, obj as usize, e);
+        }
+        if self.pos.len() <= e.index() {
+            self.pos.resize(e.index() + 1, None);
+        }
+        self.pos[e.index()] = Some(self.seq.len() as u32);
+        self.seq.push(e);
+        self.sched.push(t);
+    }
+
+    /// Remove the last event, restoring the frontier.
+    ///
+    /// # Panics
+    /// On an empty configuration (a checker bug).
+    pub fn pop(&mut self, u: &Unfolding) -> EventId {
+        let e = self.seq.pop().expect("checker bug: pop on an empty configuration");
+        self.sched.pop();
+        let ev = u.event(e);
+        let t = ev.thread;
+        let prev = if ev.tpred != BOTTOM && u.event(ev.tpred).thread == t { ev.tpred } else { BOTTOM };
+        self.last[t.index()] = prev;
+        if let Action::Create(c) = ev.action {
+            self.creator[c.index()] = BOTTOM;
+        }
+        if ev.obj != u32::MAX {
+            self.obj_last[ev.obj as usize] = ev.opred;
+        }
+        self.pos[e.index()] = None;
+        e
+    }
+
+    /// Check the invariants against `u` (tests call this; O(|C| · |frontier|)).
+    ///
+    /// # Panics
+    /// With a message naming the broken invariant: that is a checker bug.
+    pub fn assert_invariants(&self, u: &Unfolding) {
+        let mut last: Vec<EventId> = Vec::new();
+        let mut creator: Vec<EventId> = Vec::new();
+        let mut obj_last: Vec<EventId> = Vec::new();
+        for (i, &e) in self.seq.iter().enumerate() {
+            let ev = u.event(e);
+            assert_eq!(self.position(e), Some(i), "checker bug: position of {e:?}");
+            assert_eq!(self.sched[i], ev.thread, "checker bug: schedule at {i}");
+            for p in [ev.tpred, ev.opred].iter().chain(ev.extra.iter()) {
+                assert!(
+                    *p == BOTTOM || self.position(*p).is_some_and(|q| q < i),
+                    "checker bug: {e:?} at {i} before its cause {p:?}"
+                );
+            }
+            for &f in &self.seq[..i] {
+                assert!(!u.conflict(e, f), "checker bug: {e:?} and {f:?} in conflict in one configuration");
+            }
+            set_slot(&mut last, ev.thread.index(), e);
+            if let Action::Create(c) = ev.action {
+                set_slot(&mut creator, c.index(), e);
+            }
+            if ev.obj != u32::MAX {
+                set_slot(&mut obj_last, ev.obj as usize, e);
+            }
+        }
+        let same = |a: &[EventId], b: &[EventId]| {
+            (0..a.len().max(b.len())).all(|i| a.get(i).unwrap_or(&BOTTOM) == b.get(i).unwrap_or(&BOTTOM))
+        };
+        assert!(same(&last, &self.last), "checker bug: last event per thread");
+        assert!(same(&creator, &self.creator), "checker bug: creator per thread");
+        assert!(same(&obj_last, &self.obj_last), "checker bug: last operation per object");
+        let members = self.pos.iter().filter(|p| p.is_some()).count();
+        assert_eq!(members, self.seq.len(), "checker bug: membership of events not in the sequence");
+    }
+}
