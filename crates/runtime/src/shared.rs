@@ -322,7 +322,7 @@ pub(crate) struct WireDefect {
 // SAFETY: repr(C), atomics only.
 unsafe impl Plain for WireDefect {}
 
-const KINDS: [DefectKind; 7] = [
+const KINDS: [DefectKind; 12] = [
     DefectKind::Assertion,
     DefectKind::Abort,
     DefectKind::Exit,
@@ -330,6 +330,11 @@ const KINDS: [DefectKind; 7] = [
     DefectKind::MutexMisuse,
     DefectKind::DataRace,
     DefectKind::SyncMisuse,
+    DefectKind::UseAfterFree,
+    DefectKind::DoubleFree,
+    DefectKind::InvalidFree,
+    DefectKind::StackUseAfterExit,
+    DefectKind::UninitRead,
 ];
 
 impl WireDefect {

@@ -91,6 +91,17 @@ pub fn describe_wait_status(status: c_int) -> String {
 
 static CRASH_PC: AtomicUsize = AtomicUsize::new(0);
 
+/// `[start, end)` of the loaded program image (0, 0: unknown), for the crash handler.
+static PROGRAM: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+
+/// Worker side: where the program's code is, so that a crash in code outside it (the
+/// runtime's hooks or libc, called by the program) is attributed to the program's
+/// innermost caller.
+pub(crate) fn set_program_range(range: (u64, u64)) {
+    PROGRAM[0].store(range.0 as usize, Ordering::Relaxed);
+    PROGRAM[1].store(range.1 as usize, Ordering::Relaxed);
+}
+
 extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
     let p = CRASH_PC.load(Ordering::Relaxed) as *const Header;
     if p.is_null() {
@@ -111,8 +122,29 @@ extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void
             // the shared header (above).
             unsafe {
                 let uc = &*(ctx as *const libc::ucontext_t);
-                (*p).crash_pc.store(uc.uc_mcontext.gregs[libc::REG_RIP as usize] as u64, Ordering::Relaxed);
-                (*p).crash_sp.store(uc.uc_mcontext.gregs[libc::REG_RSP as usize] as u64, Ordering::Relaxed);
+                let (pc, sp) = (
+                    uc.uc_mcontext.gregs[libc::REG_RIP as usize] as u64,
+                    uc.uc_mcontext.gregs[libc::REG_RSP as usize] as u64,
+                );
+                (*p).crash_pc.store(pc, Ordering::Relaxed);
+                (*p).crash_sp.store(sp, Ordering::Relaxed);
+                // A fault in code outside the program (an instrumentation hook or libc
+                // running on the program's stack, typically when it overflows): the
+                // nearest return address into the program above the stack pointer names
+                // the program's frame. At most 16 KiB are scanned (the smallest stack);
+                // should that read fault, the handler is already reset and the process
+                // dies with the original signal, the fault's own pc recorded.
+                let (lo, hi) = (PROGRAM[0].load(Ordering::Relaxed) as u64, PROGRAM[1].load(Ordering::Relaxed) as u64);
+                if lo != 0 && !(lo..hi).contains(&pc) && sp != 0 {
+                    let words = sp as *const u64;
+                    for i in 0..2048 {
+                        let w = words.add(i).read_volatile();
+                        if (lo..hi).contains(&w) {
+                            (*p).crash_pc.store(w.saturating_sub(1), Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                }
             }
         }
     }

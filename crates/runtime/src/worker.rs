@@ -476,6 +476,7 @@ impl CProgram {
                 }
             }
         }
+        crate::signals::set_program_range(self.image.range);
         install_crash_handler(self.hdr.as_ptr());
         let mut argv: Vec<*mut c_char> = self.argv_c.iter().map(|c| c.as_ptr() as *mut c_char).collect();
         argv.push(std::ptr::null_mut());
