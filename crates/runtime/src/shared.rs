@@ -714,7 +714,7 @@ mod tests {
         let back = w.load(0).expect("valid");
         assert_eq!((back.kind, back.thread, back.site, back.after_steps), (d.kind, d.thread, d.site, 12));
         assert!(back.message.len() <= MSG + 3 && back.message.starts_with("éé"));
-        w.kind.store(7, R);
+        w.kind.store(KINDS.len() as u64, R);
         assert!(w.load(0).is_err(), "kind beyond the table");
         w.kind.store(0, R);
         w.msg.len.store(MSG as u64 + 1, R);
