@@ -4,7 +4,7 @@
 #include <pthread.h>
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-int flag;
+_Atomic int flag;
 
 void *idle(void *arg) {
     (void)arg;

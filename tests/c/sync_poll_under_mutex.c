@@ -1,4 +1,4 @@
-// main polls a plain flag under the mutex that protects it (lock, test, unlock, repeat).
+// main polls an atomic flag under the mutex that protects it (lock, test, unlock, repeat).
 // An iteration whose only visible operations are a balanced lock/unlock of one mutex
 // and whose reads saw nothing new is pure: main stops polling after three identical
 // iterations and waits (outside the mutex) for a write to the flag. No race (the flag
@@ -9,7 +9,8 @@
 #include <assert.h>
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-int flag, data;
+_Atomic int flag;
+int data;
 
 void *producer(void *arg) {
     (void)arg;

@@ -2,12 +2,13 @@
 // flag in one critical section and the data in a later one: main can see the flag and
 // read the data before it is written. The poll is turned into a wait, and the failing
 // schedule is still found.
-// expect: verdict=defect kind=assertion line=34
+// expect: verdict=defect kind=assertion line=35
 #include <pthread.h>
 #include <assert.h>
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-int flag, data;
+_Atomic int flag;
+int data;
 
 void *producer(void *arg) {
     (void)arg;

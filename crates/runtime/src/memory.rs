@@ -358,16 +358,19 @@ const MAX_WATCHED: usize = 64;
 /// revisits without a change since makes `o`'s plain writes visible. Only revisits: an
 /// ordinary thread that takes a lock and reads shared data once must not turn every
 /// write to that data into a scheduling point.
+///
+/// Disabled: making a plain location's writes visible from some point of an execution
+/// on makes a thread's next visible operation depend on the schedule (a write before the
+/// watch began is invisible, the same write after it is a step), which the explorers
+/// cannot replay (bench/disp.c diverged). A poll that read a plain location is therefore
+/// not a wait (it is explored iteration by iteration); polling atomics still is.
 fn watch_polled(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, o: ObjId) {
     if rt.thread(t).spin.locks.is_empty() || rt.mem.awaited.contains(&o) {
         return;
     }
-    if rt.mem.awaited.len() < MAX_WATCHED {
-        rt.mem.awaited.push(o);
-    } else {
-        let spin = &mut rt.thread(t).spin;
-        spin.unwatched = spin.reads.len();
-    }
+    let _ = MAX_WATCHED;
+    let spin = &mut rt.thread(t).spin;
+    spin.unwatched = spin.reads.len();
 }
 
 /// Thread `t` performed a lock (`lock`) or unlock of mutex `m`: logged for polling (the
