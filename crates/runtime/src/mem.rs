@@ -253,15 +253,6 @@ impl Stacks {
             return None;
         }
         self.committed[s] = size;
-        // Every execution starts on a zeroed stack: what an earlier execution left in it
-        // (padding, uninitialised locals) must not reach this one, whose spin detection
-        // compares stack contents (a replay would otherwise see other iterations as
-        // pure). The kernel drops only the pages touched, which refault as zero.
-        // SAFETY: [top - size, top) is committed private anonymous memory of our
-        // reservation, and no live frame is on it (its coroutine is not running).
-        unsafe {
-            libc::madvise((self.res.base + top - size) as *mut libc::c_void, size, libc::MADV_DONTNEED);
-        }
         Some(SlotStack { base: self.res.base + top, limit: self.res.base + top - size })
     }
 

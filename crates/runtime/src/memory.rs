@@ -351,9 +351,6 @@ fn polled_mutex(ops: &[(ObjId, bool)]) -> Polled {
     }
 }
 
-/// Most locations watched because of polling, per execution.
-const MAX_WATCHED: usize = 64;
-
 /// While `t` polls under a mutex, a plain read of `o` (just logged) at a site it
 /// revisits without a change since makes `o`'s plain writes visible. Only revisits: an
 /// ordinary thread that takes a lock and reads shared data once must not turn every
@@ -368,7 +365,6 @@ fn watch_polled(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, o: ObjId) 
     if rt.thread(t).spin.locks.is_empty() || rt.mem.awaited.contains(&o) {
         return;
     }
-    let _ = MAX_WATCHED;
     let spin = &mut rt.thread(t).spin;
     spin.unwatched = spin.reads.len();
 }
