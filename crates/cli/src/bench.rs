@@ -141,6 +141,8 @@ struct Outcome {
     ssb: u64,
     /// Not counted by the sequence-based explorers (null in their JSON).
     events: Option<u64>,
+    /// QPOR: the most events its unfolding held at once (null for the others).
+    events_peak: Option<u64>,
     elapsed: f64,
     rss: u64,
     /// For `error`: what went wrong (stderr's last line).
@@ -366,6 +368,7 @@ fn run_one(exe: &Path, row: &Row, alg: &Alg, timeout: f64) -> Outcome {
         configs: n("maximal_configurations"),
         ssb: n("ssb"),
         events: j.get("events").and_then(|v| v.as_u64()),
+        events_peak: j.get("events_peak").and_then(|v| v.as_u64()),
         elapsed: j.get("elapsed_s").and_then(|v| v.as_f64()).unwrap_or(0.0),
         rss: n("peak_rss_bytes"),
         error: String::new(),
@@ -604,13 +607,13 @@ fn markdown(suite: &Suite, results: &[Vec<Outcome>], command: &str, wall: f64) -
 fn csv(suite: &Suite, results: &[Vec<Outcome>]) -> String {
     let mut s = String::from(
         "benchmark,program,params,threads,algorithm,verdict,executions,maximal_configurations,ssb,events,\
-         elapsed_s,peak_rss_bytes\n",
+         elapsed_s,peak_rss_bytes,events_peak\n",
     );
     for (row, outs) in suite.rows.iter().zip(results) {
         for (alg, o) in row.algs.iter().zip(outs) {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{:.3},{}",
+                "{},{},{},{},{},{},{},{},{},{},{:.3},{},{}",
                 csv_field(&row.bench),
                 csv_field(&row.program.display().to_string()),
                 csv_field(&row.params()),
@@ -622,7 +625,8 @@ fn csv(suite: &Suite, results: &[Vec<Outcome>]) -> String {
                 o.ssb,
                 o.events.map(|e| e.to_string()).unwrap_or_default(),
                 o.elapsed,
-                o.rss
+                o.rss,
+                o.events_peak.map(|e| e.to_string()).unwrap_or_default()
             );
         }
     }
@@ -668,10 +672,50 @@ fn plots(suite: &Suite, results: &[Vec<Outcome>]) -> Vec<(String, String)> {
                 series.push((l.clone(), pts));
             }
             let title = format!("{b}: {ylabel} vs {fam} (timed-out runs omitted)");
-            files.push((format!("{}-{file}.svg", slug(b)), svg_chart(&title, &fam, ylabel, &series)));
+            files.push((format!("{}-{file}.svg", slug(b)), svg_chart(&title, &fam, ylabel, &series, XAxis::Family)));
         }
     }
+    if let Some(chart) = qpor_cost_chart(suite, results) {
+        files.push(("qpor-time-per-execution-vs-unfolding.svg".into(), chart));
+    }
     files
+}
+
+/// QPOR's time per execution against the size of its unfolding (the most events `U`
+/// held at once), one point per finished run of every benchmark, one series per QPOR
+/// column: a cost per execution that grows with `U` shows as a rising cloud. `None` if
+/// the suite has no QPOR run.
+fn qpor_cost_chart(suite: &Suite, results: &[Vec<Outcome>]) -> Option<String> {
+    let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    for (row, outs) in suite.rows.iter().zip(results) {
+        for (alg, o) in row.algs.iter().zip(outs) {
+            let (Some(peak), true) = (o.events_peak, o.finished() && o.executions > 0) else { continue };
+            let point = (peak.max(1) as f64, o.elapsed / o.executions as f64 * 1e6);
+            match series.iter_mut().find(|(l, _)| *l == alg.label) {
+                Some((_, pts)) => pts.push(point),
+                None => series.push((alg.label.clone(), vec![point])),
+            }
+        }
+    }
+    if series.is_empty() {
+        return None;
+    }
+    Some(svg_chart(
+        "QPOR: time per execution vs size of the unfolding (every finished run)",
+        "events held at most in U (log scale)",
+        "µs per execution (whole run / executions)",
+        &series,
+        XAxis::Log,
+    ))
+}
+
+/// How a chart's x axis is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum XAxis {
+    /// Linear, a tick at each distinct value, the points of a series joined by a line.
+    Family,
+    /// Logarithmic with a tick per decade, points not joined (a scatter).
+    Log,
 }
 
 fn slug(s: &str) -> String {
@@ -682,7 +726,7 @@ fn xml(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
-fn svg_chart(title: &str, xlabel: &str, ylabel: &str, series: &[(String, Vec<(f64, f64)>)]) -> String {
+fn svg_chart(title: &str, xlabel: &str, ylabel: &str, series: &[(String, Vec<(f64, f64)>)], xaxis: XAxis) -> String {
     let (w, h) = (720.0, 440.0);
     let (l, r, t, bm) = (80.0, 170.0, 40.0, 50.0);
     let pts: Vec<(f64, f64)> = series.iter().flat_map(|s| s.1.iter().copied()).collect();
@@ -708,10 +752,21 @@ fn svg_chart(title: &str, xlabel: &str, ylabel: &str, series: &[(String, Vec<(f6
     } else {
         (0.0, if ymax_raw > 0.0 { ymax_raw * 1.1 } else { 1.0 })
     };
-    let (xlo, xhi) = if xmax > xmin { (xmin, xmax) } else { (xmin - 1.0, xmax + 1.0) };
+    let xlog = xaxis == XAxis::Log;
+    let (xlo, xhi) = if xlog {
+        let lo = xmin.max(1.0).log10().floor();
+        (lo, xmax.max(1.0).log10().ceil().max(lo + 1.0))
+    } else if xmax > xmin {
+        (xmin, xmax)
+    } else {
+        (xmin - 1.0, xmax + 1.0)
+    };
     let pw = w - l - r;
     let ph = h - t - bm;
-    let px = |x: f64| l + (x - xlo) / (xhi - xlo) * pw;
+    let px = |x: f64| {
+        let v = if xlog { x.max(1.0).log10() } else { x };
+        l + (v - xlo) / (xhi - xlo) * pw
+    };
     let py = |y: f64| {
         let v = if log { y.max(10f64.powf(ylo)).log10() } else { y };
         t + ph - (v - ylo) / (yhi - ylo) * ph
@@ -735,8 +790,12 @@ fn svg_chart(title: &str, xlabel: &str, ylabel: &str, series: &[(String, Vec<(f6
         let _ = writeln!(s, r##"<line x1="{l}" y1="{yy:.1}" x2="{}" y2="{yy:.1}" stroke="#ddd"/>"##, l + pw);
         let _ = writeln!(s, r#"<text x="{}" y="{:.1}" text-anchor="end">{lab}</text>"#, l - 6.0, yy + 4.0);
     }
-    // x ticks: the distinct family values
-    let mut xs: Vec<f64> = pts.iter().map(|p| p.0).collect();
+    // x ticks: the distinct family values, or the decades
+    let mut xs: Vec<f64> = if xlog {
+        (xlo as i64..=xhi as i64).map(|e| 10f64.powi(e as i32)).collect()
+    } else {
+        pts.iter().map(|p| p.0).collect()
+    };
     xs.sort_by(|a, b| a.total_cmp(b));
     xs.dedup();
     for x in xs {
@@ -760,7 +819,7 @@ fn svg_chart(title: &str, xlabel: &str, ylabel: &str, series: &[(String, Vec<(f6
         let mut p = p.clone();
         p.sort_by(|a, b| a.0.total_cmp(&b.0));
         let path: Vec<String> = p.iter().map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y))).collect();
-        if path.len() > 1 {
+        if path.len() > 1 && !xlog {
             let _ = writeln!(
                 s,
                 r#"<polyline points="{}" fill="none" stroke="{c}" stroke-width="2"{dash}/>"#,

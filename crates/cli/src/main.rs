@@ -711,6 +711,8 @@ fn check(a: CheckArgs) -> Result<u8> {
         (Some(u), false) => Some(u.len() as u64),
         (None, false) => None,
     };
+    // QPOR: the most events its unfolding `U` held at once (the memory that matters).
+    let events_peak = qpor.then_some(stats.events_peak);
     // A --dot file that cannot be written must not throw the finished report away: the
     // error is reported after it.
     let mut dot_note = None;
@@ -754,6 +756,7 @@ fn check(a: CheckArgs) -> Result<u8> {
             "maximal_configurations": stats.maximal_configurations,
             "ssb": stats.ssb,
             "events": events,
+            "events_peak": events_peak,
             "steps": stats.steps,
             "elapsed_s": elapsed,
             "peak_rss_bytes": peak,
@@ -806,6 +809,9 @@ fn check(a: CheckArgs) -> Result<u8> {
                     alg.name()
                 )
             }
+        }
+        if let Some(n) = events_peak {
+            let _ = writeln!(out, "  events held at most:    {n}");
         }
         let _ = writeln!(out, "  visible steps:          {}", stats.steps);
         let _ = writeln!(out, "  elapsed:                {elapsed:.3} s");

@@ -77,16 +77,22 @@ params = [ { N = 2, threads = 3, expect = 2 }, { N = 3, threads = 4, expect = 6 
         lines.next(),
         Some(
             "benchmark,program,params,threads,algorithm,verdict,executions,maximal_configurations,ssb,events,\
-             elapsed_s,peak_rss_bytes"
+             elapsed_s,peak_rss_bytes,events_peak"
         )
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 3 * 4, "{csv}");
     for r in &rows {
-        assert_eq!(r.len(), 12, "{r:?}");
+        assert_eq!(r.len(), 13, "{r:?}");
         assert_eq!(r[5], "ok", "{r:?}");
         let n: u64 = r[2].trim_start_matches("N=").parse().expect("N");
         let fact: u64 = (1..=n).product();
+        // The size of U is QPOR's alone: at least the events of one maximal execution.
+        if r[4].starts_with("qpor") {
+            assert!(r[12].parse::<u64>().expect("events_peak") >= n + 1, "{r:?}");
+        } else {
+            assert_eq!(r[12], "", "{r:?}");
+        }
         assert_eq!(r[7].parse::<u64>().expect("configs"), fact, "{r:?}");
         // One mutex: every algorithm here is optimal, executions = configurations, 0 SSB.
         assert_eq!(r[6], r[7], "{r:?}");
@@ -101,6 +107,12 @@ params = [ { N = 2, threads = 3, expect = 2 }, { N = 3, threads = 4, expect = 6 
         assert_eq!(svg.matches("<polyline").count(), 4, "one line per algorithm in {f}");
         assert!(svg.contains("source-dpor"), "legend in {f}");
     }
+    // QPOR's cost against the size of U: one point per finished QPOR run (2 columns x 3
+    // sizes), a scatter (no line), both QPOR columns in the legend and no DPOR one.
+    let svg = read(&dir.path().join("res/plots/qpor-time-per-execution-vs-unfolding.svg"));
+    assert_eq!(svg.matches("<circle").count(), 6, "{svg}");
+    assert_eq!(svg.matches("<polyline").count(), 0, "{svg}");
+    assert!(svg.contains("qpor-optimal") && !svg.contains("source-dpor"), "{svg}");
     // 2 .. 24 executions span more than two orders of magnitude? No (12x): linear scale.
     assert!(!read(&dir.path().join("res/plots/locks-executions.svg")).contains("log scale"));
 }
