@@ -28,7 +28,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use unfold_engine::explore::explorer_for;
 use unfold_engine::{
-    Algorithm, Control, Execution, ExploreConfig, Explorer, Independence, Program, RunRequest, Session, Stats, ThreadId,
+    Algorithm, Control, Execution, ExploreConfig, ExploreError, Explorer, Independence, Program, RunRequest, Session,
+    Stats, ThreadId,
 };
 use unfold_runtime::{CProgram, Image, MemoryMode, Mode, Options};
 
@@ -227,8 +228,11 @@ struct CheckArgs {
     /// The C source file.
     file: PathBuf,
     /// Exploration algorithm: qpor, source-dpor, optimal-dpor, classic-dpor or dfs.
-    #[arg(long, default_value = "qpor", help_heading = "Exploration")]
-    algorithm: String,
+    /// Default: qpor, switching to optimal-dpor (with a warning) on a program qpor does
+    /// not support (spin-waits on several locations); an algorithm named here is never
+    /// switched.
+    #[arg(long, value_name = "NAME", help_heading = "Exploration")]
+    algorithm: Option<String>,
     /// QPOR with k-partial alternatives.
     #[arg(short = 'k', value_name = "N", conflicts_with = "optimal", help_heading = "Exploration")]
     k: Option<usize>,
@@ -524,9 +528,9 @@ fn independence_for(alg: Algorithm) -> Independence {
 }
 
 fn algorithm(a: &CheckArgs) -> Result<Algorithm> {
-    let mut alg = Algorithm::parse(&a.algorithm).ok_or_else(|| {
-        anyhow!("unknown algorithm `{}` (qpor, source-dpor, optimal-dpor, classic-dpor, dfs)", a.algorithm)
-    })?;
+    let name = a.algorithm.as_deref().unwrap_or("qpor");
+    let mut alg = Algorithm::parse(name)
+        .ok_or_else(|| anyhow!("unknown algorithm `{name}` (qpor, source-dpor, optimal-dpor, classic-dpor, dfs)"))?;
     if let Some(k) = a.k {
         if !matches!(alg, Algorithm::Qpor { .. }) {
             bail!("-k applies to --algorithm qpor only");
@@ -644,7 +648,7 @@ fn check(a: CheckArgs) -> Result<u8> {
     // The explored prefix of the unfolding, for --dot (and then the `events` figure of
     // explorers that do not build an unfolding themselves): it costs memory per distinct
     // event, so it is not built otherwise.
-    let qpor = matches!(alg, Algorithm::Qpor { .. });
+    let mut switched = Vec::new();
     let mut unfolding = a.dot.is_some().then(dot::Unfolding::default);
     let sites = l.prog.deadlock_sites();
     l.prog.set_deadline(deadline);
@@ -689,12 +693,31 @@ fn check(a: CheckArgs) -> Result<u8> {
         }
         Control::Continue
     };
-    let stats = {
+    // The default algorithm gives way to optimal-DPOR on a program it does not support
+    // (found in the middle of the exploration: the defects found so far stand, and the
+    // new exploration starts from scratch); an algorithm the user named never does.
+    let chosen = a.algorithm.is_some() || a.k.is_some() || a.optimal;
+    let mut config = config;
+    let stats = loop {
         let mut session = Session::new(&mut l.prog, &mut observer, config.clone());
         let mut explorer: Box<dyn Explorer> = explorer_for(&config)?;
-        explorer.explore(&mut session)?;
-        session.finish()
+        match explorer.explore(&mut session) {
+            Ok(()) => break session.finish(),
+            Err(ExploreError::Unsupported(why)) if !chosen && matches!(config.algorithm, Algorithm::Qpor { .. }) => {
+                let what = why.split(": use --algorithm").next().unwrap_or(&why);
+                let w = format!("qpor does not support this program ({what}): explored with optimal-dpor instead");
+                say!("unfold: warning: {w}");
+                switched.push(w);
+                config.algorithm = Algorithm::OptimalDpor;
+                config.independence = independence_for(config.algorithm);
+            }
+            Err(ExploreError::Unsupported(why)) => return Err(failure("refused", why)),
+            Err(e) => return Err(e.into()),
+        }
     };
+    let alg = config.algorithm;
+    let qpor = matches!(alg, Algorithm::Qpor { .. });
+    l.warnings.append(&mut switched);
     if progress && started.elapsed() > Duration::from_secs(1) {
         say!();
     }

@@ -554,3 +554,75 @@ fn process_endings_are_named_not_numbered() {
         assert!(report.contains("exited with status 3") && !report.contains("768"), "{iso}: {report}");
     }
 }
+
+/// Dekker's mutual exclusion with C11 atomics: its waits read two flags at once, which
+/// QPOR does not support.
+const DEKKER: &str = r#"#include <stdatomic.h>
+#include <pthread.h>
+#include <assert.h>
+atomic_int want0, want1, turn;
+int inside;
+void *t1(void *a) {
+    (void)a;
+    atomic_store(&want1, 1);
+    while (atomic_load(&want0)) {
+        if (atomic_load(&turn) != 1) {
+            atomic_store(&want1, 0);
+            while (atomic_load(&turn) != 1) {}
+            atomic_store(&want1, 1);
+        }
+    }
+    inside++;
+    assert(inside == 1);
+    inside--;
+    atomic_store(&turn, 0);
+    atomic_store(&want1, 0);
+    return 0;
+}
+int main(void) {
+    pthread_t h;
+    pthread_create(&h, 0, t1, 0);
+    atomic_store(&want0, 1);
+    while (atomic_load(&want1)) {
+        if (atomic_load(&turn) != 0) {
+            atomic_store(&want0, 0);
+            while (atomic_load(&turn) != 0) {}
+            atomic_store(&want0, 1);
+        }
+    }
+    inside++;
+    assert(inside == 1);
+    inside--;
+    atomic_store(&turn, 1);
+    atomic_store(&want0, 0);
+    pthread_join(h, 0);
+    return 0;
+}
+"#;
+
+#[test]
+fn the_default_algorithm_gives_way_on_a_program_it_does_not_support_a_named_one_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(dir.path(), "dekker.c", DEKKER);
+    // Default: qpor meets a two-location wait, warns, and optimal-DPOR explores it all.
+    let out = unfold(dir.path(), &["check", "dekker.c", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let j = one_json(&out);
+    assert_eq!(j["verdict"], "ok", "{j}");
+    assert_eq!(j["algorithm"], "optimal-dpor", "{j}");
+    let w = j["warnings"].as_array().expect("a warning says why").iter().filter_map(|w| w.as_str()).collect::<Vec<_>>();
+    assert!(w.iter().any(|w| w.contains("several locations") && w.contains("optimal-dpor instead")), "{j}");
+    assert!(text(&out.stderr).contains("optimal-dpor instead"), "the warning is on stderr too");
+    // The same count as optimal-DPOR named directly: nothing of the first attempt leaks in.
+    let named = one_json(&unfold(dir.path(), &["check", "dekker.c", "--json", "--algorithm", "optimal-dpor"]));
+    assert_eq!(j["executions"], named["executions"], "{j} vs {named}");
+    assert!(named.get("warnings").is_none(), "{named}");
+    // Named by the user (also through -k): refused, exit 2, error_kind refused.
+    for args in [&["--algorithm", "qpor"][..], &["-k", "2"][..]] {
+        let out = unfold(dir.path(), &[&["check", "dekker.c", "--json"][..], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let j = one_json(&out);
+        assert_eq!(j["error_kind"], "refused", "{args:?}: {j}");
+        assert!(j["message"].as_str().is_some_and(|m| m.contains("several locations")), "{j}");
+    }
+}
