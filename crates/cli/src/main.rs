@@ -28,8 +28,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use unfold_engine::explore::explorer_for;
 use unfold_engine::{
-    Algorithm, Control, Execution, ExploreConfig, ExploreError, Explorer, Independence, Program, RunRequest, Session,
-    Stats, ThreadId,
+    Algorithm, Control, Execution, ExploreConfig, ExploreError, Explorer, Independence, Program, ProgramError,
+    RunRequest, Session, Stats, ThreadId,
 };
 use unfold_runtime::{CProgram, Image, MemoryMode, Mode, Options};
 
@@ -75,7 +75,7 @@ location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the f
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
 use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, livelock, bound, timeout; \
 dot_error if --dot failed; warnings if any. On an error: {verdict: error, error_kind (usage, input, compile, \
-refused, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
+refused, limit, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";
 
 /// unfold — model-check multithreaded C programs (POSIX threads).
@@ -292,6 +292,21 @@ struct Failure {
     message: String,
 }
 
+/// The `error_kind` of an error the program's run ended with: something the checker does
+/// not model is `refused`, a limit of the checker is `limit`; `None` for the others.
+fn program_error_kind(e: &anyhow::Error) -> Option<&'static str> {
+    let pe = match (e.downcast_ref::<ExploreError>(), e.downcast_ref::<ProgramError>()) {
+        (Some(ExploreError::Program(pe)), _) | (None, Some(pe)) => pe,
+        (Some(ExploreError::Unsupported(_)), _) => return Some("refused"),
+        _ => return None,
+    };
+    match pe {
+        ProgramError::Unsupported(_) => Some("refused"),
+        ProgramError::Limit(_) => Some("limit"),
+        ProgramError::Divergence { .. } | ProgramError::Failed(_) => None,
+    }
+}
+
 fn failure(kind: &'static str, message: impl Into<String>) -> anyhow::Error {
     Failure { kind, message: message.into() }.into()
 }
@@ -369,6 +384,8 @@ fn main() -> ExitCode {
                 ("refused", None)
             } else if let Some(f) = e.downcast_ref::<Failure>() {
                 (f.kind, None)
+            } else if let Some(k) = program_error_kind(&e) {
+                (k, None)
             } else {
                 ("internal", None)
             };

@@ -7,6 +7,8 @@
 //! - `// expect: verdict=ok`, `// expect: verdict=defect kind=K`: the verdict and a
 //!   defect of kind K;
 //! - `// expect: refused=TEXT`: refused before running, the message naming TEXT;
+//! - `// expect: limit=TEXT`: stopped at a limit of the checker (`error_kind` `limit`),
+//!   the message naming TEXT;
 //! - `// expect: error=TEXT`: the checker stops with an error whose message has TEXT;
 //! - optional `// args: FLAGS` (passed to `unfold check`) and `// stderr: TEXT` (a
 //!   diagnostic that must be printed).
@@ -122,6 +124,8 @@ fn every_adversarial_program_gets_its_expected_verdict_and_leaves_nothing_behind
                 j["verdict"] == verdict && code == Some(status) && kind.is_none_or(|k| kinds.contains(&k))
             } else if let Some(t) = expect.strip_prefix("refused=") {
                 j["verdict"] == "error" && j["error_kind"] == "refused" && message.contains(t) && code == Some(2)
+            } else if let Some(t) = expect.strip_prefix("limit=") {
+                j["verdict"] == "error" && j["error_kind"] == "limit" && message.contains(t) && code == Some(2)
             } else if let Some(t) = expect.strip_prefix("error=") {
                 j["verdict"] == "error" && message.contains(t) && code == Some(2)
             } else {

@@ -210,6 +210,14 @@ pub enum ProgramError {
     /// The program could not be run at all.
     #[error("cannot run the program: {0}")]
     Failed(String),
+    /// The program does something the checker does not model (named in the message);
+    /// it is refused rather than run with other semantics.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The program went past one of the checker's limits (threads, heap...): the
+    /// message names the limit and how to raise it, if it can be.
+    #[error("{0}")]
+    Limit(String),
 }
 
 /// What a program offers an explorer: run it once under a replay and a sleep set.

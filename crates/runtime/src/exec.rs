@@ -226,8 +226,9 @@ pub(crate) struct Rt {
     pub too_many_threads: bool,
     /// Shared memory: the mode and the race detector of this execution.
     pub mem: crate::memory::MemState,
-    /// Something the program did that unfold cannot model (ends the run with an error).
-    pub unsupported: Option<String>,
+    /// Something the program did that unfold cannot model, or a limit it went past (ends
+    /// the run with this error: [`ProgramError::Unsupported`] or [`ProgramError::Limit`]).
+    pub unsupported: Option<ProgramError>,
     /// Live thread-specific-data keys in creation order: (key, destructor or 0).
     pub keys: Vec<(u32, usize)>,
     /// Stack size of threads created without a size (`--stack-size`).
@@ -370,7 +371,7 @@ impl Executor {
     fn start(&mut self, t: ThreadId, body: Body) -> Result<Option<Action>, ProgramError> {
         let i = self.slot(t);
         if i >= crate::mem::SLOTS {
-            return Err(ProgramError::Failed(format!("thread {t}: more than {} threads", crate::mem::SLOTS)));
+            return Err(ProgramError::Limit(format!("thread {t}: more than {} threads", crate::mem::SLOTS)));
         }
         let size = with_rt(|rt| match rt.thread(t).stack_size {
             0 => rt.default_stack,
@@ -466,8 +467,8 @@ impl Executor {
         let argv = self.argv.as_ptr() as usize;
         let first = self.start(ThreadId::MAIN, Body::Main { main, argc, argv })?;
         Self::sync_names(sink);
-        if let Some(msg) = with_rt(|rt| rt.unsupported.take()) {
-            return Err(ProgramError::Failed(msg));
+        if let Some(e) = with_rt(|rt| rt.unsupported.take()) {
+            return Err(e);
         }
         let mut state = SchedState::default();
         let end = drive(req, first, &mut state, &mut CRun { ex: self, sink })?;
@@ -575,10 +576,10 @@ impl Frontend for CRun<'_> {
         Executor::sync_names(self.sink);
         self.sink.update_last(*step);
         if with_rt(|rt| rt.too_many_threads) {
-            return Err(ProgramError::Failed(format!("more than {} threads", crate::mem::SLOTS)));
+            return Err(ProgramError::Limit(format!("more than {} threads", crate::mem::SLOTS)));
         }
-        if let Some(msg) = with_rt(|rt| rt.unsupported.take()) {
-            return Err(ProgramError::Failed(msg));
+        if let Some(e) = with_rt(|rt| rt.unsupported.take()) {
+            return Err(e);
         }
         Ok(())
     }

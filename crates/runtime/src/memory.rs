@@ -22,7 +22,7 @@ use crate::exec::{suspend, with_rt, Yield};
 use std::ffi::{c_int, c_void};
 use unfold_engine::program::Site;
 use unfold_engine::race::{AtomicOp, Race, RaceDetector};
-use unfold_engine::{Action, Awaited, Defect, DefectKind, ObjId};
+use unfold_engine::{Action, Awaited, Defect, DefectKind, ObjId, ProgramError};
 
 /// How plain memory accesses are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -558,7 +558,7 @@ fn sc_access(addr: *const c_void, size: usize, write: c_int, ra: *mut c_void, ct
 fn unsupported(msg: String) {
     with_rt(|rt| {
         if rt.unsupported.is_none() {
-            rt.unsupported = Some(msg);
+            rt.unsupported = Some(ProgramError::Unsupported(msg));
         }
     });
 }

@@ -17,7 +17,7 @@
 use crate::exec::{stop, suspend, with_rt, Yield};
 use crate::shims::guard;
 use std::ffi::{c_char, c_int, c_void};
-use unfold_engine::Action;
+use unfold_engine::{Action, ProgramError};
 
 /// Most `atexit` handlers an execution may register (POSIX guarantees 32).
 pub const MAX_ATEXIT: usize = 1024;
@@ -99,11 +99,11 @@ pub extern "C" fn __unfold__exit_at(code: c_int, ra: *mut c_void) -> ! {
 pub(crate) fn heap_limit_reached(size: usize, limit: usize) -> ! {
     let t = with_rt(|rt| rt.current);
     with_rt(|rt| {
-        rt.unsupported = Some(format!(
+        rt.unsupported = Some(ProgramError::Limit(format!(
             "heap limit of the checker reached: thread {t} allocated more than its {} MiB (this allocation: \
              {size} bytes); raise it with --heap-size",
             limit >> 20
-        ))
+        )))
     });
     stop()
 }

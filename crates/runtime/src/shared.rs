@@ -381,6 +381,8 @@ pub(crate) mod error_code {
     pub(crate) const NONE: u64 = 0;
     pub(crate) const DIVERGENCE: u64 = 1;
     pub(crate) const FAILED: u64 = 2;
+    pub(crate) const UNSUPPORTED: u64 = 3;
+    pub(crate) const LIMIT: u64 = 4;
 }
 
 pub(crate) fn encode_independence(i: Independence) -> u64 {

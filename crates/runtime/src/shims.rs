@@ -10,7 +10,7 @@
 
 use crate::exec::{fail, site_file_line, stop, suspend, with_rt, Yield, ATOMIC_OBJ};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
-use unfold_engine::{Action, DefectKind, ObjId, ThreadId};
+use unfold_engine::{Action, DefectKind, ObjId, ProgramError, ThreadId};
 
 /// Run a shim body; a panic (an unfold bug) aborts instead of unwinding into C.
 pub(crate) fn guard<R>(f: impl FnOnce() -> R) -> R {
@@ -195,7 +195,7 @@ pub extern "C" fn __unfold_pthread_detach(th: libc::pthread_t) -> c_int {
 /// Stop the execution with an error: the program asked for something unfold cannot
 /// honour (reported as such, never silently ignored).
 fn unsupported(msg: String) -> ! {
-    with_rt(|rt| rt.unsupported = Some(msg));
+    with_rt(|rt| rt.unsupported = Some(ProgramError::Unsupported(msg)));
     stop()
 }
 

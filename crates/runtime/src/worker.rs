@@ -259,6 +259,8 @@ impl WorkerCtx<'_> {
                 let (code, step, msg) = match e {
                     ProgramError::Divergence { step, detail } => (error_code::DIVERGENCE, step, detail),
                     ProgramError::Failed(m) => (error_code::FAILED, 0, m),
+                    ProgramError::Unsupported(m) => (error_code::UNSUPPORTED, 0, m),
+                    ProgramError::Limit(m) => (error_code::LIMIT, 0, m),
                 };
                 hdr.error.store(code, Ordering::Relaxed);
                 hdr.error_step.store(step as u64, Ordering::Relaxed);
@@ -845,6 +847,8 @@ impl CProgram {
                     detail,
                 },
                 error_code::FAILED => ProgramError::Failed(detail),
+                error_code::UNSUPPORTED => ProgramError::Unsupported(detail),
+                error_code::LIMIT => ProgramError::Limit(detail),
                 _ => return Err(Corrupt("error code".into())),
             }));
         }
