@@ -33,7 +33,7 @@
 //! # Shadow memory
 //!
 //! The state is per byte, but stored per 8-byte word, in pages of 4 KiB of address
-//! space ([`Shadow`]) allocated on first touch and zeroed at the next execution (only
+//! space (`Shadow`) allocated on first touch and zeroed at the next execution (only
 //! the pages that execution touched: a reset costs what the execution used).
 //!
 //! - An access is interned once into the execution's table of accesses (thread, epoch,
@@ -489,7 +489,7 @@ impl Shadow {
 #[inline]
 fn byte_mask(word: u64, lo: u64, hi: u64) -> u8 {
     let a = lo.max(word) - word;
-    let b = hi.min(word + 8) - word;
+    let b = hi.min(word.saturating_add(8)) - word;
     ((0xFFu16 << a) & (0xFFu16 >> (8 - b))) as u8
 }
 

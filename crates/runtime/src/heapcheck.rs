@@ -74,7 +74,7 @@ const GRANULE_U8: u8 = GRANULE as u8;
 const FREED: u8 = 0xfd;
 /// Shadow value of a granule of a red zone: a block's header, the 16 bytes after its
 /// payload (see [`crate::mem::Arena::alloc`]), the only granule of an empty block.
-const REDZONE: u8 = 0xfa;
+const RED_ZONE: u8 = 0xfa;
 // Shadow values 1 to 15: the last granule of a live block of which only the first n
 // bytes belong to the block (its size is not a multiple of 16). 0: a granule wholly in
 // a live block, or not allocated in this execution.
@@ -174,7 +174,7 @@ impl Shadow {
         let (off, end) = self.span(addr, size)?;
         (off..end)
             .find(|&b| match self.granule(b / GRANULE) {
-                REDZONE => true,
+                RED_ZONE => true,
                 n @ 1..GRANULE_U8 => b % GRANULE >= u64::from(n),
                 _ => false,
             })
@@ -197,13 +197,13 @@ impl Shadow {
         // SAFETY: the header granule, the last granule and the red zone granule lie
         // inside the arena (the allocator reserves them), hence inside the mapping.
         unsafe {
-            *map.add((off / GRANULE - 1) as usize) = REDZONE;
+            *map.add((off / GRANULE - 1) as usize) = RED_ZONE;
             *map.add(last as usize) = match size % GRANULE {
                 0 if size > 0 => 0,
-                0 => REDZONE,
+                0 => RED_ZONE,
                 n => n as u8,
             };
-            *map.add((last + 1) as usize) = REDZONE;
+            *map.add((last + 1) as usize) = RED_ZONE;
         }
     }
 
