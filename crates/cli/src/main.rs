@@ -73,7 +73,7 @@ unfolding created; other explorers: the distinct events of the executions explor
 steps, elapsed_s, peak_rss_bytes, algorithm, isolation, defects: [{kind, message, thread, \
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
-use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, livelock, bound, timeout; \
+use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, heap-buffer-overflow, livelock, bound, timeout; \
 dot_error if --dot failed; warnings if any. On an error: {verdict: error, error_kind (usage, input, compile, \
 refused, limit, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";

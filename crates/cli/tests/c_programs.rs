@@ -537,6 +537,20 @@ fn memory_errors_name_allocation_free_and_access() {
     let j = run("mem_invalid_free_stack.c");
     let msg = j["defects"][0]["message"].as_str().unwrap_or_default().to_string();
     assert!(msg.starts_with("t1 frees stack object of t1 at +0x"), "{msg}");
+    let j = run("mem_heap_overflow_past_end.c");
+    assert_eq!(
+        j["defects"][0]["message"],
+        "t0 writes 4 bytes at offset 16 of a heap block of 16 bytes allocated by t0 at \
+         mem_heap_overflow_past_end.c:13: just past its end",
+        "{j}"
+    );
+    let j = run("mem_heap_overflow_before_start.c");
+    assert_eq!(
+        j["defects"][0]["message"],
+        "t1 reads 4 bytes at offset -4 of a heap block of 12 bytes allocated by t0 at \
+         mem_heap_overflow_before_start.c:17: 4 bytes before its start",
+        "{j}"
+    );
     let j = run("crash_null.c");
     assert_eq!(j["defects"][0]["kind"], "crash", "{j}");
     assert!(j["defects"][0]["location"]["line"].is_u64(), "{j}");

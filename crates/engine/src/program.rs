@@ -79,6 +79,9 @@ pub enum DefectKind {
     StackUseAfterExit,
     /// A read of heap bytes allocated by `malloc`/`realloc` and never written (opt-in).
     UninitRead,
+    /// An access past the end of a heap block, or before its start (into the red zones
+    /// between blocks).
+    HeapBufferOverflow,
 }
 
 impl DefectKind {
@@ -97,6 +100,7 @@ impl DefectKind {
             DefectKind::InvalidFree => "invalid-free",
             DefectKind::StackUseAfterExit => "stack-use-after-exit",
             DefectKind::UninitRead => "uninit-read",
+            DefectKind::HeapBufferOverflow => "heap-buffer-overflow",
         }
     }
 }

@@ -1,12 +1,14 @@
 //! Memory errors: use after free, double and invalid frees, accesses to the stack of a
-//! thread that exited, and (opt-in) reads of uninitialised heap bytes — each a defect
-//! naming the allocation, the free (or exit) and the access.
+//! thread that exited, heap buffer overflows, and (opt-in) reads of uninitialised heap
+//! bytes — each a defect naming the allocation, the free (or exit) and the access.
 //!
 //! # What is checked, where
 //!
 //! - **Every instrumented access** (`__tsan_readN`/`__tsan_writeN` and the atomics, see
 //!   [`crate::memory`]) asks `on_access` whether it touches a freed heap block or the
-//!   stack of a thread that exited.
+//!   stack of a thread that exited, or lies partly outside every live heap block: in
+//!   the red zones around a block or past its last byte
+//!   ([`DefectKind::HeapBufferOverflow`], against the nearest block, with the offset).
 //! - **Every `free` and `realloc`** (`on_free`) checks its pointer: the start of a live
 //!   block of the arena (anything else is an [`DefectKind::InvalidFree`]: the middle of a
 //!   block, a stack, a global, thread-local storage), not freed already
@@ -27,19 +29,28 @@
 //!
 //! The heap is the bump arena of [`crate::mem`]: one fixed slot per thread, memory never
 //! reused within an execution. So a freed block stays freed (no quarantine is needed),
-//! and the question "is this byte freed" is answered by a [`Shadow`]: one byte per
-//! 16-byte granule of the arena (blocks are 16-byte aligned, their sizes rounded up to
-//! 16), reserved once with the arena and addressed by `(addr - base) >> 4`. An access
-//! outside the arena costs one subtraction and one comparison; inside, one load of a
-//! shadow byte (two when it straddles granules). A hash lookup per access was rejected:
-//! it would cost as much as the race detector itself. Pages of the shadow are committed
-//! only when a block in them is freed; between executions only the part that covers the
-//! used arena is cleared.
+//! and the questions "is this byte freed, or outside every block" are answered by a
+//! [`Shadow`]: one byte per 16-byte granule of the arena (blocks are 16-byte aligned,
+//! their sizes rounded up to 16), reserved once with the arena and addressed by
+//! `(addr - base) >> 4`: 0 for a granule wholly in a live block (or never allocated),
+//! `n` in 1..16 for the last granule of a block with only `n` bytes in it, red zone or
+//! freed. The allocator surrounds every payload with red zones (its 16-byte header before
+//! it, 16 bytes after it: [`crate::mem::Arena::alloc`]), so an access up to 16 bytes past
+//! the end of a block, or into the header of the next, lands in one. An access outside
+//! the arena costs one subtraction and one comparison; inside, one load of a shadow byte
+//! (two when it straddles granules), one comparison more in a block's last granule. A
+//! hash lookup per access was rejected: it would cost as much as the race detector
+//! itself. Pages of the shadow are committed when a block in them is allocated; between
+//! executions only the part that covers the used arena is cleared.
+//!
+//! Not seen: an overflow that jumps over the red zones into another block (more than 16
+//! bytes past the end, or into a block allocated by another thread's slot), and
+//! accesses made by libc (`memcpy`, `strcpy` are not instrumented).
 //!
 //! Block records (allocation site and thread, size, free) are kept per thread slot in
 //! allocation order, i.e. sorted by address, and found by binary search — on a free and
 //! on a reported error only. Their number is bounded by the arena (every block takes at
-//! least 32 bytes of it), so nothing grows with the length of a run beyond the heap the
+//! least 48 bytes of it), so nothing grows with the length of a run beyond the heap the
 //! program itself uses. A thread's stack is dead from its `Exit` step to the end of the
 //! execution (thread slots are never reused within one).
 //!
@@ -58,8 +69,15 @@ use unfold_engine::{Defect, DefectKind, ThreadId};
 
 /// Bytes per shadow granule (the arena's block alignment).
 pub const GRANULE: u64 = 16;
+const GRANULE_U8: u8 = GRANULE as u8;
 /// Shadow value of a granule of a freed block.
 const FREED: u8 = 0xfd;
+/// Shadow value of a granule of a red zone: a block's header, the 16 bytes after its
+/// payload (see [`crate::mem::Arena::alloc`]), the only granule of an empty block.
+const RED_ZONE: u8 = 0xfa;
+// Shadow values 1 to 15: the last granule of a live block of which only the first n
+// bytes belong to the block (its size is not a multiple of 16). 0: a granule wholly in
+// a live block, or not allocated in this execution.
 
 /// One byte per granule of the heap arena (see the module docs), plus, when uninitialised
 /// reads are checked, one bit per arena byte.
@@ -119,16 +137,74 @@ impl Shadow {
         unsafe { *((self.map as *const u8).add(i as usize)) }
     }
 
-    /// Whether any byte of `[addr, addr + size)` lies in a freed block. The hot path of
-    /// every instrumented access.
+    /// Whether `[addr, addr + size)` touches a byte outside the live blocks: in a freed
+    /// block or a red zone, or past the end of a block in its last granule (then
+    /// [`Shadow::freed`] and [`Shadow::first_outside`] tell which). The hot path of
+    /// every instrumented access: one shadow load per granule (two when the access
+    /// straddles granules), one comparison more in the last granule of a block.
     #[inline]
-    pub fn freed(&self, addr: u64, size: u64) -> bool {
+    pub fn poisoned(&self, addr: u64, size: u64) -> bool {
         let off = addr.wrapping_sub(self.base);
         if off >= self.len {
             return false;
         }
         let last = off.saturating_add(size.max(1) - 1).min(self.len - 1);
-        (off / GRANULE..=last / GRANULE).any(|g| self.granule(g) != 0)
+        (off / GRANULE..=last / GRANULE).any(|g| {
+            let v = self.granule(g);
+            // A partial granule: the access's last byte in it must be below v.
+            v != 0 && (v >= GRANULE_U8 || last.min(g * GRANULE + GRANULE - 1) % GRANULE >= u64::from(v))
+        })
+    }
+
+    /// The arena bytes of `[addr, addr + size)` (clipped to the arena), as offsets.
+    fn span(&self, addr: u64, size: u64) -> Option<(u64, u64)> {
+        let off = addr.wrapping_sub(self.base);
+        (off < self.len).then(|| (off, off.saturating_add(size.max(1)).min(self.len)))
+    }
+
+    /// Whether any byte of `[addr, addr + size)` lies in a freed block.
+    pub fn freed(&self, addr: u64, size: u64) -> bool {
+        let Some((off, end)) = self.span(addr, size) else { return false };
+        (off / GRANULE..=(end - 1) / GRANULE).any(|g| self.granule(g) == FREED)
+    }
+
+    /// The first byte of `[addr, addr + size)` in a red zone or past the end of a block
+    /// in its last granule (the access overflows a block), if any.
+    pub fn first_outside(&self, addr: u64, size: u64) -> Option<u64> {
+        let (off, end) = self.span(addr, size)?;
+        (off..end)
+            .find(|&b| match self.granule(b / GRANULE) {
+                RED_ZONE => true,
+                n @ 1..GRANULE_U8 => b % GRANULE >= u64::from(n),
+                _ => false,
+            })
+            .map(|b| b + self.base)
+    }
+
+    /// A block of `size` bytes at `p` was allocated (inside the arena): its header and
+    /// the red zone after its payload are poisoned, and its last granule records how
+    /// many of its bytes the block has. The rest of the payload's shadow is already 0
+    /// (the arena never reuses memory within an execution).
+    pub fn allocated(&mut self, p: u64, size: u64) {
+        let off = p - self.base;
+        let rounded = size.max(1).div_ceil(GRANULE) * GRANULE;
+        debug_assert!(
+            off >= GRANULE && off + rounded + GRANULE <= self.len,
+            "unfold bug: a block's red zones lie outside the arena"
+        );
+        let map = self.map as *mut u8;
+        let last = (off + rounded) / GRANULE - 1;
+        // SAFETY: the header granule, the last granule and the red zone granule lie
+        // inside the arena (the allocator reserves them), hence inside the mapping.
+        unsafe {
+            *map.add((off / GRANULE - 1) as usize) = RED_ZONE;
+            *map.add(last as usize) = match size % GRANULE {
+                0 if size > 0 => 0,
+                0 => RED_ZONE,
+                n => n as u8,
+            };
+            *map.add((last + 1) as usize) = RED_ZONE;
+        }
     }
 
     /// Mark the granules covering `[addr, addr + len)` (inside the arena) freed.
@@ -297,6 +373,19 @@ impl HeapCheck {
         self.reported.clear();
     }
 
+    /// The block an out-of-bounds byte `x` of slot `slot` belongs to most plausibly: the
+    /// last block starting at or before `x` if `x` is past its end by less than it is
+    /// before the next block's start, else that next block.
+    fn nearest(&self, slot: usize, x: u64) -> Option<&Block> {
+        let v = self.blocks.get(slot)?;
+        let i = v.partition_point(|b| b.start <= x);
+        match (i.checked_sub(1).map(|j| &v[j]), v.get(i)) {
+            (Some(a), Some(b)) if x.saturating_sub(a.start + a.size) > b.start - x => Some(b),
+            (Some(a), _) => Some(a),
+            (None, b) => b,
+        }
+    }
+
     fn block(&self, slot: usize, addr: u64) -> Option<&Block> {
         let v = self.blocks.get(slot)?;
         let i = v.partition_point(|b| b.start <= addr).checked_sub(1)?;
@@ -354,6 +443,7 @@ pub(crate) fn on_alloc(rt: &mut Rt, p: u64, size: u64, site: Site, zeroed: bool)
     if !zeroed {
         arena.shadow_mut().set_uninit(p, size, true);
     }
+    arena.shadow_mut().allocated(p, size);
     let h = &mut rt.heap;
     if h.blocks.len() <= slot {
         h.blocks.resize_with(slot + 1, Vec::new);
@@ -493,8 +583,13 @@ pub(crate) fn on_thread_exit(rt: &mut Rt, t: ThreadId, site: Site) {
 pub(crate) fn on_access(rt: &mut Rt, addr: u64, size: u64, write: bool, site: Site) {
     let Some(arena) = rt.arena.as_mut() else { return };
     let shadow = arena.shadow_mut();
-    if shadow.freed(addr, size) {
-        return freed_access(rt, addr, size, write, site);
+    if shadow.poisoned(addr, size) {
+        if shadow.freed(addr, size) {
+            return freed_access(rt, addr, size, write, site);
+        }
+        if let Some(x) = shadow.first_outside(addr, size) {
+            return overflow(rt, addr, x, size, write, site);
+        }
     }
     if shadow.tracks_uninit() {
         if write {
@@ -562,6 +657,24 @@ fn freed_access(rt: &mut Rt, addr: u64, size: u64, write: bool, site: Site) {
     }
 }
 
+/// An access of `size` bytes at `addr` whose byte `x` lies in a red zone or past the end
+/// of a block: a heap buffer overflow, reported against the nearest block (the one `x`
+/// is past the end of, or before the start of, whichever is closer).
+#[cold]
+fn overflow(rt: &mut Rt, addr: u64, x: u64, size: u64, write: bool, site: Site) {
+    let t = rt.current;
+    let Some((slot, _)) = rt.arena.as_ref().and_then(|a| a.locate(x)) else { return };
+    let Some(b) = rt.heap.nearest(slot, x).copied() else { return };
+    let (off, end) = (addr as i128 - b.start as i128, b.start + b.size);
+    let whereto = match x.checked_sub(end) {
+        Some(0) => "just past its end".to_string(),
+        Some(n) => format!("{n} byte{} past its end", plural(n)),
+        None => format!("{} byte{} before its start", b.start - x, plural(b.start - x)),
+    };
+    let msg = format!("{t} {} {size} byte{} at offset {off} of {}: {whereto}", verb(write), plural(size), describe(&b));
+    report(rt, DefectKind::HeapBufferOverflow, (b.site, site), site, msg);
+}
+
 #[cold]
 fn dead_stack(rt: &mut Rt, d: Death, addr: u64, size: u64, write: bool, site: Site) {
     let t = rt.current;
@@ -616,6 +729,47 @@ mod tests {
         assert!(!s.freed(u64::MAX - 3, 8));
         s.clear(0, 64);
         assert!(!s.freed(base + 32, 32));
+    }
+
+    #[test]
+    fn red_zones_and_partial_granules_bound_every_block() {
+        let base = 0x30_0000u64;
+        let mut s = Shadow::new(base, 1 << 20).expect("reserve");
+        // The arena's layout: header, payload rounded to 16, red zone.
+        let (p, q, z) = (base + 16, base + 16 + 16 + 16 + 16, base + 0x100);
+        s.allocated(p, 16); // [p, p + 16): red zones at p - 16 and p + 16
+        s.allocated(q, 13); // [q, q + 13) in one granule
+        s.allocated(z, 0);
+        assert!(!s.poisoned(p, 16) && !s.poisoned(p + 8, 8));
+        assert!(s.poisoned(p + 12, 8), "straddles into the red zone");
+        assert_eq!(s.first_outside(p + 12, 8), Some(p + 16));
+        assert_eq!(s.first_outside(p - 1, 1), Some(p - 1), "the header");
+        assert!(!s.poisoned(q, 13) && !s.poisoned(q + 12, 1) && !s.poisoned(q + 8, 4));
+        assert!(s.poisoned(q + 12, 2) && s.poisoned(q + 13, 1) && s.poisoned(q + 15, 1));
+        assert_eq!(s.first_outside(q + 10, 4), Some(q + 13));
+        assert_eq!(s.first_outside(q, 13), None, "the whole block, nothing past it");
+        assert!(s.poisoned(z, 1), "an empty block has no byte");
+        assert!(!s.freed(p + 12, 8), "a red zone is not freed memory");
+        // A free turns the block (its partial granule too) into freed memory.
+        s.poison(q, 16);
+        assert!(s.freed(q + 4, 1) && s.poisoned(q + 4, 1));
+        s.clear(0, 0x200);
+        assert!(!s.poisoned(p - 16, 64) && s.first_outside(p - 16, 64).is_none());
+    }
+
+    #[test]
+    fn an_out_of_bounds_byte_belongs_to_the_nearest_block() {
+        let mut h = HeapCheck::default();
+        let b = |start, size| Block { start, size, thread: ThreadId(1), site: 7, free: None };
+        // Blocks of 8 and 16 bytes 48 bytes apart (header, payload, red zone).
+        h.blocks = vec![vec![b(0x1010, 8), b(0x1040, 16)]];
+        let near = |x| h.nearest(0, x).map(|b| b.start);
+        assert_eq!(near(0x1000), Some(0x1010), "before the first block");
+        assert_eq!(near(0x1018), Some(0x1010), "just past the end");
+        assert_eq!(near(0x1028), Some(0x1010), "16 bytes past the end, 24 before the next");
+        assert_eq!(near(0x103c), Some(0x1040), "4 bytes before the next block");
+        assert_eq!(near(0x1050), Some(0x1040), "past the last block");
+        assert_eq!(h.nearest(3, 0x1050).map(|b| b.start), None);
     }
 
     #[test]

@@ -118,8 +118,12 @@ pub struct Arena {
     shadow: crate::heapcheck::Shadow,
 }
 
-/// Allocation header: the payload size, for `realloc`.
-const HDR: usize = 16;
+/// Allocation header: the payload size, for `realloc`. It is also the red zone before
+/// the block ([`crate::heapcheck`]: an access to it is a heap buffer overflow).
+pub const HDR: usize = 16;
+/// Red zone after each block's payload (rounded up to 16 bytes): with the next block's
+/// header, 32 bytes no instrumented access may touch separate two payloads.
+pub const REDZONE: usize = 16;
 
 impl Arena {
     /// Reserve the arena's address space: `slot` bytes of heap per thread (page
@@ -154,15 +158,18 @@ impl Arena {
     }
 
     /// Allocate `size` bytes (zeroed) for thread `t`, 16-byte aligned. Null when the
-    /// thread's slot is exhausted.
+    /// thread's slot is exhausted. Layout: the header ([`HDR`]), the payload rounded up
+    /// to 16 bytes, the red zone ([`REDZONE`]).
     pub fn alloc(&mut self, t: ThreadId, size: usize) -> *mut u8 {
         let s = t.index();
         if s >= SLOTS {
             return std::ptr::null_mut();
         }
-        let need = size.max(1).div_ceil(16) * 16 + HDR;
+        let Some(need) = size.max(1).checked_next_multiple_of(16).and_then(|n| n.checked_add(HDR + REDZONE)) else {
+            return std::ptr::null_mut();
+        };
         let start = self.used[s];
-        if start + need > self.slot {
+        if need > self.slot - start {
             return std::ptr::null_mut();
         }
         if start + need > self.committed[s] {

@@ -322,7 +322,7 @@ pub(crate) struct WireDefect {
 // SAFETY: repr(C), atomics only.
 unsafe impl Plain for WireDefect {}
 
-const KINDS: [DefectKind; 12] = [
+const KINDS: [DefectKind; 13] = [
     DefectKind::Assertion,
     DefectKind::Abort,
     DefectKind::Exit,
@@ -335,6 +335,7 @@ const KINDS: [DefectKind; 12] = [
     DefectKind::InvalidFree,
     DefectKind::StackUseAfterExit,
     DefectKind::UninitRead,
+    DefectKind::HeapBufferOverflow,
 ];
 
 impl WireDefect {
