@@ -145,7 +145,8 @@ impl Symbols {
         match s.action {
             Action::Read(o) => format!("read({})", at(o)),
             Action::Write(o) => format!("write({})", at(o)),
-            Action::Rmw(o) => format!("rmw({})", at(o)),
+            Action::Rmw(o, true) => format!("rmw({})", at(o)),
+            Action::Rmw(o, false) => format!("rmw({}) unchanged", at(o)),
             Action::Await(w) => self.spin_wait(prog, w, site_word_offset(s.site)),
             a => self.action(prog, a),
         }
@@ -167,7 +168,8 @@ impl Symbols {
             Action::TryLock(m, false) => format!("trylock({}) = busy", o(m)),
             Action::Read(m) => format!("read({})", o(m)),
             Action::Write(m) => format!("write({})", o(m)),
-            Action::Rmw(m) => format!("rmw({})", o(m)),
+            Action::Rmw(m, true) => format!("rmw({})", o(m)),
+            Action::Rmw(m, false) => format!("rmw({}) unchanged", o(m)),
             Action::Await(w) => self.spin_wait(prog, w, 0),
             Action::CondWait(c) => format!("pthread_cond_wait({}) begins", o(c)),
             Action::CondWake(c, false, _) => format!("pthread_cond_wait({}) woken", o(c)),

@@ -465,6 +465,7 @@ fn optimal_regression_prefix_races() {
         racy: false,
         spins: false,
         multi_spins: false,
+        rmw_spins: false,
         misuse: false,
     };
     let m = random::program_with(228, shape);
@@ -492,6 +493,7 @@ fn larger_random_programs_agree_across_algorithms() {
         racy: false,
         spins: false,
         multi_spins: false,
+        rmw_spins: false,
         misuse: false,
     };
     let mut compared = 0;

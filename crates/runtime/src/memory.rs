@@ -66,6 +66,9 @@ pub(crate) struct MemState {
     /// Memory objects some thread spin-waits on: in race mode, a plain write to one of
     /// them is a visible step (it is what wakes the waiter).
     pub awaited: Vec<ObjId>,
+    /// Whether the read-modify-write step being performed changed its location, once its
+    /// post-hook ran (reported to the engine as the step's outcome, `Rmw(o, changed)`).
+    pub rmw_changed: Option<bool>,
 }
 
 impl MemState {
@@ -75,6 +78,7 @@ impl MemState {
         self.reported.clear();
         self.versions.clear();
         self.awaited.clear();
+        self.rmw_changed = None;
     }
 
     /// Whether happens-before is tracked.
@@ -590,7 +594,7 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
     let action = match kind {
         0 => Action::Read(o),
         1 => Action::Write(o),
-        _ => Action::Rmw(o),
+        _ => Action::Rmw(o, true),
     };
     visible_access(action, code_site(ra) | ((a & 7) << 56), ctx);
 }
@@ -608,16 +612,33 @@ pub extern "C" fn __unfold_mem_atomic_post(
 ) {
     let a = addr as u64;
     if with_rt(|rt| rt.active) {
-        // Only a load leaves the iteration pure. Every store or read-modify-write is a
-        // write step (it moves the location's write count, which wakes spin-waits on
-        // it), even one that left the value unchanged: counting those as pure would let
-        // two threads spinning with test-and-set wake each other forever. So CAS and
-        // exchange retry loops are explored iteration by iteration.
-        let _ = changed;
-        if kind == 0 {
-            log_read(memory_obj(a));
-        } else {
-            log_change();
+        // A load, or a read-modify-write that left the value as it was (a failed
+        // compare-exchange, an exchange of the value already there, `fetch_add(0)`),
+        // leaves the iteration pure: observationally it is a load. It does not move the
+        // location's write count either (the step is reported as `Rmw(o, false)`), so
+        // threads spinning with test-and-set on a held lock do not wake each other: they
+        // wait for the holder's release. A changed one counts as a write (the engine
+        // counts the same: `Action::moves_writes`). A store always counts (its step is
+        // a `Write`, whatever it stored).
+        let o = memory_obj(a);
+        match kind {
+            0 => log_read(o),
+            2 | 3 => {
+                let changed = changed != 0;
+                with_rt(|rt| {
+                    rt.mem.rmw_changed = Some(changed);
+                    if changed {
+                        let v = rt.mem.versions.entry(o).or_insert(0);
+                        *v = v.wrapping_add(1);
+                    }
+                });
+                if changed {
+                    log_change();
+                } else {
+                    log_read(o);
+                }
+            }
+            _ => log_change(),
         }
     }
     let tracking = with_rt(|rt| {
