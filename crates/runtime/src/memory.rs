@@ -4,8 +4,10 @@
 //! - **Atomic operations** (C11 `stdatomic.h`, GCC `__atomic_*` / `__sync_*`) are visible
 //!   steps in every mode: [`Action::Read`] for a load, [`Action::Write`] for a store,
 //!   [`Action::Rmw`] for the others (a compare-exchange is an `Rmw` whether or not it
-//!   succeeds: the outcome is known only once it ran, and treating a failed one as a
-//!   write is sound, only less reduction), on the memory object of its 8-byte word
+//!   succeeds: the outcome is known only once it ran, and for dependence it is a write
+//!   either way; the executed step says whether it changed the value, and an unchanged
+//!   one counts as a load for spin-waits: `__unfold_mem_atomic_post`, docs/memory.md),
+//!   on the memory object of its 8-byte word
 //!   ([`memory_obj`]): accesses of different sizes to one word are dependent, so mixed
 //!   sizes are handled exactly; an atomic access that crosses a word boundary is refused
 //!   by name.
@@ -148,8 +150,9 @@ fn check(addr: u64, size: u64, write: bool, atomic: bool, site: Site) {
 // counter is not pure (the counter is in its state) and keeps its exact semantics. The
 // iteration must have read at most `MAX_AWAITED` distinct locations (Peterson's
 // `while (flag[other] && turn == other)` reads two): the wait ends when any of them is
-// written. An iteration reading more is explored iteration by iteration. Loads only
-// (see `__unfold_mem_atomic_post`).
+// written. An iteration reading more is explored iteration by iteration. Loads, and
+// read-modify-writes that left the value unchanged (a failed CAS, a test-and-set of a set
+// flag: observationally loads, see `__unfold_mem_atomic_post`).
 
 /// The local state of a thread at a checkpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]
