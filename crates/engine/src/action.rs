@@ -522,6 +522,18 @@ mod tests {
     }
 
     #[test]
+    fn an_unchanged_rmw_is_performed_from_the_pending_form_and_moves_no_write_count() {
+        let (done, same) = (Action::Rmw(X, true), Action::Rmw(X, false));
+        assert_eq!(same.pending_form(), done, "a thread announces an RMW as one that may write");
+        assert!(same.performs(done) && done.performs(done));
+        assert!(!done.performs(same), "only the program may report an outcome");
+        assert!(!same.performs(Action::Rmw(M, true)) && !Action::Read(X).performs(done));
+        assert!(done.moves_writes() && Action::Write(X).moves_writes());
+        assert!(!same.moves_writes() && !Action::Read(X).moves_writes());
+        assert_eq!(format!("{same:?}"), format!("rmw({X})=unchanged"));
+    }
+
+    #[test]
     fn an_action_stays_small() {
         // Steps, events, sleep sets and wakeup trees hold actions by value.
         assert!(std::mem::size_of::<Action>() <= 32, "{} bytes", std::mem::size_of::<Action>());
