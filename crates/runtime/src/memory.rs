@@ -665,17 +665,36 @@ pub extern "C" fn __unfold_mem_atomic_post(
     }
 }
 
+/// After a failed compare-exchange that wrote the value it found to `*expected`,
+/// changing it: the instrumentation does not see that write (the compiler hands
+/// `expected` to the atomic's entry point). In the thread's own frames it is local state,
+/// which the snapshots compare; anywhere else (a global or heap `expected`) it is a change
+/// the spin tracker must see, or a loop `while (!CAS(&l, &g, 1));` whose failure rewrote
+/// `g` would look pure and wait while its next attempt would succeed. Happens-before and
+/// race checking are unaffected (as before: the write-back is not checked for races).
+///
+/// # Safety
+/// Called by `tsan.c` on a program thread: `ctx` is null or points to the caller's live
+/// `struct unfold_ctx`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_mem_cas_expected(expected: *const c_void, ctx: *const UnfoldCtx) {
+    if with_rt(|rt| rt.active) && !own_frames(expected as u64, ctx) {
+        log_change();
+    }
+}
+
 extern "C" {
     fn __unfold_tsan_anchor() -> *mut c_void;
 }
 
 /// Addresses that keep `tsan.c` and these entry points in the `unfold` binary.
-pub fn shim_table() -> [usize; 4] {
+pub fn shim_table() -> [usize; 5] {
     [
         // SAFETY: a C function without preconditions returning a function address.
         unsafe { __unfold_tsan_anchor() } as usize,
         __unfold_mem_access as *const () as usize,
         __unfold_mem_atomic_pre as *const () as usize,
         __unfold_mem_atomic_post as *const () as usize,
+        __unfold_mem_cas_expected as *const () as usize,
     ]
 }
