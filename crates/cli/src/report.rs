@@ -104,6 +104,14 @@ impl Symbols {
         }
         // Memory words are tagged (unfold_runtime::memory_obj): name the word.
         let o = if o.0 & 1 == 1 { ObjId(memory_addr(o)) } else { o };
+        self.byte(prog, o.0)
+    }
+
+    /// A readable name for the byte at `addr` (untagged: an odd address is a byte, not
+    /// a memory word's tag; an `atomic_flag` at an odd address was named after the
+    /// symbol at the start of its word).
+    pub fn byte(&self, prog: &CProgram, addr: u64) -> String {
+        let o = ObjId(addr);
         let off = o.0.wrapping_sub(self.base);
         if let Some((a, size, name)) = self.data.iter().find(|(a, s, _)| off >= *a && off < a + s) {
             let _ = size;
@@ -127,7 +135,7 @@ impl Symbols {
             .enumerate()
             .map(|(i, (o, _))| {
                 let off = if i == 0 { first_off } else { 0 };
-                self.object(prog, ObjId(memory_addr(o) + off))
+                self.byte(prog, memory_addr(o) + off)
             })
             .collect();
         names.join(" or ")
@@ -141,11 +149,12 @@ impl Symbols {
     /// A step's operation with its object named (a memory access names the accessed
     /// byte, which the step's site carries, not just its word).
     pub fn step_op(&self, prog: &CProgram, s: &unfold_engine::Step) -> String {
-        let at = |o: ObjId| self.object(prog, ObjId(memory_addr(o) + site_word_offset(s.site)));
+        let at = |o: ObjId| self.byte(prog, memory_addr(o) + site_word_offset(s.site));
         match s.action {
             Action::Read(o) => format!("read({})", at(o)),
             Action::Write(o) => format!("write({})", at(o)),
-            Action::Rmw(o) => format!("rmw({})", at(o)),
+            Action::Rmw(o, true) => format!("rmw({})", at(o)),
+            Action::Rmw(o, false) => format!("rmw({}) unchanged", at(o)),
             Action::Await(w) => self.spin_wait(prog, w, site_word_offset(s.site)),
             a => self.action(prog, a),
         }
@@ -167,7 +176,8 @@ impl Symbols {
             Action::TryLock(m, false) => format!("trylock({}) = busy", o(m)),
             Action::Read(m) => format!("read({})", o(m)),
             Action::Write(m) => format!("write({})", o(m)),
-            Action::Rmw(m) => format!("rmw({})", o(m)),
+            Action::Rmw(m, true) => format!("rmw({})", o(m)),
+            Action::Rmw(m, false) => format!("rmw({}) unchanged", o(m)),
             Action::Await(w) => self.spin_wait(prog, w, 0),
             Action::CondWait(c) => format!("pthread_cond_wait({}) begins", o(c)),
             Action::CondWake(c, false, _) => format!("pthread_cond_wait({}) woken", o(c)),
@@ -455,10 +465,13 @@ pub fn describe_deadlock(sym: &Symbols, prog: &CProgram, exec: &Execution, group
         },
         Action::Join(u) => format!("{t} waits to join {u}"),
         Action::Await(w) => {
-            let off = prog.pending_site(t).map_or(0, site_word_offset);
+            let site = prog.pending_site(t);
+            let off = site.map_or(0, site_word_offset);
             let x = sym.awaited(prog, w, off);
             let them = if w.len() > 1 { "any of them" } else { "it" };
-            format!("{t} spins on {x} and no thread will write {them}")
+            // The loop's line: every spinning thread of a livelock is named with its loop.
+            let at = sym.location(prog, site).map(|l| format!(" at {l}")).unwrap_or_default();
+            format!("{t} spins on {x}{at} and no thread will write {them}")
         }
         other => format!("{t} waits for {}", sym.action(prog, other)),
     };

@@ -54,8 +54,17 @@ pub enum Action {
     Read(ObjId),
     /// A visible write of a memory object.
     Write(ObjId),
-    /// A visible read-modify-write (atomic exchange, fetch-add, compare-exchange...).
-    Rmw(ObjId),
+    /// A visible read-modify-write (atomic exchange, fetch-add, compare-exchange...) and
+    /// whether it changed the location's value. The outcome is known only once the
+    /// program ran it: a thread *announces* `Rmw(o, true)` (its pending form: it may
+    /// write), and the frontend reports the executed step as `Rmw(o, false)` when it
+    /// left the value as it was (a failed compare-exchange, an exchange or `fetch_or` of
+    /// the value already there, `fetch_add(0)`). An unchanged one is observationally a
+    /// load: it does not move the write count spin-waits wait on
+    /// ([`Action::moves_writes`]), and a spin iteration made of loads and unchanged
+    /// read-modify-writes is pure. For dependence it is a write either way (see
+    /// docs/memory.md, "Read-modify-writes that change nothing").
+    Rmw(ObjId, bool),
     /// A spin-wait: the thread's last loop iteration read these locations (when it had
     /// seen the given numbers of writes) and changed nothing, so it cannot make progress
     /// until another thread writes one of them: enabled once the write count of some
@@ -241,7 +250,7 @@ impl Action {
             | Action::TryLock(o, _)
             | Action::Read(o)
             | Action::Write(o)
-            | Action::Rmw(o)
+            | Action::Rmw(o, _)
             | Action::CondWait(o)
             | Action::CondWake(o, ..)
             | Action::Signal(o)
@@ -290,7 +299,7 @@ impl Action {
         Some(match self {
             Action::Create(_) | Action::Join(_) | Action::Exit | Action::ExitProcess => return None,
             Action::Lock(_) | Action::Unlock(_) | Action::TryLock(..) => ObjKind::Mutex,
-            Action::Read(_) | Action::Write(_) | Action::Rmw(_) | Action::Await(..) => ObjKind::Memory,
+            Action::Read(_) | Action::Write(_) | Action::Rmw(..) | Action::Await(..) => ObjKind::Memory,
             Action::CondWait(_) | Action::CondWake(..) | Action::Signal(_) | Action::Broadcast(_) => ObjKind::CondVar,
             Action::SemInit(..)
             | Action::SemPost(_)
@@ -338,7 +347,28 @@ impl Action {
             Action::CondWake(o, true, _) => Action::CondWake(o, true, false),
             Action::CondWake(o, false, _) => Action::CondWake(o, false, true),
             Action::BarrierArrive(o, _) => Action::BarrierArrive(o, false),
+            Action::Rmw(o, _) => Action::Rmw(o, true),
             a => a,
+        }
+    }
+
+    /// Whether this executed action moves its location's write count, the memory state
+    /// a spin-wait ([`Action::Await`]) waits on: a write, or a read-modify-write that
+    /// changed the value. The one definition every counter of writes uses (the memory
+    /// object, the DPOR analysis, the test model; the C runtime counts the same way).
+    #[inline]
+    pub fn moves_writes(self) -> bool {
+        matches!(self, Action::Write(_) | Action::Rmw(_, true))
+    }
+
+    /// Whether `self`, as a frontend reported it executed, is what the resolved pending
+    /// action `requested` became: the same action, or the same read-modify-write with
+    /// the outcome only the program knows (whether it changed the value).
+    #[inline]
+    pub fn performs(self, requested: Action) -> bool {
+        match (self, requested) {
+            (Action::Rmw(o, _), Action::Rmw(p, true)) => o == p,
+            (a, b) => a == b,
         }
     }
 
@@ -390,7 +420,8 @@ impl fmt::Debug for Action {
             Action::TryLock(o, b) => write!(f, "trylock({o})={}", ok(b)),
             Action::Read(o) => write!(f, "read({o})"),
             Action::Write(o) => write!(f, "write({o})"),
-            Action::Rmw(o) => write!(f, "rmw({o})"),
+            Action::Rmw(o, true) => write!(f, "rmw({o})"),
+            Action::Rmw(o, false) => write!(f, "rmw({o})=unchanged"),
             Action::Await(w) => {
                 write!(f, "await(")?;
                 for (i, (o, v)) in w.iter().enumerate() {
@@ -491,6 +522,18 @@ mod tests {
     }
 
     #[test]
+    fn an_unchanged_rmw_is_performed_from_the_pending_form_and_moves_no_write_count() {
+        let (done, same) = (Action::Rmw(X, true), Action::Rmw(X, false));
+        assert_eq!(same.pending_form(), done, "a thread announces an RMW as one that may write");
+        assert!(same.performs(done) && done.performs(done));
+        assert!(!done.performs(same), "only the program may report an outcome");
+        assert!(!same.performs(Action::Rmw(M, true)) && !Action::Read(X).performs(done));
+        assert!(done.moves_writes() && Action::Write(X).moves_writes());
+        assert!(!same.moves_writes() && !Action::Read(X).moves_writes());
+        assert_eq!(format!("{same:?}"), format!("rmw({X})=unchanged"));
+    }
+
+    #[test]
     fn an_action_stays_small() {
         // Steps, events, sleep sets and wakeup trees hold actions by value.
         assert!(std::mem::size_of::<Action>() <= 32, "{} bytes", std::mem::size_of::<Action>());
@@ -505,7 +548,8 @@ mod tests {
         let a = Action::Await(w);
         for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
             assert!(mode.dependent(T0, a, T1, Action::Write(z)));
-            assert!(mode.dependent(T0, a, T1, Action::Rmw(y)));
+            assert!(mode.dependent(T0, a, T1, Action::Rmw(y, true)));
+            assert!(mode.dependent(T0, a, T1, Action::Rmw(y, false)));
             assert!(!mode.dependent(T0, a, T1, Action::Write(ObjId(0x31))));
         }
         assert!(!Independence::ReadReadIndependent.dependent(T0, a, T1, Action::Read(z)));
@@ -520,7 +564,10 @@ mod tests {
         assert!(all.dependent(T0, Action::Read(X), T1, Action::Read(X)));
         assert!(!rr.dependent(T0, Action::Read(X), T1, Action::Read(X)));
         assert!(rr.dependent(T0, Action::Read(X), T1, Action::Write(X)));
-        assert!(rr.dependent(T0, Action::Rmw(X), T1, Action::Read(X)));
+        assert!(rr.dependent(T0, Action::Rmw(X, true), T1, Action::Read(X)));
+        // An unchanged read-modify-write stays a write for dependence (its outcome is not
+        // known before it runs; see docs/memory.md).
+        assert!(rr.dependent(T0, Action::Rmw(X, false), T1, Action::Read(X)));
         assert!(!rr.dependent(T0, Action::Write(X), T1, Action::Write(M)));
     }
 

@@ -365,7 +365,7 @@ impl SchedState {
             return Err(diverge(format!("{t} took a step but is not enabled (pending {:?})", self.pending(t))));
         }
         let expected = self.resolve(t);
-        if expected != Some(step.action) {
+        if !expected.is_some_and(|e| step.action.performs(e)) {
             return Err(diverge(format!("{t} performed {:?} but its pending action was {:?}", step.action, expected)));
         }
         if let Some(o) = step.action.object() {
@@ -520,6 +520,16 @@ pub trait Frontend {
         result: u64,
     ) -> Result<(Option<Action>, Option<Action>), ProgramError>;
 
+    /// The action `t` performed in the step [`Frontend::perform`] just ran, for the one
+    /// outcome only the program knows: whether a read-modify-write changed its location
+    /// (report [`Action::Rmw`]`(o, false)` if not; see [`Action::performs`]). The
+    /// default reports the requested action, a changing read-modify-write being the
+    /// conservative answer.
+    fn performed_as(&mut self, t: ThreadId, action: Action) -> Action {
+        let _ = t;
+        action
+    }
+
     /// Called with the completed step `index`, before it is applied to the state.
     fn finish(&mut self, index: usize, step: &Step) -> Result<(), ProgramError>;
 }
@@ -553,9 +563,10 @@ pub fn drive(
             return Ok(End::StepBound);
         }
         (step.next, step.child_next) = frontend.perform(index, t, action, result)?;
+        step.action = frontend.performed_as(t, action);
         frontend.finish(index, &step)?;
         state.apply(index, &step)?;
-        sched.performed(t, action);
+        sched.performed(t, step.action);
     }
 }
 

@@ -126,6 +126,17 @@ struct Key {
     extra_hash: u64,
 }
 
+/// The action an event is identified by: a read-modify-write without its outcome
+/// (whether it changed the value is a function of the event's history, but only the
+/// program knows it: an event added as a conflicting extension carries the pending
+/// `Rmw(o, true)` until a run performs it, [`Unfolding::settle`]).
+fn key_action(a: Action) -> Action {
+    match a {
+        Action::Rmw(o, _) => Action::Rmw(o, true),
+        a => a,
+    }
+}
+
 /// The immediate predecessors of an event about to be found or added.
 #[derive(Clone, Debug, Default)]
 pub struct Preds {
@@ -467,7 +478,7 @@ impl Unfolding {
     pub fn find_or_add(&mut self, thread: ThreadId, action: Action, preds: &Preds) -> (EventId, bool) {
         let tpred = preds.tpred.unwrap_or(BOTTOM);
         let opred = preds.opred.unwrap_or(BOTTOM);
-        let key = Key { thread, action, tpred, opred, extra_hash: hash_extra(&preds.extra) };
+        let key = Key { thread, action: key_action(action), tpred, opred, extra_hash: hash_extra(&preds.extra) };
         if let Some(&e) = self.index.get(&key) {
             if *self.events[e.index()].extra == *preds.extra {
                 return (e, false);
@@ -547,6 +558,30 @@ impl Unfolding {
         }
         self.index.insert(key, e);
         (e, true)
+    }
+
+    /// Record the outcome a run performed event `e` with (`action`: its label as
+    /// executed). Only a read-modify-write's outcome can differ from the label the event
+    /// was added with, and only for an event added as a conflicting extension (with the
+    /// pending `Rmw(o, true)`) that no run had performed yet: it has no successor in its
+    /// object's tree (conflicting extensions are only added after performed events), so
+    /// the corrected state after it is seen by every later event.
+    pub fn settle(&mut self, e: EventId, action: Action) {
+        let ev = &self.events[e.index()];
+        if ev.action == action {
+            return;
+        }
+        assert!(
+            matches!((ev.action, action), (Action::Rmw(o, true), Action::Rmw(p, false)) if o == p)
+                && ev.first_ochild == BOTTOM,
+            "unfold bug: event {e:?} {ev:?} performed as {action:?}"
+        );
+        let mut state = self.state_after(ev.opred).clone();
+        let applied = state.apply(ev.thread, action);
+        debug_assert!(applied.is_ok(), "checker bug: {action:?} impossible: {applied:?}");
+        let ev = &mut self.events[e.index()];
+        ev.action = action;
+        ev.state = state;
     }
 
     /// The state of an object after event `e` of its tree (the fresh state for
@@ -667,7 +702,7 @@ impl Unfolding {
                 let ev = &self.events[i];
                 let key = Key {
                     thread: ev.thread,
-                    action: ev.action,
+                    action: key_action(ev.action),
                     tpred: ev.tpred,
                     opred: ev.opred,
                     extra_hash: hash_extra(&ev.extra),

@@ -180,6 +180,43 @@ fn random_programs_with_spin_waits_on_two_locations() {
     }
 }
 
+/// Spinlocks built from read-modify-writes (compare-exchange and test-and-set retry
+/// loops, give-up loops, lock-free CAS increments, RMWs that may change nothing): a
+/// failed attempt is an unchanged RMW, a load for spin-waits, so the spinner waits for
+/// the holder's release. Every explorer of the family finds exactly the traces of the
+/// brute force that treats each wait as blocking (no execution spent on retries),
+/// optimal-DPOR with no redundant execution; programs where a thread waited after a
+/// failed attempt are common. [`rmw_seeds`] programs per mode (many more were run locally:
+/// see docs/memory.md).
+#[test]
+fn random_programs_with_rmw_spinlocks() {
+    let shape = random::Shape { rmw_spins: true, ..random::Shape::default() };
+    for (mode, base) in [(Independence::AllDependent, 16_000), (Independence::ReadReadIndependent, 116_000)] {
+        let (mut checked, mut waited, mut ssb) = (0u64, 0u64, 0);
+        for seed in base..base + rmw_seeds() {
+            let m = random::program_with(seed, shape);
+            let Some(brute) = brute_force(&mut m.clone(), mode, 20_000) else { continue };
+            let Some(s) = check(&format!("rmw spinlocks, seed {seed}"), &m, mode) else { continue };
+            checked += 1;
+            ssb += s;
+            waited += brute.traces.iter().any(|c| {
+                c.threads
+                    .iter()
+                    .any(|(_, a)| a.windows(2).any(|w| w[0].1.ends_with("=unchanged") && w[1].1.starts_with("await(")))
+            }) as u64;
+        }
+        println!("{mode:?}: {checked} programs with RMW spinlocks, {waited} with a wait after a failed attempt, optimal SSB {ssb}");
+        assert!(checked * 2 >= rmw_seeds() && waited * 4 >= checked, "{mode:?}: {checked} checked, {waited} waited");
+        assert_eq!(ssb, 0, "{mode:?}: optimal-DPOR blocked by its sleep sets");
+    }
+}
+
+/// Seeds per mode of [`random_programs_with_rmw_spinlocks`]: 120 (CI-sized), or
+/// `UNFOLD_RMW_SEEDS` for a longer local run.
+fn rmw_seeds() -> u64 {
+    std::env::var("UNFOLD_RMW_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120)
+}
+
 /// Peterson's algorithm with its unbounded two-location wait: every explorer of the
 /// family finds exactly the brute force's traces, the correct version has no failing
 /// trace and the broken one has.
@@ -465,6 +502,7 @@ fn optimal_regression_prefix_races() {
         racy: false,
         spins: false,
         multi_spins: false,
+        rmw_spins: false,
         misuse: false,
     };
     let m = random::program_with(228, shape);
@@ -492,6 +530,7 @@ fn larger_random_programs_agree_across_algorithms() {
         racy: false,
         spins: false,
         multi_spins: false,
+        rmw_spins: false,
         misuse: false,
     };
     let mut compared = 0;

@@ -19,7 +19,7 @@ fn racy_by_definition(m: &Model) -> Option<bool> {
             let (a, b) = (&w[0], &w[1]);
             let mem = |x: Action| match x {
                 Action::Read(o) => Some((o, false)),
-                Action::Write(o) | Action::Rmw(o) => Some((o, true)),
+                Action::Write(o) | Action::Rmw(o, _) => Some((o, true)),
                 _ => None,
             };
             if let (Some((oa, wa)), Some((ob, wb))) = (mem(a.action), mem(b.action)) {

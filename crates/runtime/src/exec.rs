@@ -505,11 +505,14 @@ impl Frontend for CRun<'_> {
         let site = self.ex.sites[t.index()];
         with_rt(|rt| match action {
             Action::Read(_) => {}
-            Action::Write(o) | Action::Rmw(o) => {
+            Action::Write(o) => {
                 // The write count a spin-wait waits on (the engine's memory state).
                 let v = rt.mem.versions.entry(o).or_insert(0);
                 *v = v.wrapping_add(1);
             }
+            // Counted by the atomic's post-hook if it changed the value (known only once
+            // it ran: `performed_as`).
+            Action::Rmw(..) => rt.mem.rmw_changed = None,
             Action::Lock(m) | Action::Unlock(m) => {
                 // Logged for polling under a mutex (memory.rs); happens-before as usual.
                 crate::memory::spin_mutex_op(rt, t, m, matches!(action, Action::Lock(_)));
@@ -556,6 +559,15 @@ impl Frontend for CRun<'_> {
                 (self.ex.resume(t, result), None)
             }
         })
+    }
+
+    fn performed_as(&mut self, _t: ThreadId, action: Action) -> Action {
+        match action {
+            // The post-hook reported whether it changed the value; a thread that never
+            // reached it (it crashed in the operation) is taken to have written.
+            Action::Rmw(o, _) => Action::Rmw(o, with_rt(|rt| rt.mem.rmw_changed.take()).unwrap_or(true)),
+            a => a,
+        }
     }
 
     fn finish(&mut self, index: usize, step: &Step) -> Result<(), ProgramError> {

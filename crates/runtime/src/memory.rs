@@ -4,8 +4,10 @@
 //! - **Atomic operations** (C11 `stdatomic.h`, GCC `__atomic_*` / `__sync_*`) are visible
 //!   steps in every mode: [`Action::Read`] for a load, [`Action::Write`] for a store,
 //!   [`Action::Rmw`] for the others (a compare-exchange is an `Rmw` whether or not it
-//!   succeeds: the outcome is known only once it ran, and treating a failed one as a
-//!   write is sound, only less reduction), on the memory object of its 8-byte word
+//!   succeeds: the outcome is known only once it ran, and for dependence it is a write
+//!   either way; the executed step says whether it changed the value, and an unchanged
+//!   one counts as a load for spin-waits: `__unfold_mem_atomic_post`, docs/memory.md),
+//!   on the memory object of its 8-byte word
 //!   ([`memory_obj`]): accesses of different sizes to one word are dependent, so mixed
 //!   sizes are handled exactly; an atomic access that crosses a word boundary is refused
 //!   by name.
@@ -66,6 +68,9 @@ pub(crate) struct MemState {
     /// Memory objects some thread spin-waits on: in race mode, a plain write to one of
     /// them is a visible step (it is what wakes the waiter).
     pub awaited: Vec<ObjId>,
+    /// Whether the read-modify-write step being performed changed its location, once its
+    /// post-hook ran (reported to the engine as the step's outcome, `Rmw(o, changed)`).
+    pub rmw_changed: Option<bool>,
 }
 
 impl MemState {
@@ -75,6 +80,7 @@ impl MemState {
         self.reported.clear();
         self.versions.clear();
         self.awaited.clear();
+        self.rmw_changed = None;
     }
 
     /// Whether happens-before is tracked.
@@ -144,8 +150,9 @@ fn check(addr: u64, size: u64, write: bool, atomic: bool, site: Site) {
 // counter is not pure (the counter is in its state) and keeps its exact semantics. The
 // iteration must have read at most `MAX_AWAITED` distinct locations (Peterson's
 // `while (flag[other] && turn == other)` reads two): the wait ends when any of them is
-// written. An iteration reading more is explored iteration by iteration. Loads only
-// (see `__unfold_mem_atomic_post`).
+// written. An iteration reading more is explored iteration by iteration. Loads, and
+// read-modify-writes that left the value unchanged (a failed CAS, a test-and-set of a set
+// flag: observationally loads, see `__unfold_mem_atomic_post`).
 
 /// The local state of a thread at a checkpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -590,7 +597,7 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
     let action = match kind {
         0 => Action::Read(o),
         1 => Action::Write(o),
-        _ => Action::Rmw(o),
+        _ => Action::Rmw(o, true),
     };
     visible_access(action, code_site(ra) | ((a & 7) << 56), ctx);
 }
@@ -608,16 +615,33 @@ pub extern "C" fn __unfold_mem_atomic_post(
 ) {
     let a = addr as u64;
     if with_rt(|rt| rt.active) {
-        // Only a load leaves the iteration pure. Every store or read-modify-write is a
-        // write step (it moves the location's write count, which wakes spin-waits on
-        // it), even one that left the value unchanged: counting those as pure would let
-        // two threads spinning with test-and-set wake each other forever. So CAS and
-        // exchange retry loops are explored iteration by iteration.
-        let _ = changed;
-        if kind == 0 {
-            log_read(memory_obj(a));
-        } else {
-            log_change();
+        // A load, or a read-modify-write that left the value as it was (a failed
+        // compare-exchange, an exchange of the value already there, `fetch_add(0)`),
+        // leaves the iteration pure: observationally it is a load. It does not move the
+        // location's write count either (the step is reported as `Rmw(o, false)`), so
+        // threads spinning with test-and-set on a held lock do not wake each other: they
+        // wait for the holder's release. A changed one counts as a write (the engine
+        // counts the same: `Action::moves_writes`). A store always counts (its step is
+        // a `Write`, whatever it stored).
+        let o = memory_obj(a);
+        match kind {
+            0 => log_read(o),
+            2 | 3 => {
+                let changed = changed != 0;
+                with_rt(|rt| {
+                    rt.mem.rmw_changed = Some(changed);
+                    if changed {
+                        let v = rt.mem.versions.entry(o).or_insert(0);
+                        *v = v.wrapping_add(1);
+                    }
+                });
+                if changed {
+                    log_change();
+                } else {
+                    log_read(o);
+                }
+            }
+            _ => log_change(),
         }
     }
     let tracking = with_rt(|rt| {
@@ -641,17 +665,36 @@ pub extern "C" fn __unfold_mem_atomic_post(
     }
 }
 
+/// After a failed compare-exchange that wrote the value it found to `*expected`,
+/// changing it: the instrumentation does not see that write (the compiler hands
+/// `expected` to the atomic's entry point). In the thread's own frames it is local state,
+/// which the snapshots compare; anywhere else (a global or heap `expected`) it is a change
+/// the spin tracker must see, or a loop `while (!CAS(&l, &g, 1));` whose failure rewrote
+/// `g` would look pure and wait while its next attempt would succeed. Happens-before and
+/// race checking are unaffected (as before: the write-back is not checked for races).
+///
+/// # Safety
+/// Called by `tsan.c` on a program thread: `ctx` is null or points to the caller's live
+/// `struct unfold_ctx`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_mem_cas_expected(expected: *const c_void, ctx: *const UnfoldCtx) {
+    if with_rt(|rt| rt.active) && !own_frames(expected as u64, ctx) {
+        log_change();
+    }
+}
+
 extern "C" {
     fn __unfold_tsan_anchor() -> *mut c_void;
 }
 
 /// Addresses that keep `tsan.c` and these entry points in the `unfold` binary.
-pub fn shim_table() -> [usize; 4] {
+pub fn shim_table() -> [usize; 5] {
     [
         // SAFETY: a C function without preconditions returning a function address.
         unsafe { __unfold_tsan_anchor() } as usize,
         __unfold_mem_access as *const () as usize,
         __unfold_mem_atomic_pre as *const () as usize,
         __unfold_mem_atomic_post as *const () as usize,
+        __unfold_mem_cas_expected as *const () as usize,
     ]
 }

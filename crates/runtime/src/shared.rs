@@ -103,7 +103,7 @@ fn encode_action(a: Option<Action>) -> (u64, u64) {
         TryLock(o, b) => (7 | flag(b), o.0),
         Read(o) => (8, o.0),
         Write(o) => (9, o.0),
-        Rmw(o) => (10, o.0),
+        Rmw(o, changed) => (10 | flag(changed), o.0),
         Await(w) => (11 | n(w.iter().next().map_or(0, |x| x.1)), w.first().0),
         CondWait(o) => (12, o.0),
         CondWake(o, timed, signalled) => (13 | flag(timed) | if signalled { F2 } else { 0 }, o.0),
@@ -141,7 +141,7 @@ fn decode_action(word: u64, obj: u64, what: &dyn Fn() -> String) -> Result<Optio
         7 => Some(TryLock(o, f1)),
         8 => Some(Read(o)),
         9 => Some(Write(o)),
-        10 => Some(Rmw(o)),
+        10 => Some(Rmw(o, f1)),
         11 => Some(Await(Awaited::new([(o, arg)]).ok_or_else(|| Corrupt(what()))?)),
         12 => Some(CondWait(o)),
         13 => Some(CondWake(o, f1, f2)),
@@ -660,18 +660,9 @@ mod tests {
         let mut v = vec![Create(t), Join(t), Exit, ExitProcess];
         for b in [false, true] {
             v.extend([TryLock(o, b), SemTryWait(o, b), TryRdLock(o, b), TryWrLock(o, b), RwUnlock(o, b)]);
-            v.extend([BarrierArrive(o, b), CondWake(o, b, !b), CondWake(o, b, b)]);
+            v.extend([BarrierArrive(o, b), CondWake(o, b, !b), CondWake(o, b, b), Rmw(o, b)]);
         }
-        v.extend([
-            Lock(o),
-            Unlock(o),
-            Read(o),
-            Write(o),
-            Rmw(o),
-            Await(Awaited::one(o, u32::MAX)),
-            CondWait(o),
-            Signal(o),
-        ]);
+        v.extend([Lock(o), Unlock(o), Read(o), Write(o), Await(Awaited::one(o, u32::MAX)), CondWait(o), Signal(o)]);
         v.extend([Broadcast(o), SemInit(o, 7), SemPost(o), SemWait(o), SemValue(o), RdLock(o), WrLock(o)]);
         v.extend([BarrierInit(o, 3), BarrierLeave(o)]);
         v

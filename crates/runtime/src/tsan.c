@@ -56,6 +56,7 @@ struct unfold_ctx {
 void __unfold_mem_access(const volatile void *addr, size_t size, int write, void *ra, struct unfold_ctx *ctx);
 void __unfold_mem_atomic_pre(const volatile void *addr, size_t size, int kind, void *ra, struct unfold_ctx *ctx);
 void __unfold_mem_atomic_post(const volatile void *addr, size_t size, int kind, int changed, void *ra);
+void __unfold_mem_cas_expected(const void *expected, struct unfold_ctx *ctx);
 
 /* ---- lifecycle and call stacks ---------------------------------------------------- */
 void __tsan_init(void) {}
@@ -116,6 +117,7 @@ void __tsan_write_range(void *a, size_t n) { CAPTURE(c); __unfold_mem_access(a, 
         T expected = *c;                                                                   \
         int ok = __atomic_compare_exchange_n(a, c, v, 0, SC, SC);                          \
         __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ra); \
+        if (!ok && *c != expected) __unfold_mem_cas_expected(c, &cx);                       \
         return ok;                                                                         \
     }                                                                                      \
     int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fmo) { \
@@ -127,6 +129,7 @@ void __tsan_write_range(void *a, size_t n) { CAPTURE(c); __unfold_mem_access(a, 
         T expected = *c;                                                                   \
         int ok = __atomic_compare_exchange_n(a, c, v, 0, SC, SC);                          \
         __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ra); \
+        if (!ok && *c != expected) __unfold_mem_cas_expected(c, &cx);                       \
         return ok;                                                                         \
     }                                                                                      \
     T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo) {  \

@@ -179,7 +179,7 @@ impl Analysis {
             // A spin-wait on several locations reads each of them.
             for o in s.action.objects() {
                 self.by_object.entry(o).or_default().push(j as u32);
-                if matches!(s.action, Action::Write(_) | Action::Rmw(_)) {
+                if s.action.moves_writes() {
                     self.writes.entry(o).or_default().push(j as u32);
                 }
                 let st = objs.entry(o).or_default();

@@ -277,6 +277,8 @@ impl Qpor {
         for (i, step) in exec.steps.iter().enumerate().skip(from) {
             let preds = self.preds_for(step.thread, step.action, i)?;
             let (e, new) = self.u.find_or_add(step.thread, step.action, &preds);
+            // A read-modify-write added as a conflicting extension learns its outcome.
+            self.u.settle(e, step.action);
             if new {
                 s.stats.events_added += 1;
             } else {
@@ -969,7 +971,7 @@ mod tests {
         let a =
             vec![Action::TryLock(ObjId(1), false), Action::Write(x), Action::Lock(ObjId(1)), Action::Unlock(ObjId(1))];
         let b = vec![Action::Lock(ObjId(1)), Action::Read(x), Action::Unlock(ObjId(1))];
-        let c = vec![Action::Rmw(x)];
+        let c = vec![Action::Rmw(x, true)];
         for k in [None, Some(1), Some(2)] {
             let (_, redundant, ssb) = check(vec![spawn_all(3), a.clone(), b.clone(), c.clone()], k);
             if k.is_none() {
@@ -998,7 +1000,7 @@ mod tests {
                 match next(6) {
                     0 => t.push(Action::TryLock(ObjId(1 + next(mutexes)), false)),
                     1 => t.push(
-                        [Action::Read(ObjId(100)), Action::Write(ObjId(100)), Action::Rmw(ObjId(101))]
+                        [Action::Read(ObjId(100)), Action::Write(ObjId(100)), Action::Rmw(ObjId(101), true)]
                             [next(3) as usize],
                     ),
                     _ => {

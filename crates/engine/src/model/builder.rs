@@ -321,6 +321,48 @@ impl ThreadBuilder {
         r
     }
 
+    /// Visible atomic compare-exchange ([`crate::Action::Rmw`]): `v` becomes `new` if
+    /// it holds `expected`; returns the old value (the exchange succeeded iff it equals
+    /// `expected`). A failed one leaves `v` unchanged: performed as `Rmw(v, false)`.
+    pub fn cas(&mut self, v: Var, expected: impl Into<Expr>, new: impl Into<Expr>) -> Reg {
+        let r = self.reg();
+        self.instrs.push(Instr::Cas(r, v.0, expected.into(), new.into()));
+        r
+    }
+
+    /// A spinlock acquisition on `v` (0 free, 1 held) as the C runtime runs it: with
+    /// `tas`, `while (atomic_exchange(&v, 1)) {}`, else
+    /// `while (!atomic_compare_exchange_strong(&v, &(int){0}, 1)) {}`. A failed attempt
+    /// changes nothing (an unchanged read-modify-write is a load), so the iteration is
+    /// pure: the thread then waits for a write to `v` ([`crate::Action::Await`] with the
+    /// write count its attempt saw) and tries again. Release with `write(v, 0)`.
+    pub fn spin_lock(&mut self, v: Var, tas: bool) {
+        let head = self.label();
+        let done = self.label();
+        self.place(head);
+        let r = if tas { self.exchange(v, 1) } else { self.cas(v, 0, 1) };
+        self.jump_if_zero(r.e(), done);
+        self.await_change(&[v]);
+        self.jump(head);
+        self.place(done);
+    }
+
+    /// A lock-free increment `old = v; while (!CAS(&v, &old, old + k)) {}` (each failed
+    /// attempt reloads `old`, so no iteration is pure: bounded by the other threads'
+    /// changes). Returns the register holding the value replaced.
+    pub fn cas_add(&mut self, v: Var, k: i64) -> Reg {
+        let old = self.read(v);
+        let head = self.label();
+        let done = self.label();
+        self.place(head);
+        let r = self.cas(v, old.e(), old.add(k));
+        self.jump_if(r.eq(old.e()), done);
+        self.set(old, r.e());
+        self.jump(head);
+        self.place(done);
+        old
+    }
+
     fn op(&mut self, a: Action) {
         self.instrs.push(Instr::Op(a, None));
     }

@@ -92,6 +92,9 @@ pub(crate) enum Instr {
     Write(u32, Expr),
     FetchAdd(Reg, u32, Expr),
     Exchange(Reg, u32, Expr),
+    /// Compare-exchange `(old, var, expected, new)`: the register gets the old value;
+    /// the variable becomes `new` if it held `expected`.
+    Cas(Reg, u32, Expr, Expr),
     Set(Reg, Expr),
     /// Jump to the target when the expression is zero.
     JumpIfZero(Expr, u32),
@@ -122,6 +125,7 @@ impl Instr {
                 | Instr::Write(..)
                 | Instr::FetchAdd(..)
                 | Instr::Exchange(..)
+                | Instr::Cas(..)
                 | Instr::Spawn(..)
                 | Instr::Join(_)
                 | Instr::End
@@ -338,7 +342,9 @@ impl Model {
                 }
                 Instr::Read(_, v) => Action::Read(var_obj(*v)),
                 Instr::Write(v, _) => Action::Write(var_obj(*v)),
-                Instr::FetchAdd(_, v, _) | Instr::Exchange(_, v, _) => Action::Rmw(var_obj(*v)),
+                Instr::FetchAdd(_, v, _) | Instr::Exchange(_, v, _) | Instr::Cas(_, v, ..) => {
+                    Action::Rmw(var_obj(*v), true)
+                }
                 Instr::Spawn(..) => Action::Create(self.names.child(tid, t.spawned)),
                 Instr::Join(e) => Action::Join(ThreadId(e.eval(&t.regs) as u16)),
                 Instr::End => {
@@ -436,16 +442,46 @@ impl Model {
         let code = self.threads[ti].code as usize;
         let pc = self.threads[ti].pc as usize;
         let site = ((code as u64) << 32) | pc as u64;
-        if let Action::Write(o) | Action::Rmw(o) = action {
-            let v = (o.0 - VAR_BASE) as usize;
-            self.writes[v] = self.writes[v].wrapping_add(1);
+        // A read-modify-write's outcome (the engine requested `Rmw(o, true)`): whether it
+        // changes the value, and for a compare-exchange whether it succeeds.
+        let (changed, failed_cas) = {
+            let regs = &self.threads[ti].regs;
+            match &self.codes[code].instrs[pc] {
+                Instr::FetchAdd(_, _, e) => (e.eval(regs) != 0, false),
+                Instr::Exchange(_, v, e) => (e.eval(regs) != self.vars[*v as usize], false),
+                Instr::Cas(_, v, exp, new) => {
+                    let old = self.vars[*v as usize];
+                    let ok = old == exp.eval(regs);
+                    (ok && new.eval(regs) != old, !ok)
+                }
+                _ => (true, false),
+            }
+        };
+        let action = match action {
+            Action::Rmw(o, _) => Action::Rmw(o, changed),
+            a => a,
+        };
+        if let Action::Write(o) | Action::Rmw(o, _) = action {
+            if action.moves_writes() {
+                let v = (o.0 - VAR_BASE) as usize;
+                self.writes[v] = self.writes[v].wrapping_add(1);
+            }
         }
-        // Happens-before of the step, before the thread runs on.
+        // Happens-before of the step, before the thread runs on (as the C runtime: a
+        // failed compare-exchange is a load that acquires).
         match (&self.codes[code].instrs[pc], action) {
-            (Instr::Read(_, v) | Instr::Write(v, _) | Instr::FetchAdd(_, v, _) | Instr::Exchange(_, v, _), a) => {
+            (
+                Instr::Read(_, v)
+                | Instr::Write(v, _)
+                | Instr::FetchAdd(_, v, _)
+                | Instr::Exchange(_, v, _)
+                | Instr::Cas(_, v, ..),
+                a,
+            ) => {
                 let (op, write) = match a {
                     Action::Read(_) => (AtomicOp::Load, false),
                     Action::Write(_) => (AtomicOp::Store, true),
+                    _ if failed_cas => (AtomicOp::FailedRmw, false),
                     _ => (AtomicOp::Rmw, true),
                 };
                 self.race.on_atomic(tid, var_obj(*v), op);
@@ -489,6 +525,13 @@ impl Model {
                     self.vars[*v as usize] = e.eval(&t.regs);
                     t.regs[r.0 as usize] = old;
                 }
+                Instr::Cas(r, v, exp, new) => {
+                    let old = self.vars[*v as usize];
+                    if old == exp.eval(&t.regs) {
+                        self.vars[*v as usize] = new.eval(&t.regs);
+                    }
+                    t.regs[r.0 as usize] = old;
+                }
                 Instr::Spawn(r, c) => {
                     let Action::Create(id) = action else { unreachable!("checker bug: spawn performed as {action:?}") };
                     t.spawned += 1;
@@ -508,6 +551,16 @@ impl Model {
                     }
                 }
                 other => unreachable!("checker bug: performing invisible instruction {other:?}"),
+            }
+            if let Action::Rmw(o, false) = action {
+                // An unchanged read-modify-write is a load for spin-waits (as the C
+                // runtime logs it): a wait after it waits for a change past this count.
+                let v = (o.0 - VAR_BASE) as u32;
+                let w = self.writes[v as usize];
+                match t.seen.iter_mut().find(|s| s.0 == v) {
+                    Some(s) => s.1 = w,
+                    None => t.seen.push((v, w)),
+                }
             }
             t.pc += 1;
         }
@@ -547,6 +600,9 @@ fn race_defect(r: &Race, after_steps: usize) -> Defect {
 struct ModelRun<'a> {
     model: &'a mut Model,
     out: &'a mut Execution,
+    /// The action of the step just performed, as performed (a read-modify-write's
+    /// outcome).
+    performed: Option<Action>,
 }
 
 impl Frontend for ModelRun<'_> {
@@ -563,7 +619,12 @@ impl Frontend for ModelRun<'_> {
         result: u64,
     ) -> Result<(Option<Action>, Option<Action>), ProgramError> {
         let step = self.model.perform(t, action, result, self.out);
+        self.performed = Some(step.action);
         Ok((step.next, step.child_next))
+    }
+
+    fn performed_as(&mut self, _t: ThreadId, action: Action) -> Action {
+        self.performed.take().unwrap_or(action)
     }
 
     fn finish(&mut self, _index: usize, step: &Step) -> Result<(), ProgramError> {
@@ -581,7 +642,7 @@ impl Program for Model {
         out.first = self.threads[0].pending;
         let mut state = std::mem::take(&mut self.sched);
         let first = out.first;
-        let end = drive(req, first, &mut state, &mut ModelRun { model: self, out });
+        let end = drive(req, first, &mut state, &mut ModelRun { model: self, out, performed: None });
         self.sched = state;
         out.end = end?;
         Ok(())

@@ -68,6 +68,15 @@ pub struct Shape {
     /// [`ThreadBuilder::spin_until_any_nonzero`]), and there are always two visible
     /// variables.
     pub multi_spins: bool,
+    /// Also spinlocks built from read-modify-writes (1–2 lock words, apart from the
+    /// visible variables): critical sections under a compare-exchange or test-and-set
+    /// spinlock ([`ThreadBuilder::spin_lock`]: a failed attempt changes nothing, so the
+    /// thread waits for a write to the lock word), acquisitions that give up after one
+    /// or two failed compare-exchanges, lock-free compare-exchange increments
+    /// ([`ThreadBuilder::cas_add`]), and read-modify-writes that may leave the value
+    /// unchanged (`fetch_add(0)`, an exchange of the value maybe already there). Two
+    /// threads always take the first spinlock.
+    pub rmw_spins: bool,
     /// Also make deliberate mutex misuse (unlocking a mutex the thread does not hold,
     /// relocking one it holds), often under a data-dependent branch, so that whether it
     /// happens depends on the schedule.
@@ -85,6 +94,7 @@ impl Default for Shape {
             racy: false,
             spins: false,
             multi_spins: false,
+            rmw_spins: false,
             misuse: false,
         }
     }
@@ -95,7 +105,10 @@ struct Ctx {
     racy: bool,
     spins: bool,
     multi_spins: bool,
+    rmw_spins: bool,
     misuse: bool,
+    /// Spinlock words ([`Shape::rmw_spins`]).
+    spinlocks: Vec<Var>,
     mutexes: Vec<Mutex>,
     guarded: Vec<Var>,
     visible: Vec<Var>,
@@ -111,6 +124,8 @@ struct Gen<'a> {
     rng: &'a mut Rng,
     ctx: &'a Ctx,
     held: Vec<usize>,
+    /// Spinlocks held (indices into `ctx.spinlocks`).
+    held_spin: Vec<usize>,
     data: Vec<Reg>,
     budget: usize,
 }
@@ -262,8 +277,94 @@ impl Gen<'_> {
         }
     }
 
+    /// A spinlock critical section on spinlock `k` (a free one if `None`); false if it
+    /// does not fit.
+    fn spin_section(&mut self, t: &mut ThreadBuilder, depth: usize, k: Option<usize>) -> bool {
+        let n = self.ctx.spinlocks.len();
+        let free: Vec<usize> = (0..n).filter(|k| !self.held_spin.contains(k)).collect();
+        let k = match k {
+            Some(k) if !self.held_spin.contains(&k) => k,
+            Some(_) => return false,
+            None if free.is_empty() => return false,
+            None => free[self.rng.below(free.len())],
+        };
+        if self.budget < 2 {
+            return false;
+        }
+        self.budget -= 2;
+        let sl = self.ctx.spinlocks[k];
+        let tas = self.rng.chance(50);
+        t.spin_lock(sl, tas);
+        self.held_spin.push(k);
+        let saved = self.data.len();
+        for _ in 0..1 + self.rng.below(2) {
+            self.statement(t, depth + 1);
+        }
+        self.data.truncate(saved);
+        self.held_spin.pop();
+        t.write(sl, 0);
+        true
+    }
+
+    /// A statement of [`Shape::rmw_spins`].
+    fn rmw_statement(&mut self, t: &mut ThreadBuilder, depth: usize) {
+        match self.rng.below(5) {
+            0 | 1 => {
+                self.spin_section(t, depth, None);
+            }
+            // Bounded retries: one or two compare-exchanges, then give up.
+            2 => {
+                let free: Vec<usize> = (0..self.ctx.spinlocks.len()).filter(|k| !self.held_spin.contains(k)).collect();
+                if free.is_empty() || self.budget < 3 {
+                    return;
+                }
+                self.budget -= 3;
+                let k = free[self.rng.below(free.len())];
+                let sl = self.ctx.spinlocks[k];
+                let (got, end) = (t.label(), t.label());
+                let mut last = None;
+                for _ in 0..1 + self.rng.below(2) {
+                    let r = t.cas(sl, 0, 1);
+                    t.jump_if_zero(r.e(), got);
+                    last = Some(r);
+                }
+                t.jump(end);
+                t.place(got);
+                self.held_spin.push(k);
+                let saved = self.data.len();
+                if depth < 2 {
+                    self.statement(t, depth + 1);
+                }
+                self.data.truncate(saved);
+                self.held_spin.pop();
+                t.write(sl, 0);
+                t.place(end);
+                // Non-zero after a give-up: an assertion on it fails only then.
+                self.data.extend(last);
+            }
+            3 if !self.ctx.visible.is_empty() && self.budget >= 2 => {
+                self.budget -= 2;
+                let v = self.ctx.visible[self.rng.below(self.ctx.visible.len())];
+                let r = t.cas_add(v, 1);
+                self.data.push(r);
+            }
+            _ if !self.ctx.visible.is_empty() && self.budget >= 1 => {
+                self.budget -= 1;
+                let v = self.ctx.visible[self.rng.below(self.ctx.visible.len())];
+                let r =
+                    if self.rng.chance(50) { t.fetch_add(v, 0) } else { t.exchange(v, 1 + self.rng.below(2) as i64) };
+                self.data.push(r);
+            }
+            _ => {}
+        }
+    }
+
     fn statement(&mut self, t: &mut ThreadBuilder, depth: usize) {
         if self.budget == 0 {
+            return;
+        }
+        if self.ctx.rmw_spins && self.rng.chance(25) {
+            self.rmw_statement(t, depth);
             return;
         }
         if self.ctx.spins && !self.ctx.visible.is_empty() && self.rng.chance(20) {
@@ -451,6 +552,8 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         rng.below(3)
     };
     let visible: Vec<Var> = (0..nv).map(|_| b.var(0)).collect();
+    let spinlocks: Vec<Var> =
+        if shape.rmw_spins { (0..1 + rng.below(2)).map(|_| b.var(0)).collect() } else { Vec::new() };
     let (mut conds, mut sems, mut rwlocks, mut barriers) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut sem_init = Vec::new();
     let mut barrier_init = Vec::new();
@@ -477,7 +580,9 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         racy: shape.racy,
         spins: shape.spins,
         multi_spins: shape.multi_spins,
+        rmw_spins: shape.rmw_spins,
         misuse: shape.misuse && !shape.lock_free,
+        spinlocks,
         mutexes,
         guarded,
         visible,
@@ -508,6 +613,13 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         plans[a].push(6);
         plans[b2].push(7);
     }
+    if shape.rmw_spins && total >= 2 {
+        // Two threads contend for the first spinlock.
+        let a = rng.below(total);
+        let b2 = (a + 1 + rng.below(total - 1)) % total;
+        plans[a].push(8);
+        plans[b2].push(8);
+    }
     if !ctx.barriers.is_empty() && total >= 2 {
         let a = rng.below(total);
         let b2 = (a + 1 + rng.below(total - 1)) % total;
@@ -515,9 +627,19 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         plans[b2].push(5);
     }
     let body = |rng: &mut Rng, t: &mut ThreadBuilder, plan: &[u8]| {
-        let mut g = Gen { rng, ctx: &ctx, held: Vec::new(), data: Vec::new(), budget: shape.max_visible };
+        let mut g = Gen {
+            rng,
+            ctx: &ctx,
+            held: Vec::new(),
+            held_spin: Vec::new(),
+            data: Vec::new(),
+            budget: shape.max_visible,
+        };
         for &p in plan {
-            if p == 6 {
+            if p == 8 {
+                g.budget += 2;
+                g.spin_section(t, 0, Some(0));
+            } else if p == 6 {
                 let r = if g.ctx.multi_spins && g.rng.chance(50) {
                     t.spin_until_either_nonzero_rotated(g.ctx.visible[0], g.ctx.visible[1])
                 } else if g.ctx.multi_spins {

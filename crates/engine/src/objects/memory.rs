@@ -1,6 +1,7 @@
 //! A memory location accessed by visible operations (reads, writes, read-modify-writes):
 //! every access is always enabled; reads commute with reads under read-read independence
-//! ([`crate::action::Access`]). The state is the number of writes so far, which is what a
+//! ([`crate::action::Access`]). The state is the number of writes so far (stores and
+//! read-modify-writes that changed the value: [`Action::moves_writes`]), which is what a
 //! spin-wait ([`Action::Await`]) waits on: a thread whose loop iteration read some
 //! locations and changed nothing is blocked until the count of one of them moves past
 //! what it saw.
@@ -30,7 +31,10 @@ pub fn await_woken<'a>(w: Awaited, state: impl Fn(ObjId) -> &'a ObjState) -> boo
 pub struct Memory;
 
 impl ObjectKind for Memory {
-    /// The number of writes and read-modify-writes performed (wrapping).
+    /// The number of writes and read-modify-writes that changed the value performed
+    /// (wrapping; [`Action::moves_writes`]). An unchanged read-modify-write is a load
+    /// here: counting it woke every thread spinning with test-and-set on a held lock
+    /// whenever another spinner tried it, forever.
     type State = u32;
 
     fn enabled(writes: &u32, _: ThreadId, a: Action) -> bool {
@@ -43,8 +47,8 @@ impl ObjectKind for Memory {
 
     fn apply(writes: &mut u32, _: ThreadId, a: Action) -> Result<(), String> {
         match a {
-            Action::Write(_) | Action::Rmw(_) => *writes = writes.wrapping_add(1),
-            Action::Read(_) => {}
+            a @ (Action::Write(_) | Action::Rmw(..)) if a.moves_writes() => *writes = writes.wrapping_add(1),
+            Action::Read(_) | Action::Rmw(_, false) => {}
             // Enabledness (some watched location written) was checked by the caller on
             // every watched location; a wait changes nothing.
             Action::Await(_) => {}
