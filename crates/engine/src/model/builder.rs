@@ -391,6 +391,39 @@ impl ThreadBuilder {
         ra
     }
 
+    /// `while (read(a) == x && read(b) == y) {}` (Peterson's `want[other] && turn ==
+    /// other`, and two-flag waits with other values than zero) as the C runtime runs it
+    /// once it has seen a pure iteration: read `a`; if it differs from `x`, done; read
+    /// `b`; if it differs from `y`, done; otherwise wait for a write to either
+    /// ([`Action::Await`] on both) and start again. With `rotated`, the wait is placed
+    /// as the runtime may place it when the loop head's first visit did not match: one
+    /// full test, then the loop `read(b); read(a); wait on (b, a)` entered at its second
+    /// read (the wait's locations in that order). `a` and `b` must differ.
+    pub fn spin_while_both(&mut self, a: Var, x: i64, b: Var, y: i64, rotated: bool) {
+        assert!(a != b, "two distinct variables");
+        let head = self.label();
+        let done = self.label();
+        if rotated {
+            let ra = self.read(a);
+            self.jump_if(ra.ne(x), done);
+            self.place(head);
+            let rb = self.read(b);
+            self.jump_if(rb.ne(y), done);
+            let ra = self.read(a);
+            self.jump_if(ra.ne(x), done);
+            self.instrs.push(Instr::AwaitChange(vec![b.0, a.0]));
+        } else {
+            self.place(head);
+            let ra = self.read(a);
+            self.jump_if(ra.ne(x), done);
+            let rb = self.read(b);
+            self.jump_if(rb.ne(y), done);
+            self.instrs.push(Instr::AwaitChange(vec![a.0, b.0]));
+        }
+        self.jump(head);
+        self.place(done);
+    }
+
     /// `pthread_cond_wait(c, m)`: join the waiters, release `m`, wait for a signal,
     /// reacquire `m` (four visible steps, see [`crate::objects::condvar`]).
     pub fn cond_wait(&mut self, c: Cond, m: Mutex) {
