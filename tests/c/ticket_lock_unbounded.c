@@ -2,15 +2,22 @@
 // spins on now_serving, a single location, so its wait is detected and blocks until the
 // holder releases. Three threads, one counter protected by the lock: no race, no
 // failure, and no execution spent on spin iterations. Run with optimal-DPOR: its
-// read-read independence lets the waiters' loads commute (456 executions); QPOR, whose
+// read-read independence lets the waiters' loads commute (198 executions); QPOR, whose
 // trees need every two accesses dependent, explores every order of those loads
-// (824 334 executions, measured).
+// (8 946 executions, measured). The atomics are longs so that each fills its 8-byte
+// word: as `atomic_int`s, the plain `counter` shared now_serving's word and the
+// runtime made `counter++` a step only while another thread waited on it (the steps
+// depended on the schedule: 456 and 824 334 executions, and optimal-DPOR now stops with
+// an error; tests/known-issues/README.md).
 // expect: verdict=ok flags=--algorithm=optimal-dpor
+// (198 traces under read-read independence, found alike by optimal-, source- and
+// classic-DPOR; no count is expected here because the corpus test would run dfs on it
+// too, which takes minutes.)
 #include <pthread.h>
 #include <stdatomic.h>
 #include <assert.h>
 
-atomic_int next_ticket, now_serving;
+atomic_long next_ticket, now_serving;
 int counter;
 
 void *worker(void *arg) {

@@ -368,9 +368,15 @@ fn every_algorithm_agrees_on_the_safe_corpus() {
         let e = expectation(&std::fs::read_to_string(dir.join(f)).expect("readable"));
         let (Some("ok"), Some(n)) = (e.verdict.as_deref(), e.maximal) else { continue };
         checked += 1;
+        // A program that names its algorithm (a spin-wait on several locations, which
+        // qpor refuses) runs under every other one.
+        let pinned = e.flags.iter().any(|f| f.starts_with("--algorithm"));
         for alg in algorithms {
+            if pinned && alg[1] == "qpor" {
+                continue;
+            }
             let mut args = vec!["check", f.as_str(), "--json"];
-            args.extend(e.flags.iter().map(String::as_str));
+            args.extend(e.flags.iter().filter(|f| !f.starts_with("--algorithm")).map(String::as_str));
             args.extend_from_slice(alg);
             let out = unfold(&dir, &args);
             let Ok(j) = serde_json::from_slice::<Value>(&out.stdout) else {

@@ -715,6 +715,18 @@ pub(crate) fn walk_states(exec: &Execution, base: usize, mut f: impl FnMut(usize
     f(exec.steps.len(), &st);
 }
 
+/// The error of [`Driver::extend`]: the program's visible operations depend on the
+/// schedule.
+fn schedule_dependent(step: usize, what: String) -> ExploreError {
+    ExploreError::Program(crate::program::ProgramError::Divergence {
+        step,
+        detail: format!(
+            "{what}: a thread's visible operations depend on the schedule, not only on the values it read, so \
+             the exploration cannot be complete"
+        ),
+    })
+}
+
 /// Whether an execution is maximal for race analysis purposes.
 pub(crate) fn analysable(end: &End) -> bool {
     !matches!(end, End::Timeout | End::Crash(_))
@@ -768,12 +780,27 @@ impl Driver {
 
     /// Create the nodes `base..n` from the execution that came back (and refresh the
     /// branching node's `cur` with the action actually performed).
-    fn extend(&mut self, exec: &Execution, base: usize, stats: &mut crate::explore::Stats) {
+    ///
+    /// Fails if the execution contradicts what the exploration derived from earlier
+    /// ones: the new branch, or a step of optimal-DPOR's wakeup path, performed another
+    /// action than the one it was chosen for, or a thread ran while the sleep set
+    /// computed from the actual steps says it sleeps (the runtime woke it with the
+    /// predicted actions, not those performed). Either means that a thread's visible
+    /// operations depended on the schedule and not only on what it read, which every
+    /// explorer of the family assumes; exploring on would miss traces silently.
+    fn extend(&mut self, exec: &Execution, base: usize, stats: &mut crate::explore::Stats) -> Result<(), ExploreError> {
         let n = exec.steps.len();
         self.stack.truncate(base);
         if base > 0 {
             if let Some(s) = exec.steps.get(base - 1) {
-                debug_assert_eq!(self.stack[base - 1].cur.0, s.thread, "checker bug: replay not followed");
+                let (t, a) = self.stack[base - 1].cur;
+                debug_assert_eq!(t, s.thread, "checker bug: replay not followed");
+                if a.pending_form() != s.action.pending_form() {
+                    return Err(schedule_dependent(
+                        base - 1,
+                        format!("{t} performed {:?} where an earlier execution performed {a:?}", s.action),
+                    ));
+                }
                 self.stack[base - 1].cur = (s.thread, s.action);
             }
         }
@@ -781,7 +808,11 @@ impl Driver {
         let stack = &mut self.stack;
         let final_pending = &mut self.final_pending;
         let forest = &mut self.forest;
+        let mut diverged: Option<ExploreError> = None;
         walk_states(exec, base, |k, st| {
+            if diverged.is_some() {
+                return;
+            }
             if k == n {
                 final_pending.clear();
                 for t in st.threads() {
@@ -804,10 +835,17 @@ impl Driver {
                 let parent = &stack[k - 1];
                 filter_sleep(mode, &parent.sleep, parent.cur.0, parent.cur.1, &mut sleep);
             }
-            debug_assert!(
-                !sleep.iter().any(|&(u, _)| u == s.thread),
-                "checker bug: the runtime scheduled a sleeping thread"
-            );
+            if let Some(&(_, b)) = sleep.iter().find(|&&(u, _)| u == s.thread) {
+                diverged = Some(schedule_dependent(
+                    k,
+                    format!(
+                        "{} ran although asleep since its pending {b:?}: no step since woke it, so the runtime \
+                         was told other actions than those performed",
+                        s.thread
+                    ),
+                ));
+                return;
+            }
             // Preemptions so far, and whether scheduling `t` here is one.
             let prev = (k > 0).then(|| exec.steps[k - 1].thread);
             let before = if k > 0 { stack[k - 1].preempts } else { 0 };
@@ -833,7 +871,17 @@ impl Driver {
                     forest.first_child(stack[k - 1].wut).expect("checker bug: parent's branch missing")
                 };
                 match forest.first_child(root) {
-                    Some(c) => debug_assert_eq!(forest.step(c).0, cur.0, "checker bug: wakeup path not followed"),
+                    Some(c) => {
+                        let (t, a) = forest.step(c);
+                        debug_assert_eq!(t, cur.0, "checker bug: wakeup path not followed");
+                        if a != cur.1.pending_form() {
+                            diverged = Some(schedule_dependent(
+                                k,
+                                format!("{t} performed {:?} where an earlier execution performed {a:?}", cur.1),
+                            ));
+                            return;
+                        }
+                    }
                     None => {
                         forest.add_child(root, cur.0, cur.1);
                     }
@@ -844,6 +892,7 @@ impl Driver {
             };
             stack.push(Node { cur, enabled, sleep, done: Vec::new(), backtrack, wut, preempts });
         });
+        diverged.map_or(Ok(()), Err)
     }
 
     /// Add `q` to `backtrack(E_k)` unless present.
@@ -887,7 +936,7 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
     loop {
         session.run(&replay, &sleep_end, &mut exec)?;
         let t0 = Instant::now();
-        d.extend(&exec, base, &mut session.stats);
+        d.extend(&exec, base, &mut session.stats)?;
         let fresh = base.saturating_sub(1);
         if kind != Kind::Dfs && analysable(&exec.end) {
             // Classic-DPOR computes its backtracking points with every access dependent.

@@ -162,6 +162,7 @@ pub struct Barrier(pub(crate) ObjId);
 pub struct ModelBuilder {
     codes: Vec<Option<Code>>,
     var_init: Vec<i64>,
+    word: Vec<u32>,
     nmutex: u32,
     nsync: u64,
 }
@@ -169,7 +170,7 @@ pub struct ModelBuilder {
 impl ModelBuilder {
     /// An empty builder (main must be given with [`ModelBuilder::main`]).
     pub fn new() -> Self {
-        ModelBuilder { codes: vec![None], var_init: Vec::new(), nmutex: 0, nsync: 0 }
+        ModelBuilder { codes: vec![None], var_init: Vec::new(), word: Vec::new(), nmutex: 0, nsync: 0 }
     }
 
     fn sync_obj(&mut self) -> ObjId {
@@ -206,6 +207,18 @@ impl ModelBuilder {
     /// A new shared variable with an initial value.
     pub fn var(&mut self, init: i64) -> Var {
         self.var_init.push(init);
+        self.word.push(self.var_init.len() as u32 - 1);
+        Var(self.var_init.len() as u32 - 1)
+    }
+
+    /// A new shared variable in the same memory word as `of` (as two `int`s of one
+    /// 8-byte word in C): it has its own value and its plain accesses are checked for
+    /// races on their own, but its visible accesses operate on `of`'s memory object, so
+    /// they are dependent with `of`'s and a spin-wait on either watches both.
+    pub fn var_in_word_of(&mut self, of: Var, init: i64) -> Var {
+        let w = self.word[of.0 as usize];
+        self.var_init.push(init);
+        self.word.push(w);
         Var(self.var_init.len() as u32 - 1)
     }
 
@@ -227,7 +240,7 @@ impl ModelBuilder {
     /// If main was not given.
     pub fn build(self) -> Model {
         let codes = self.codes.into_iter().map(|c| c.expect("ModelBuilder: main was not given")).collect();
-        Model::new(codes, self.var_init, self.nmutex as usize)
+        Model::new(codes, self.var_init, self.word, self.nmutex as usize)
     }
 }
 
@@ -431,6 +444,39 @@ impl ThreadBuilder {
         self.jump(head);
         self.place(done);
         ra
+    }
+
+    /// `while (read(a) == x && read(b) == y) {}` (Peterson's `want[other] && turn ==
+    /// other`, and two-flag waits with other values than zero) as the C runtime runs it
+    /// once it has seen a pure iteration: read `a`; if it differs from `x`, done; read
+    /// `b`; if it differs from `y`, done; otherwise wait for a write to either
+    /// ([`Action::Await`] on both) and start again. With `rotated`, the wait is placed
+    /// as the runtime may place it when the loop head's first visit did not match: one
+    /// full test, then the loop `read(b); read(a); wait on (b, a)` entered at its second
+    /// read (the wait's locations in that order). `a` and `b` must differ.
+    pub fn spin_while_both(&mut self, a: Var, x: i64, b: Var, y: i64, rotated: bool) {
+        assert!(a != b, "two distinct variables");
+        let head = self.label();
+        let done = self.label();
+        if rotated {
+            let ra = self.read(a);
+            self.jump_if(ra.ne(x), done);
+            self.place(head);
+            let rb = self.read(b);
+            self.jump_if(rb.ne(y), done);
+            let ra = self.read(a);
+            self.jump_if(ra.ne(x), done);
+            self.instrs.push(Instr::AwaitChange(vec![b.0, a.0]));
+        } else {
+            self.place(head);
+            let ra = self.read(a);
+            self.jump_if(ra.ne(x), done);
+            let rb = self.read(b);
+            self.jump_if(rb.ne(y), done);
+            self.instrs.push(Instr::AwaitChange(vec![a.0, b.0]));
+        }
+        self.jump(head);
+        self.place(done);
     }
 
     /// `pthread_cond_wait(c, m)`: join the waiters, release `m`, wait for a signal,

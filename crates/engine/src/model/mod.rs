@@ -153,8 +153,9 @@ struct ThreadRt {
     spawned: u32,
     /// The pending visible action, if the thread is live.
     pending: Option<Action>,
-    /// Per variable read visibly: its write count when this thread last read it (what
-    /// a spin-wait on it waits to change, as the C runtime logs it at the read).
+    /// Per word (variable, see `Model::word`) read visibly: its write count when this
+    /// thread last read it (what a spin-wait on it waits to change, as the C runtime
+    /// logs it at the read).
     seen: Vec<(u32, u32)>,
 }
 
@@ -164,6 +165,10 @@ struct ThreadRt {
 pub struct Model {
     pub(crate) codes: Vec<Code>,
     pub(crate) var_init: Vec<i64>,
+    // invariant: word[v] is the variable whose memory object v's visible accesses
+    // operate on (v itself, or the variable it shares an 8-byte word with), and
+    // word[word[v]] == word[v].
+    pub(crate) word: Vec<u32>,
     pub(crate) nmutex: usize,
     names: ThreadNames,
     // Run buffers, reused across runs.
@@ -176,8 +181,12 @@ pub struct Model {
     /// Plain `load`/`store` are visible steps (sequential consistency) instead of
     /// invisible accesses checked for data races.
     plain_visible: bool,
+    /// A plain `store` to a word another thread's pending spin-wait watches is a
+    /// visible write ([`Model::with_awaited_stores_visible`]).
+    awaited_stores_visible: bool,
     race: RaceDetector,
-    /// Visible writes per variable in this run (the engine's memory state).
+    /// Visible writes per word (indexed by the word's variable) in this run (the
+    /// engine's memory state).
     writes: Vec<u32>,
 }
 
@@ -205,10 +214,11 @@ pub fn var_obj(k: u32) -> ObjId {
 }
 
 impl Model {
-    pub(crate) fn new(codes: Vec<Code>, var_init: Vec<i64>, nmutex: usize) -> Model {
+    pub(crate) fn new(codes: Vec<Code>, var_init: Vec<i64>, word: Vec<u32>, nmutex: usize) -> Model {
         Model {
             codes,
             var_init,
+            word,
             nmutex,
             names: ThreadNames::new(),
             threads: Vec::new(),
@@ -217,6 +227,7 @@ impl Model {
             rw_held: Vec::new(),
             sched: SchedState::default(),
             plain_visible: false,
+            awaited_stores_visible: false,
             race: RaceDetector::default(),
             writes: Vec::new(),
         }
@@ -228,6 +239,24 @@ impl Model {
     pub fn with_plain_accesses_visible(mut self) -> Model {
         self.plain_visible = true;
         self
+    }
+
+    /// The same program with the C runtime's rule for plain writes in race mode: a plain
+    /// `store` to a variable whose memory word a spin-wait of another thread is pending
+    /// on ([`Action::Await`]) is a visible write of that word, so that the waiter wakes;
+    /// any other plain store stays invisible. Whether a store is a step then depends on
+    /// what the other threads are doing, not only on what the storing thread read: with
+    /// two variables in one word ([`ModelBuilder::var_in_word_of`]) this reproduces
+    /// programs on which no explorer of the DPOR family can be complete (see
+    /// `docs/memory.md`, "Spin-waits and plain writes to the same word").
+    pub fn with_awaited_stores_visible(mut self) -> Model {
+        self.awaited_stores_visible = true;
+        self
+    }
+
+    /// The memory object of variable `v`'s visible accesses (its word's).
+    fn obj(&self, v: u32) -> ObjId {
+        var_obj(self.word[v as usize])
     }
 
     /// Whether the step at `site` is a plain `load`/`store` (made visible by
@@ -301,6 +330,17 @@ impl Model {
             let pc = self.threads[ti].pc as usize;
             let site = ((code as u64) << 32) | pc as u64;
             let instr = &self.codes[code].instrs[pc];
+            let store_step = match instr {
+                Instr::Store(v, _) if self.awaited_stores_visible => {
+                    let o = self.obj(*v);
+                    self.threads.iter().enumerate().any(|(u, th)| {
+                        u != ti && th.exists && matches!(th.pending, Some(Action::Await(w)) if w.contains(o))
+                    })
+                }
+                _ => false,
+            };
+            let word = &self.word;
+            let obj = |v: u32| var_obj(word[v as usize]);
             let t = &mut self.threads[ti];
             let defect = |kind: DefectKind, message: String| Defect {
                 kind,
@@ -340,11 +380,9 @@ impl Model {
                     }
                     Action::TryLock(mutex_obj(*m), false)
                 }
-                Instr::Read(_, v) => Action::Read(var_obj(*v)),
-                Instr::Write(v, _) => Action::Write(var_obj(*v)),
-                Instr::FetchAdd(_, v, _) | Instr::Exchange(_, v, _) | Instr::Cas(_, v, ..) => {
-                    Action::Rmw(var_obj(*v), true)
-                }
+                Instr::Read(_, v) => Action::Read(obj(*v)),
+                Instr::Write(v, _) => Action::Write(obj(*v)),
+                Instr::FetchAdd(_, v, _) | Instr::Exchange(_, v, _) | Instr::Cas(_, v, ..) => Action::Rmw(obj(*v), true),
                 Instr::Spawn(..) => Action::Create(self.names.child(tid, t.spawned)),
                 Instr::Join(e) => Action::Join(ThreadId(e.eval(&t.regs) as u16)),
                 Instr::End => {
@@ -374,13 +412,14 @@ impl Model {
                 },
                 Instr::AwaitChange(vs) => Action::Await(
                     crate::Awaited::new(vs.iter().map(|&v| {
-                        let seen = t.seen.iter().find(|s| s.0 == v).map_or(self.writes[v as usize], |s| s.1);
-                        (var_obj(v), seen)
+                        let w = word[v as usize];
+                        let seen = t.seen.iter().find(|s| s.0 == w).map_or(self.writes[w as usize], |s| s.1);
+                        (var_obj(w), seen)
                     }))
                     .expect("model: a spin-wait on 1 to MAX_AWAITED variables"),
                 ),
-                Instr::Load(_, v) if self.plain_visible => Action::Read(var_obj(*v)),
-                Instr::Store(v, _) if self.plain_visible => Action::Write(var_obj(*v)),
+                Instr::Load(_, v) if self.plain_visible => Action::Read(obj(*v)),
+                Instr::Store(v, _) if self.plain_visible || store_step => Action::Write(obj(*v)),
                 Instr::Load(r, v) => {
                     if let Some(r) = self.race.on_access(tid, var_addr(*v), 8, false, false, site) {
                         out.defects.push(race_defect(&r, after_steps));
@@ -484,8 +523,15 @@ impl Model {
                     _ if failed_cas => (AtomicOp::FailedRmw, false),
                     _ => (AtomicOp::Rmw, true),
                 };
-                self.race.on_atomic(tid, var_obj(*v), op);
+                self.race.on_atomic(tid, self.obj(*v), op);
                 if let Some(r) = self.race.on_access(tid, var_addr(*v), 8, write, true, site) {
+                    out.defects.push(race_defect(&r, out.steps.len() + 1));
+                }
+            }
+            (Instr::Store(v, _), _) if !self.plain_visible => {
+                // A plain store made a step by a waiter (with_awaited_stores_visible):
+                // still a plain access for the race detector.
+                if let Some(r) = self.race.on_access(tid, var_addr(*v), 8, true, false, site) {
                     out.defects.push(race_defect(&r, out.steps.len() + 1));
                 }
             }
@@ -508,10 +554,11 @@ impl Model {
                 Instr::Store(v, e) => self.vars[*v as usize] = e.eval(&t.regs),
                 Instr::Read(r, v) => {
                     t.regs[r.0 as usize] = self.vars[*v as usize];
-                    let w = self.writes[*v as usize];
-                    match t.seen.iter_mut().find(|s| s.0 == *v) {
+                    let wv = self.word[*v as usize];
+                    let w = self.writes[wv as usize];
+                    match t.seen.iter_mut().find(|s| s.0 == wv) {
                         Some(s) => s.1 = w,
-                        None => t.seen.push((*v, w)),
+                        None => t.seen.push((wv, w)),
                     }
                 }
                 Instr::Write(v, e) => self.vars[*v as usize] = e.eval(&t.regs),

@@ -434,6 +434,51 @@ pub fn peterson(broken: bool) -> Model {
 /// want[2]` is one 8-byte word in C): a thread raises and lowers its flag (bit `me`)
 /// with a fetch-add, and tests the other's bit.
 pub fn peterson_with(broken: bool, one_word: bool) -> Model {
+    peterson_impl(broken, one_word, false)
+}
+
+/// [`peterson_with`] with both flags in one word, laid out as `atomic_int want[2],
+/// turn; int inside;` is in C: the plain counter of the critical section shares its
+/// 8-byte word with `turn`, and (`Model::with_awaited_stores_visible`) the C runtime
+/// makes a plain store to it a visible write while the other thread's spin-wait on
+/// `turn`'s word is pending. Whether `inside++` is a step then depends on the schedule.
+pub fn peterson_inside_in_turn_word(broken: bool) -> Model {
+    peterson_impl(broken, true, true).with_awaited_stores_visible()
+}
+
+/// A spin-wait and a plain write to the other half of its word, as in
+/// `struct { atomic_int flag; int data; } s;`: the writer stores `data` twice (plainly)
+/// around an atomic store to another location, then sets `flag`; the waiter spins until
+/// `flag` is set. With the C runtime's rule for plain writes
+/// (`Model::with_awaited_stores_visible`), the second store of `data` is a step only if
+/// the waiter is already blocked on its wait.
+pub fn await_false_sharing() -> Model {
+    let mut b = ModelBuilder::new();
+    let flag = b.var(0);
+    let data = b.var_in_word_of(flag, 0);
+    let other = b.var(0);
+    let writer = b.thread("writer", |t| {
+        t.store(data, 1);
+        t.write(other, 1);
+        t.store(data, 2);
+        t.write(flag, 1);
+    });
+    let waiter = b.thread("waiter", |t| {
+        t.write(other, 2);
+        t.spin_until_nonzero(flag);
+        let d = t.load(data);
+        t.assert(d.eq(2), "data published before the flag");
+    });
+    b.main(|t| {
+        let a = t.spawn(writer);
+        let c = t.spawn(waiter);
+        t.join(a);
+        t.join(c);
+    });
+    b.build().with_awaited_stores_visible()
+}
+
+fn peterson_impl(broken: bool, one_word: bool, inside_with_turn: bool) -> Model {
     let mut b = ModelBuilder::new();
     let want = if one_word {
         let w = b.var(0);
@@ -442,7 +487,7 @@ pub fn peterson_with(broken: bool, one_word: bool) -> Model {
         [b.var(0), b.var(0)]
     };
     let turn = b.var(0);
-    let inside = b.var(0);
+    let inside = if inside_with_turn { b.var_in_word_of(turn, 0) } else { b.var(0) };
     let proc_ = |b: &mut ModelBuilder, me: usize| {
         let other = 1 - me;
         b.thread(&format!("p{me}"), move |t| {

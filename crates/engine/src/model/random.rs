@@ -77,6 +77,14 @@ pub struct Shape {
     /// unchanged (`fetch_add(0)`, an exchange of the value maybe already there). Two
     /// threads always take the first spinlock.
     pub rmw_spins: bool,
+    /// With `spins`: Peterson-like waits over a flag and a turn. There are three visible
+    /// variables (two flags and a turn); two threads run Peterson's entry protocol
+    /// (`want[me] = 1; turn = other`, or swapped, which breaks mutual exclusion), wait
+    /// `while (want[other] == 1 && turn == other) {}` ([`ThreadBuilder::spin_while_both`],
+    /// either placement of the wait), run a critical section of plain accesses that
+    /// asserts exclusion, and lower their flag; other statements also spin while two
+    /// visible variables hold given values.
+    pub flag_turn: bool,
     /// Also make deliberate mutex misuse (unlocking a mutex the thread does not hold,
     /// relocking one it holds), often under a data-dependent branch, so that whether it
     /// happens depends on the schedule.
@@ -95,6 +103,7 @@ impl Default for Shape {
             spins: false,
             multi_spins: false,
             rmw_spins: false,
+            flag_turn: false,
             misuse: false,
         }
     }
@@ -106,11 +115,14 @@ struct Ctx {
     spins: bool,
     multi_spins: bool,
     rmw_spins: bool,
+    flag_turn: bool,
     misuse: bool,
     /// Spinlock words ([`Shape::rmw_spins`]).
     spinlocks: Vec<Var>,
     mutexes: Vec<Mutex>,
     guarded: Vec<Var>,
+    /// The plain variable of Peterson's critical section (`flag_turn`).
+    inside: Var,
     visible: Vec<Var>,
     /// Condition variables, each with the index of its mutex; the mutex's guarded
     /// variable is the flag waited for.
@@ -385,6 +397,17 @@ impl Gen<'_> {
             }
             return;
         }
+        if self.ctx.flag_turn && self.budget >= 3 && self.rng.chance(15) {
+            // Spin while two distinct visible variables hold given values.
+            self.budget -= 3;
+            let n = self.ctx.visible.len();
+            let i = self.rng.below(n);
+            let j = (i + 1 + self.rng.below(n - 1)) % n;
+            let (x, y) = (self.rng.below(3) as i64, self.rng.below(3) as i64);
+            let rotated = self.rng.chance(50);
+            t.spin_while_both(self.ctx.visible[i], x, self.ctx.visible[j], y, rotated);
+            return;
+        }
         if self.ctx.misuse && self.rng.chance(12) {
             // Deliberate misuse: unlock a mutex not held, or relock one held.
             let m = self.rng.below(self.ctx.mutexes.len());
@@ -544,7 +567,9 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let nm = 1 + rng.below(3);
     let mutexes: Vec<Mutex> = (0..nm).map(|_| b.mutex()).collect();
     let guarded: Vec<Var> = (0..nm).map(|_| b.var(0)).collect();
-    let nv = if shape.multi_spins {
+    let nv = if shape.flag_turn {
+        3
+    } else if shape.multi_spins {
         2
     } else if shape.lock_free || shape.spins {
         1 + rng.below(2)
@@ -554,6 +579,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let visible: Vec<Var> = (0..nv).map(|_| b.var(0)).collect();
     let spinlocks: Vec<Var> =
         if shape.rmw_spins { (0..1 + rng.below(2)).map(|_| b.var(0)).collect() } else { Vec::new() };
+    let inside = b.var(0);
     let (mut conds, mut sems, mut rwlocks, mut barriers) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut sem_init = Vec::new();
     let mut barrier_init = Vec::new();
@@ -581,10 +607,12 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         spins: shape.spins,
         multi_spins: shape.multi_spins,
         rmw_spins: shape.rmw_spins,
+        flag_turn: shape.flag_turn && shape.spins,
         misuse: shape.misuse && !shape.lock_free,
         spinlocks,
         mutexes,
         guarded,
+        inside,
         visible,
         conds,
         sems,
@@ -606,7 +634,13 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         plans[waiter].push(0);
         plans[setter].push(3);
     }
-    if shape.spins && total >= 2 {
+    if ctx.flag_turn && total >= 2 {
+        // Peterson's protocol in two threads (8: me = 0, 9: me = 1).
+        let a = rng.below(total);
+        let b2 = (a + 1 + rng.below(total - 1)) % total;
+        plans[a].push(8);
+        plans[b2].push(9);
+    } else if shape.spins && total >= 2 {
         // A spin-wait on the first visible variable and a thread that sets it.
         let a = rng.below(total);
         let b2 = (a + 1 + rng.below(total - 1)) % total;
@@ -617,8 +651,8 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         // Two threads contend for the first spinlock.
         let a = rng.below(total);
         let b2 = (a + 1 + rng.below(total - 1)) % total;
-        plans[a].push(8);
-        plans[b2].push(8);
+        plans[a].push(10);
+        plans[b2].push(10);
     }
     if !ctx.barriers.is_empty() && total >= 2 {
         let a = rng.below(total);
@@ -636,7 +670,28 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
             budget: shape.max_visible,
         };
         for &p in plan {
-            if p == 8 {
+            if p == 8 || p == 9 {
+                let me = (p - 8) as usize;
+                let other = 1 - me;
+                let (want, turn) = ([g.ctx.visible[0], g.ctx.visible[1]], g.ctx.visible[2]);
+                if g.rng.chance(25) {
+                    // Broken: the turn first.
+                    t.write(turn, other as i64);
+                    t.write(want[me], 1);
+                } else {
+                    t.write(want[me], 1);
+                    t.write(turn, other as i64);
+                }
+                let rotated = g.rng.chance(50);
+                t.spin_while_both(want[other], 1, turn, other as i64, rotated);
+                // The critical section: plain accesses to a variable of its own.
+                let x = t.load(g.ctx.inside);
+                t.store(g.ctx.inside, x.add(1));
+                t.assert(x.eq(0), "mutual exclusion");
+                let y = t.load(g.ctx.inside);
+                t.store(g.ctx.inside, y.sub(1));
+                t.write(want[me], 0);
+            } else if p == 10 {
                 g.budget += 2;
                 g.spin_section(t, 0, Some(0));
             } else if p == 6 {

@@ -2,13 +2,15 @@
 // protocol swapped (turn first): both threads can enter the critical section. The wait
 // reads two locations and blocks until either is written; the bad schedule is found as
 // the assertion, or as the data race on the counters the critical section protects,
-// whichever the exploration meets first.
+// whichever the exploration meets first. (`turn` fills its word, see
+// peterson_unbounded.c; with --keep-going every DPOR finds the same 28 traces.)
 // expect: verdict=defect kind=assertion|data-race flags=--algorithm=optimal-dpor
 #include <pthread.h>
 #include <stdatomic.h>
 #include <assert.h>
 
-atomic_int want[2], turn;
+atomic_int want[2];
+atomic_long turn;
 int inside;
 
 void *proc(void *arg) {
