@@ -148,6 +148,12 @@ pub struct Child {
     pub tpred: EventId,
     /// Its depth in its thread's tree (1 for a thread's first event).
     pub depth: u32,
+    /// When its thread predecessor is an operation of the same thread on an object:
+    /// that object and the predecessor's depth in the object's tree (`None` otherwise).
+    /// A scan rejects the child without touching its event when the predecessor is
+    /// outside a configuration and not below the configuration's last operation on
+    /// that object (see `Qpor::spike_member`).
+    pub tpred_obj: Option<(ObjIdx, u32)>,
 }
 
 impl Child {
@@ -370,6 +376,19 @@ impl Unfolding {
         self.tree_le(lo, hi, true)
     }
 
+    /// Whether `a` is `b` or an ancestor of `b` in their object's tree ([`BOTTOM`], the
+    /// root, is an ancestor of every node). Both must be operations on one object.
+    #[inline]
+    pub fn obj_le(&self, a: EventId, b: EventId) -> bool {
+        self.tree_le(a, b, true)
+    }
+
+    /// Depth of `e` in its object's tree (1 for a first operation); 0 for [`BOTTOM`].
+    #[inline]
+    pub fn obj_depth(&self, e: EventId) -> u32 {
+        self.depth(e, true)
+    }
+
     /// Depth of `e` in its thread's tree (1 for a thread's first event).
     #[inline]
     pub fn thread_depth(&self, e: EventId) -> u32 {
@@ -536,7 +555,9 @@ impl Unfolding {
             self.events[e.index()].next_osibling = old;
             let depth = self.events[e.index()].tnode.depth;
             let groups = self.children.entry((obj, opred)).or_default();
-            let child = Child { event: e, thread, tpred, depth };
+            let tpred_obj = (tparent != BOTTOM && self.events[tparent.index()].obj != u32::MAX)
+                .then(|| (self.events[tparent.index()].obj, self.events[tparent.index()].onode.depth));
+            let child = Child { event: e, thread, tpred, depth, tpred_obj };
             match groups.iter_mut().find(|g| g.thread == thread) {
                 Some(g) => {
                     let at = g.children.partition_point(|x| x.key() <= child.key());

@@ -431,7 +431,16 @@ impl Qpor {
         if lt != BOTTOM && !self.u.le(lt, x) {
             return false;
         }
-        self.u.lmax_all(x).iter().all(|&(o, l)| self.u.obj_comparable(l, self.obj_last_of(o)))
+        self.u.lmax_all(x).iter().all(|&(o, l)| self.obj_compatible(l, self.obj_last_of(o)))
+    }
+
+    /// Whether `l`, an operation on object `o`, is comparable in `o`'s tree with
+    /// `last`, the last operation on `o` in the branch. An `l` in `C` precedes `last`
+    /// (`C` is causally closed); an `l` outside `C` can only follow it, which needs no
+    /// tree walk when `l` is not deeper.
+    #[inline]
+    fn obj_compatible(&self, l: EventId, last: EventId) -> bool {
+        self.in_c(l) || self.u.obj_le(last, l)
     }
 
     /// Whether every immediate predecessor of `x` is in the branch (then `[x] \ C` is
@@ -462,6 +471,14 @@ impl Qpor {
         let lt = self.last_of(c.thread);
         if lt != BOTTOM && in_c(c.tpred) && (c.tpred == BOTTOM || c.tpred != lt) {
             return false;
+        }
+        // A thread with no event in C: x's thread predecessor, an operation on some
+        // object outside C, must come after C's last operation on that object, so it
+        // must be deeper in that object's tree.
+        if let (true, Some((o, depth))) = (lt == BOTTOM, c.tpred_obj) {
+            if depth <= self.u.obj_depth(self.obj_last_of(o)) {
+                return false;
+            }
         }
         let x = c.event;
         if !self.compatible_with_branch(x) {
@@ -556,7 +573,8 @@ impl Qpor {
         comb.spikes.sort_by_key(|sp| sp.candidates);
         // Step 3, lazily: every spike needs one member, else there is no alternative.
         for i in 0..comb.spikes.len() {
-            if self.spike_get(&mut comb.spikes[i], 0, k, s).is_none() {
+            let r = self.spike_get(&mut comb.spikes[i], 0, k, s);
+            if r.is_none() {
                 s.stats.time.comb_build += t0.elapsed();
                 return None;
             }
