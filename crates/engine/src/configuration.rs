@@ -19,21 +19,21 @@ pub struct Configuration {
     // event's immediate predecessors come before it); sched[i] = thread(seq[i]).
     seq: Vec<EventId>,
     sched: Vec<ThreadId>,
-    // invariant: last[t] = the last event of thread t in seq (BOTTOM if none);
-    // creator[t] = the create event of thread t in seq (BOTTOM if none);
-    // obj_last[o] = the last operation on object o in seq (BOTTOM if none).
-    last: Vec<EventId>,
-    creator: Vec<EventId>,
-    obj_last: Vec<EventId>,
+    // invariant: last[t] = the last event of thread t in seq (None if none, or t out of
+    // range); creator[t] = the create event of thread t in seq; obj_last[o] = the last
+    // operation on object o in seq.
+    last: Vec<Option<EventId>>,
+    creator: Vec<Option<EventId>>,
+    obj_last: Vec<Option<EventId>>,
     // invariant: pos[seq[i]] == Some(i); None (or out of range) for other events.
     pos: Vec<Option<u32>>,
 }
 
-fn set_slot(v: &mut Vec<EventId>, i: usize, e: EventId) {
+fn set_slot(v: &mut Vec<Option<EventId>>, i: usize, e: EventId) {
     if v.len() <= i {
-        v.resize(i + 1, BOTTOM);
+        v.resize(i + 1, None);
     }
-    v[i] = e;
+    v[i] = Some(e);
 }
 
 impl Configuration {
@@ -77,27 +77,27 @@ impl Configuration {
         self.pos.get(e.index()).copied().flatten().map(|p| p as usize)
     }
 
-    /// The last event of thread `t`, or [`BOTTOM`].
+    /// The last event of thread `t`, if the thread has one.
     #[inline]
-    pub fn last_of(&self, t: ThreadId) -> EventId {
-        self.last.get(t.index()).copied().unwrap_or(BOTTOM)
+    pub fn last_of(&self, t: ThreadId) -> Option<EventId> {
+        self.last.get(t.index()).copied().flatten()
     }
 
-    /// The last event of every thread (index = thread), [`BOTTOM`] for none.
-    pub fn last_per_thread(&self) -> &[EventId] {
+    /// The last event of every thread (index = thread), `None` for none.
+    pub fn last_per_thread(&self) -> &[Option<EventId>] {
         &self.last
     }
 
-    /// The event that created thread `t`, or [`BOTTOM`].
+    /// The event that created thread `t`, if it is in the configuration.
     #[inline]
-    pub fn creator_of(&self, t: ThreadId) -> EventId {
-        self.creator.get(t.index()).copied().unwrap_or(BOTTOM)
+    pub fn creator_of(&self, t: ThreadId) -> Option<EventId> {
+        self.creator.get(t.index()).copied().flatten()
     }
 
-    /// The last operation on object `o`, or [`BOTTOM`].
+    /// The last operation on object `o`, if there is one.
     #[inline]
-    pub fn obj_last_of(&self, o: ObjIdx) -> EventId {
-        self.obj_last.get(o as usize).copied().unwrap_or(BOTTOM)
+    pub fn obj_last_of(&self, o: ObjIdx) -> Option<EventId> {
+        self.obj_last.get(o as usize).copied().flatten()
     }
 
     /// Append `e`, an event of `u` whose immediate predecessors are in the
@@ -113,7 +113,7 @@ impl Configuration {
         if let Action::Create(c) = action {
             set_slot(&mut self.creator, c.index(), e);
         }
-        if obj != u32::MAX {
+        if let Some(obj) = obj {
             set_slot(&mut self.obj_last, obj as usize, e);
         }
         if self.pos.len() <= e.index() {
@@ -133,13 +133,13 @@ impl Configuration {
         self.sched.pop();
         let ev = u.event(e);
         let t = ev.thread;
-        let prev = if ev.tpred != BOTTOM && u.event(ev.tpred).thread == t { ev.tpred } else { BOTTOM };
+        let prev = (ev.tpred != BOTTOM && u.event(ev.tpred).thread == t).then_some(ev.tpred);
         self.last[t.index()] = prev;
         if let Action::Create(c) = ev.action {
-            self.creator[c.index()] = BOTTOM;
+            self.creator[c.index()] = None;
         }
-        if ev.obj != u32::MAX {
-            self.obj_last[ev.obj as usize] = ev.opred;
+        if let Some(obj) = ev.obj {
+            self.obj_last[obj as usize] = (ev.opred != BOTTOM).then_some(ev.opred);
         }
         self.pos[e.index()] = None;
         e
@@ -150,9 +150,9 @@ impl Configuration {
     /// # Panics
     /// With a message naming the broken invariant: that is a checker bug.
     pub fn assert_invariants(&self, u: &Unfolding) {
-        let mut last: Vec<EventId> = Vec::new();
-        let mut creator: Vec<EventId> = Vec::new();
-        let mut obj_last: Vec<EventId> = Vec::new();
+        let mut last: Vec<Option<EventId>> = Vec::new();
+        let mut creator: Vec<Option<EventId>> = Vec::new();
+        let mut obj_last: Vec<Option<EventId>> = Vec::new();
         for (i, &e) in self.seq.iter().enumerate() {
             let ev = u.event(e);
             assert_eq!(self.position(e), Some(i), "checker bug: position of {e:?}");
@@ -170,12 +170,12 @@ impl Configuration {
             if let Action::Create(c) = ev.action {
                 set_slot(&mut creator, c.index(), e);
             }
-            if ev.obj != u32::MAX {
-                set_slot(&mut obj_last, ev.obj as usize, e);
+            if let Some(obj) = ev.obj {
+                set_slot(&mut obj_last, obj as usize, e);
             }
         }
-        let same = |a: &[EventId], b: &[EventId]| {
-            (0..a.len().max(b.len())).all(|i| a.get(i).unwrap_or(&BOTTOM) == b.get(i).unwrap_or(&BOTTOM))
+        let same = |a: &[Option<EventId>], b: &[Option<EventId>]| {
+            (0..a.len().max(b.len())).all(|i| a.get(i).copied().flatten() == b.get(i).copied().flatten())
         };
         assert!(same(&last, &self.last), "checker bug: last event per thread");
         assert!(same(&creator, &self.creator), "checker bug: creator per thread");

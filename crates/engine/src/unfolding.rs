@@ -49,7 +49,12 @@ use crate::objects::ObjState;
 use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
-/// The absent event / the virtual root `⊥` of every tree.
+/// The virtual root `⊥` of every thread and object tree: the event the paper adds to
+/// the unfolding to precede every event (QPOR §5.1). `tmax`/`lmax` map to it when the
+/// history has no event of the thread or object (Def. 7), as in the paper. Where the
+/// API means "no event" rather than the root (the frontier of a
+/// [`Configuration`](crate::configuration::Configuration), [`Preds`], an event's
+/// object) it uses `Option`.
 pub const BOTTOM: EventId = EventId(u32::MAX);
 
 /// Dense index of an object within one unfolding.
@@ -85,8 +90,8 @@ pub struct Event {
     pub opred: EventId,
     /// Further immediate predecessors (process exit only).
     pub extra: Box<[EventId]>,
-    /// The object of the action, as a dense index (`u32::MAX` if none).
-    pub obj: ObjIdx,
+    /// The object of the action, as a dense index (`None` for creates, joins, exits).
+    pub obj: Option<ObjIdx>,
     // invariant: for an object operation, the state of its object after `pm(e)` (or the
     // fresh state) with the action applied; `Fresh` otherwise.
     state: ObjState,
@@ -159,6 +164,12 @@ pub struct Child {
     pub tpred: EventId,
     /// Its depth in its thread's tree (1 for a thread's first event).
     pub depth: u32,
+    /// When its thread predecessor is an operation of the same thread on an object:
+    /// that object and the predecessor's depth in the object's tree (`None` otherwise).
+    /// A scan rejects the child without touching its event when the predecessor is
+    /// outside a configuration and not below the configuration's last operation on
+    /// that object (see `Qpor::spike_member`).
+    pub tpred_obj: Option<(ObjIdx, u32)>,
 }
 
 impl Child {
@@ -381,6 +392,19 @@ impl Unfolding {
         self.tree_le(lo, hi, true)
     }
 
+    /// Whether `a` is `b` or an ancestor of `b` in their object's tree ([`BOTTOM`], the
+    /// root, is an ancestor of every node). Both must be operations on one object.
+    #[inline]
+    pub fn obj_le(&self, a: EventId, b: EventId) -> bool {
+        self.tree_le(a, b, true)
+    }
+
+    /// Depth of `e` in its object's tree (1 for a first operation); 0 for [`BOTTOM`].
+    #[inline]
+    pub fn obj_depth(&self, e: EventId) -> u32 {
+        self.depth(e, true)
+    }
+
     /// Depth of `e` in its thread's tree (1 for a thread's first event).
     #[inline]
     pub fn thread_depth(&self, e: EventId) -> u32 {
@@ -484,15 +508,12 @@ impl Unfolding {
                 return (e, false);
             }
         }
-        let obj = match action.object() {
-            Some(o) => self.obj_index(o),
-            None => u32::MAX,
-        };
+        let obj = action.object().map(|o| self.obj_index(o));
         let e = self.alloc();
         // Thread tree: parent is pt(e) when tpred is of the same thread.
         let tparent = if tpred != BOTTOM && self.events[tpred.index()].thread == thread { tpred } else { BOTTOM };
         let tnode = self.make_node(tparent, false);
-        let onode = if obj != u32::MAX { self.make_node(opred, true) } else { TreeNode::default() };
+        let onode = if obj.is_some() { self.make_node(opred, true) } else { TreeNode::default() };
         // tmax / lmax: merge of the predecessors', plus the event itself.
         let mut tmax: Vec<EventId> = Vec::new();
         let mut lmax: Vec<(ObjIdx, EventId)> = Vec::new();
@@ -506,14 +527,14 @@ impl Unfolding {
             tmax.resize(thread.index() + 1, BOTTOM);
         }
         tmax[thread.index()] = e;
-        if obj != u32::MAX {
+        if let Some(obj) = obj {
             match lmax.binary_search_by_key(&obj, |&(x, _)| x) {
                 Ok(i) => lmax[i].1 = e,
                 Err(i) => lmax.insert(i, (obj, e)),
             }
         }
         let mut state = ObjState::Fresh;
-        if obj != u32::MAX {
+        if obj.is_some() {
             state = self.state_after(opred).clone();
             // The explorer only adds events whose action is enabled after their history.
             let applied = state.apply(thread, action);
@@ -536,7 +557,7 @@ impl Unfolding {
             live: true,
         };
         self.events[e.index()] = ev;
-        if obj != u32::MAX {
+        if let Some(obj) = obj {
             // Link into the object tree's child list.
             let head = if opred == BOTTOM {
                 &mut self.obj_root_child[obj as usize]
@@ -547,7 +568,10 @@ impl Unfolding {
             self.events[e.index()].next_osibling = old;
             let depth = self.events[e.index()].tnode.depth;
             let groups = self.children.entry((obj, opred)).or_default();
-            let child = Child { event: e, thread, tpred, depth };
+            let tpred_obj = (tparent != BOTTOM)
+                .then(|| &self.events[tparent.index()])
+                .and_then(|p| p.obj.map(|o| (o, p.onode.depth)));
+            let child = Child { event: e, thread, tpred, depth, tpred_obj };
             match groups.iter_mut().find(|g| g.thread == thread) {
                 Some(g) => {
                     let at = g.children.partition_point(|x| x.key() <= child.key());
@@ -608,7 +632,7 @@ impl Unfolding {
             tpred: BOTTOM,
             opred: BOTTOM,
             extra: Box::new([]),
-            obj: u32::MAX,
+            obj: None,
             state: ObjState::Fresh,
             tnode: TreeNode::default(),
             onode: TreeNode::default(),
@@ -771,14 +795,14 @@ impl Unfolding {
                 assert!(p == BOTTOM || self.is_live(p), "checker bug: {e:?} has a dead predecessor {p:?}");
             }
             assert_eq!(ev.tmax.get(ev.thread.index()), Some(&e), "checker bug: tmax({e:?}, own thread)");
-            if ev.obj != u32::MAX {
-                assert_eq!(self.lmax(e, ev.obj), e, "checker bug: lmax({e:?}, own object)");
+            if let Some(obj) = ev.obj {
+                assert_eq!(self.lmax(e, obj), e, "checker bug: lmax({e:?}, own object)");
                 assert_eq!(ev.onode.parent, ev.opred, "checker bug: object-tree parent of {e:?}");
             }
             assert_eq!(ev.tnode.depth, self.depth(ev.tnode.parent, false) + 1, "checker bug: depth of {e:?}");
             // Skip pointers point at the right depths.
             for tree in [false, true] {
-                if tree && ev.obj == u32::MAX {
+                if tree && ev.obj.is_none() {
                     continue;
                 }
                 let node = if tree { &ev.onode } else { &ev.tnode };

@@ -47,19 +47,42 @@
 //! failure (held). Only object operations have conflicting extensions: creates, joins
 //! and exits are never in immediate conflict.
 //!
-//! # Memory: what pruning keeps (Alg. 1 line 19, departed from)
+//! # Memory: the pruning rule (Alg. 1 line 19, replaced)
 //!
-//! The paper prunes `U` to `Q(C, D) = C ∪ D ∪ #(C ∪ D)`. This explorer keeps a
-//! different set, defined once, in `Qpor::prune`: the branch `C`, every sleep set,
-//! every object operation that hangs in its object's tree under an event `c` of `C`
-//! (or under the root) and is compatible with the prefix of `C` ending at `c` — the
-//! events a later `Alt` on this branch can use as spike members — and the causal
-//! closure of all of these (trees and `tmax`/`lmax` refer to causes). On lock-heavy
-//! programs `Q(C, D)` is nearly all of `U` (every lock conflicts with the branch); the
-//! kept set is smaller, but not bounded by the branch: on nested locking the inner
-//! locks' variants, one per history of the outer lock, hang under the root and stay
-//! (see `docs/qpor-performance.md`). Pruning runs when `U` has doubled since the last
-//! pruning, which keeps its cost amortised constant per event.
+//! This explorer does not prune to the paper's `Q(C, D) = C ∪ D ∪ #(C ∪ D)`. It prunes
+//! `U` to the causal closure of
+//!
+//! `K(C, D) = C ∪ D ∪ S(C)`, where `S(C)` = the object operations `x ∉ C` such that,
+//! for some node `j` of the branch where `pm(x)` is the last operation on `x`'s object
+//! `o` in `C_j` (`pm(x)` an event of `C`, or the root `⊥`),
+//! - `[x] ∪ C_lo` is a configuration, `C_lo` being the shortest such prefix (the one
+//!   ending with `pm(x)`), and
+//! - some thread other than `x`'s has its pending action on `o` at `C_j`,
+//!
+//! with `C` the branch and `D` the union of the sleep sets of its nodes. This is the
+//! only rule; `Qpor::prune` implements it. Why it suffices: a spike member at node `j`
+//! of the branch is a sibling `x` of some `d ∈ D_j` in `d`'s object tree, in another
+//! thread (`Qpor::spike_member`), with `[x] ∪ C_j` a configuration (Def. 6 step 3) —
+//! so `[x] ∪ C_lo` is one too, `C_lo ⊆ C_j` — and `d ∈ en(C_j)` is the pending action
+//! of its thread at `C_j`, on `o`. That holds for the events `D_j` will receive later
+//! as well (they are enabled at `C_j`), and a thread's pending action at `C_j` depends
+//! only on `C_j`, so the pending actions the run reported for the branch stay valid
+//! (`Qpor::next_pending`). The events an `Alt` at a node not yet created will use hang
+//! under events outside `C` and are added again by `cexp` when the run that creates
+//! that node passes through them. Causes are kept because trees, `tmax` and `lmax`
+//! refer to them.
+//!
+//! How `K` relates to `Q`: `Q` keeps every event in conflict with `C ∪ D`; on a
+//! lock-heavy program that is nearly all of `U`. `K` drops the ones hanging under
+//! events outside `C` and those on objects no other thread is about to touch — such
+//! as the variants of a thread's private inner lock, one per history of an outer lock.
+//! `K` is still not bounded by the branch when another thread does wait on the inner
+//! lock (nested locking with a partner per inner mutex, `bench/mpat_nested.c`): those
+//! variants are spike candidates for the `Alt` calls at the nodes before the first
+//! inner-lock operation of the branch, and both rules keep them (measured in
+//! `docs/qpor-performance.md`). Pruning runs when `U` has doubled since the last
+//! pruning, which keeps its cost amortised constant per event (the peak is at most
+//! twice the kept set plus the slack).
 //!
 //! # Where Algorithm 1's lines are
 //!
@@ -76,8 +99,8 @@
 //!
 //! - Thread creation, join, trylock, memory accesses and process exit are added to the
 //!   paper's `acq`/`rel`/`loc` language (see [`crate::action`]).
-//! - `U` is pruned lazily (on doubling) instead of at every return of `Explore`, and
-//!   to a different set than `Q(C, D)` (above).
+//! - `U` is pruned lazily (on doubling) instead of at every return of `Explore`, to
+//!   `K(C, D)` instead of `Q(C, D)` (section "Memory").
 //! - A spin-wait on several locations ([`crate::Awaited`] with more than one location)
 //!   is refused: it would be an event of several object trees, and neither the
 //!   conflict test of Theorem 5.1 (one `lmax` per tree) nor `cexp` (one tree walked)
@@ -142,6 +165,12 @@ pub struct Qpor {
     nodes: Vec<Node>,
     // Live-event count after the last pruning.
     pruned_at: usize,
+    // The pending action of main before the branch, and after step i of the branch
+    // (for i < c.len()): the moving thread's next action and, for a create, the new
+    // thread's first one — as the run that made the branch reported them. A thread's
+    // pending action at C_i depends only on C_i, so they stay valid while C_i does.
+    first_pending: Option<Action>,
+    next_pending: Vec<(Option<Action>, Option<Action>)>,
 }
 
 impl Qpor {
@@ -163,6 +192,8 @@ impl Qpor {
             c: Configuration::new(),
             nodes: vec![Node::default()],
             pruned_at: 0,
+            first_pending: None,
+            next_pending: Vec::new(),
         })
     }
 
@@ -179,12 +210,15 @@ impl Qpor {
         self.c.contains(e)
     }
 
+    /// The last event of thread `t` in the branch, or `⊥` ([`BOTTOM`]) — the virtual
+    /// root of the thread tree, which precedes every event (QPOR §5.1).
     fn last_of(&self, t: ThreadId) -> EventId {
-        self.c.last_of(t)
+        self.c.last_of(t).unwrap_or(BOTTOM)
     }
 
+    /// The last operation on object `o` in the branch, or the root `⊥` of its tree.
     fn obj_last_of(&self, o: ObjIdx) -> EventId {
-        self.c.obj_last_of(o)
+        self.c.obj_last_of(o).unwrap_or(BOTTOM)
     }
 
     /// Append `e` to the branch.
@@ -199,9 +233,8 @@ impl Qpor {
 
     /// The immediate predecessors of `thread` performing `action` after the branch.
     fn preds_for(&mut self, thread: ThreadId, action: Action, step: usize) -> Result<Preds, ProgramError> {
-        let mut preds = Preds::default();
-        let lt = self.last_of(thread);
-        preds.tpred = if lt != BOTTOM { Some(lt) } else { Some(self.c.creator_of(thread)).filter(|&e| e != BOTTOM) };
+        let mut preds =
+            Preds { tpred: self.c.last_of(thread).or_else(|| self.c.creator_of(thread)), ..Preds::default() };
         if preds.tpred.is_none() && thread != ThreadId::MAIN {
             return Err(ProgramError::Divergence {
                 step,
@@ -210,18 +243,18 @@ impl Qpor {
         }
         match action {
             Action::Join(u) => {
-                let x = self.last_of(u);
-                if x == BOTTOM || self.u.event(x).action != Action::Exit {
+                let x = self.c.last_of(u).filter(|&x| self.u.event(x).action == Action::Exit);
+                let Some(x) = x else {
                     return Err(ProgramError::Divergence {
                         step,
                         detail: format!("{thread} joined {u}, which has not exited"),
                     });
-                }
+                };
                 preds.opred = Some(x);
             }
             Action::ExitProcess => {
                 for (i, &x) in self.c.last_per_thread().iter().enumerate() {
-                    if x != BOTTOM && i != thread.index() {
+                    if let (Some(x), false) = (x, i == thread.index()) {
                         preds.extra.push(x);
                     }
                 }
@@ -229,7 +262,7 @@ impl Qpor {
             a => {
                 if let Some(o) = a.object() {
                     let oi = self.u.obj_index(o);
-                    preds.opred = Some(self.obj_last_of(oi)).filter(|&e| e != BOTTOM);
+                    preds.opred = self.c.obj_last_of(oi);
                 }
             }
         }
@@ -274,7 +307,11 @@ impl Qpor {
                 st.thread
             )));
         }
+        self.first_pending = exec.first;
+        debug_assert!(self.next_pending.len() >= from, "checker bug: pending actions of the branch lost");
+        self.next_pending.truncate(from);
         for (i, step) in exec.steps.iter().enumerate().skip(from) {
+            self.next_pending.push((step.next, step.child_next));
             let preds = self.preds_for(step.thread, step.action, i)?;
             let (e, new) = self.u.find_or_add(step.thread, step.action, &preds);
             // A read-modify-write added as a conflicting extension learns its outcome.
@@ -311,7 +348,7 @@ impl Qpor {
             let eo = self.u.event(e).obj;
             for &d in &head[i].sleep {
                 let dobj = self.u.event(d).obj;
-                if dobj == u32::MAX || dobj != eo {
+                if dobj.is_none() || dobj != eo {
                     next.push(d);
                 }
             }
@@ -331,7 +368,7 @@ impl Qpor {
     /// Alg. 1 lines 22–34).
     fn cexp(&mut self, e: EventId, s: &mut Session<'_>) {
         let ev = self.u.event(e);
-        if ev.obj == u32::MAX || ev.opred == BOTTOM {
+        if ev.obj.is_none() || ev.opred == BOTTOM {
             return;
         }
         let (thread, stmt, et, pm) = (ev.thread, ev.action.pending_form(), ev.tpred, ev.opred);
@@ -391,12 +428,8 @@ impl Qpor {
             let Some(m) = a.object() else { continue };
             let t = ThreadId(t as u16);
             let Some(o) = self.u.obj_lookup(m) else { continue };
-            let last = self.obj_last_of(o);
-            if last == BOTTOM {
-                continue;
-            }
-            let lt = self.last_of(t);
-            let et = if lt != BOTTOM { lt } else { self.c.creator_of(t) };
+            let Some(last) = self.c.obj_last_of(o) else { continue };
+            let et = self.c.last_of(t).or_else(|| self.c.creator_of(t)).unwrap_or(BOTTOM);
             self.cexp_walk(t, a, et, last, s);
         }
     }
@@ -416,7 +449,7 @@ impl Qpor {
             lt == BOTTOM && in_c(ev.tpred)
         };
         if thread_next
-            && (ev.obj == u32::MAX || self.obj_last_of(ev.obj) == ev.opred)
+            && ev.obj.is_none_or(|o| self.obj_last_of(o) == ev.opred)
             && in_c(ev.opred)
             && ev.extra.iter().all(|&e| in_c(e))
         {
@@ -433,7 +466,16 @@ impl Qpor {
         if lt != BOTTOM && !self.u.le(lt, x) {
             return false;
         }
-        self.u.lmax_all(x).iter().all(|&(o, l)| self.u.obj_comparable(l, self.obj_last_of(o)))
+        self.u.lmax_all(x).iter().all(|&(o, l)| self.obj_compatible(l, self.obj_last_of(o)))
+    }
+
+    /// Whether `l`, an operation on object `o`, is comparable in `o`'s tree with
+    /// `last`, the last operation on `o` in the branch. An `l` in `C` precedes `last`
+    /// (`C` is causally closed); an `l` outside `C` can only follow it, which needs no
+    /// tree walk when `l` is not deeper.
+    #[inline]
+    fn obj_compatible(&self, l: EventId, last: EventId) -> bool {
+        self.in_c(l) || self.u.obj_le(last, l)
     }
 
     /// Whether every immediate predecessor of `x` is in the branch (then `[x] \ C` is
@@ -464,6 +506,14 @@ impl Qpor {
         let lt = self.last_of(c.thread);
         if lt != BOTTOM && in_c(c.tpred) && (c.tpred == BOTTOM || c.tpred != lt) {
             return false;
+        }
+        // A thread with no event in C: x's thread predecessor, an operation on some
+        // object outside C, must come after C's last operation on that object, so it
+        // must be deeper in that object's tree.
+        if let (true, Some((o, depth))) = (lt == BOTTOM, c.tpred_obj) {
+            if depth <= self.u.obj_depth(self.obj_last_of(o)) {
+                return false;
+            }
         }
         let x = c.event;
         if !self.compatible_with_branch(x) {
@@ -505,11 +555,11 @@ impl Qpor {
     /// the thread groups of `pm(d)`'s children. `d`'s own thread is skipped (see
     /// `spike_member`); in a thread with events in `C_k`, only the children whose
     /// thread predecessor is its last event in `C_k`, or deeper, can be compatible.
-    fn spike_ranges(&self, d: EventId) -> (Vec<(usize, std::ops::Range<usize>)>, usize) {
+    fn spike_ranges(&self, d: EventId, obj: ObjIdx) -> (Vec<(usize, std::ops::Range<usize>)>, usize) {
         let dev = self.u.event(d);
         let mut ranges = Vec::new();
         let mut n = 0;
-        for (gi, g) in self.u.obj_children_by_thread(dev.obj, dev.opred).iter().enumerate() {
+        for (gi, g) in self.u.obj_children_by_thread(obj, dev.opred).iter().enumerate() {
             if g.thread == dev.thread {
                 continue;
             }
@@ -536,29 +586,22 @@ impl Qpor {
         let mut comb = Comb { spikes: Vec::with_capacity(take) };
         for &d in sleep[sleep.len() - take..].iter().rev() {
             let dev = self.u.event(d);
-            if dev.obj == u32::MAX {
+            let Some(obj) = dev.obj else {
                 // Never in conflict with anything: no configuration avoids it.
                 s.stats.time.comb_build += t0.elapsed();
                 return None;
-            }
-            let (ranges, n) = self.spike_ranges(d);
+            };
+            let (ranges, n) = self.spike_ranges(d, obj);
             let pos = ranges.first().map_or(0, |r| r.1.start);
-            comb.spikes.push(Spike {
-                target: d,
-                obj: dev.obj,
-                candidates: n,
-                members: Vec::new(),
-                ranges,
-                range: 0,
-                pos,
-            });
+            comb.spikes.push(Spike { target: d, obj, candidates: n, members: Vec::new(), ranges, range: 0, pos });
         }
         // Shortest candidate lists first: an empty spike is found after the least work,
         // and the search branches least near its root.
         comb.spikes.sort_by_key(|sp| sp.candidates);
         // Step 3, lazily: every spike needs one member, else there is no alternative.
         for i in 0..comb.spikes.len() {
-            if self.spike_get(&mut comb.spikes[i], 0, k, s).is_none() {
+            let r = self.spike_get(&mut comb.spikes[i], 0, k, s);
+            if r.is_none() {
                 s.stats.time.comb_build += t0.elapsed();
                 return None;
             }
@@ -656,17 +699,8 @@ impl Qpor {
 
     // ----- pruning ------------------------------------------------------------------
 
-    /// Prune `U` to the events a future `Alt` can use, plus their causes.
-    ///
-    /// Kept: the branch `C`, every sleep set (`D`), and every event `x` that hangs in
-    /// its object's tree under a node `c` of `C` (or under the root) and is compatible
-    /// with `C_j`, the prefix that ends with `c`. Such an `x` is a spike candidate at a
-    /// node `j` of the branch or below it; any other event either extends a node that
-    /// is not in `C` (it comes back through `cexp` when that node is re-explored) or is
-    /// incompatible with every prefix that could use it. This is tighter than the
-    /// paper's `Q(C, D) = C ∪ D ∪ #(C ∪ D)`, which keeps almost every event of a
-    /// lock-heavy program (they all conflict with `C`), so that memory stays bounded by
-    /// the branch.
+    /// Prune `U` to the causal closure of `K(C, D)` (the rule and why it suffices are
+    /// in the module documentation, section "Memory").
     fn prune(&mut self) {
         let mut keep = vec![false; self.u.slots()];
         for &e in self.c.events() {
@@ -680,8 +714,7 @@ impl Qpor {
         // Positions in C of the operations on each object, in order.
         let mut chains: Vec<Vec<u32>> = vec![Vec::new(); self.u.objects()];
         for (i, &e) in self.c.events().iter().enumerate() {
-            let o = self.u.event(e).obj;
-            if o != u32::MAX {
+            if let Some(o) = self.u.event(e).obj {
                 chains[o as usize].push(i as u32);
             }
         }
@@ -695,24 +728,80 @@ impl Qpor {
                 self.c.events()[chain[n - 1] as usize]
             }
         };
+        // Per object, the nodes where the number of threads whose pending action is on
+        // it changes: (node j, count at C_j, xor of those threads' indices — the
+        // thread itself when the count is 1).
+        let mut pending_changes: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); self.u.objects()];
+        {
+            let mut pend: Vec<Option<ObjIdx>> = Vec::new();
+            let mut count: Vec<(u32, u32)> = vec![(0, 0); self.u.objects()];
+            let u = &self.u;
+            let obj_of = |a: Option<Action>| a.and_then(|a| a.object()).and_then(|o| u.obj_lookup(o));
+            let mut set = |t: ThreadId, o: Option<ObjIdx>, j: u32, pend: &mut Vec<Option<ObjIdx>>| {
+                if pend.len() <= t.index() {
+                    pend.resize(t.index() + 1, None);
+                }
+                let old = std::mem::replace(&mut pend[t.index()], o);
+                for (p, add) in [(old, false), (o, true)] {
+                    let Some(p) = p else { continue };
+                    let c = &mut count[p as usize];
+                    c.0 = if add { c.0 + 1 } else { c.0 - 1 };
+                    c.1 ^= t.index() as u32;
+                    let ch = &mut pending_changes[p as usize];
+                    match ch.last_mut() {
+                        Some(last) if last.0 == j => *last = (j, c.0, c.1),
+                        _ => ch.push((j, c.0, c.1)),
+                    }
+                }
+            };
+            set(ThreadId::MAIN, obj_of(self.first_pending), 0, &mut pend);
+            for (i, (&t, &(next, child_next))) in self.c.schedule().iter().zip(&self.next_pending).enumerate() {
+                let j = i as u32 + 1;
+                set(t, obj_of(next), j, &mut pend);
+                if let Action::Create(c) = self.u.event(self.c.events()[i]).action {
+                    set(c, obj_of(child_next), j, &mut pend);
+                }
+            }
+        }
+        // Whether at some node j in lo..=hi a thread other than t has its pending action
+        // on object o.
+        let others_pending = |o: ObjIdx, t: ThreadId, lo: u32, hi: u32| -> bool {
+            let ch = &pending_changes[o as usize];
+            let start = ch.partition_point(|c| c.0 <= lo).saturating_sub(1);
+            // ch[start] (if at or before lo) is the state at lo.
+            ch[start..]
+                .iter()
+                .take_while(|c| c.0 <= hi)
+                .any(|&(_, n, who)| n >= 2 || (n == 1 && who != t.index() as u32))
+        };
         for (i, kept) in keep.iter_mut().enumerate() {
             let x = EventId(i as u32);
             if *kept || !self.u.is_live(x) {
                 continue;
             }
             let ev = self.u.event(x);
-            if ev.obj == u32::MAX {
+            if ev.obj.is_none() {
                 continue;
             }
-            let j = if ev.opred == BOTTOM {
-                0
+            let Some(obj) = ev.obj else { continue };
+            // The nodes j = lo..=hi of the branch where pm(x) is the last operation on
+            // x's object.
+            let (lo, hi) = if ev.opred == BOTTOM {
+                (0, chains[obj as usize].first().copied())
             } else {
                 match self.c.position(ev.opred) {
-                    Some(p) => p as u32 + 1,
+                    Some(p) => {
+                        let chain = &chains[obj as usize];
+                        (p as u32 + 1, chain.get(chain.partition_point(|&q| q <= p as u32)).copied())
+                    }
                     _ => continue,
                 }
             };
-            if self.u.lmax_all(x).iter().all(|&(o, y)| self.u.obj_comparable(y, last_in_prefix(o, j))) {
+            let hi = hi.unwrap_or(self.c.len() as u32);
+            if !others_pending(obj, ev.thread, lo, hi) {
+                continue;
+            }
+            if self.u.lmax_all(x).iter().all(|&(o, y)| self.u.obj_comparable(y, last_in_prefix(o, lo))) {
                 *kept = true;
             }
         }
@@ -761,7 +850,7 @@ impl Explorer for Qpor {
             sleep_req.clear();
             for &d in &self.nodes[k].sleep {
                 let dev = self.u.event(d);
-                let woken = dev.obj != u32::MAX && a.iter().any(|&x| self.u.event(x).obj == dev.obj);
+                let woken = dev.obj.is_some() && a.iter().any(|&x| self.u.event(x).obj == dev.obj);
                 if !woken {
                     sleep_req.push((dev.thread, dev.action));
                 }
