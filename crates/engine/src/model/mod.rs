@@ -382,7 +382,9 @@ impl Model {
                 }
                 Instr::Read(_, v) => Action::Read(obj(*v)),
                 Instr::Write(v, _) => Action::Write(obj(*v)),
-                Instr::FetchAdd(_, v, _) | Instr::Exchange(_, v, _) | Instr::Cas(_, v, ..) => Action::Rmw(obj(*v), true),
+                Instr::FetchAdd(_, v, _) | Instr::Exchange(_, v, _) | Instr::Cas(_, v, ..) => {
+                    Action::Rmw(obj(*v), true)
+                }
                 Instr::Spawn(..) => Action::Create(self.names.child(tid, t.spawned)),
                 Instr::Join(e) => Action::Join(ThreadId(e.eval(&t.regs) as u16)),
                 Instr::End => {
