@@ -4,9 +4,8 @@
 // which blocks until another thread writes either, so no execution is spent on
 // iterations. Mutual exclusion holds and the critical section's plain accesses do not
 // race. Run with optimal-DPOR: qpor refuses a spin-wait on several locations.
-// `turn` is an atomic_long so that it fills its 8-byte word: a plain variable sharing
-// the word with it (`atomic_int turn; int inside;`) makes the runtime's plain writes
-// schedule-dependent (tests/known-issues/README.md).
+// `turn` is an atomic_long so that it fills its 8-byte word (the version where the
+// plain `inside` shares turn's word: peterson_inside_shares_turn_word.c).
 // expect: verdict=ok maximal=44 flags=--algorithm=optimal-dpor
 // Derivation: 44 traces under read-read independence (the DPORs' relation), found
 // alike by dfs (20 675 schedules), optimal-, source- and classic-DPOR, and by brute force

@@ -5,10 +5,9 @@
 // read-read independence lets the waiters' loads commute (198 executions); QPOR, whose
 // trees need every two accesses dependent, explores every order of those loads
 // (8 946 executions, measured). The atomics are longs so that each fills its 8-byte
-// word: as `atomic_int`s, the plain `counter` shared now_serving's word and the
+// word: as `atomic_int`s, the plain `counter` shared now_serving's word, and a former
 // runtime made `counter++` a step only while another thread waited on it (the steps
-// depended on the schedule: 456 and 824 334 executions, and optimal-DPOR now stops with
-// an error; tests/known-issues/README.md).
+// depended on the schedule: 456 and 824 334 executions; docs/memory.md).
 // expect: verdict=ok flags=--algorithm=optimal-dpor
 // (198 traces under read-read independence, found alike by optimal-, source- and
 // classic-DPOR; no count is expected here because the corpus test would run dfs on it

@@ -749,7 +749,7 @@ fn preemption_bound_is_refused_by_reducing_explorers() {
 /// is a visible write exactly in the schedules where the waiter already blocked on its
 /// wait, so the writer performs two or three visible writes depending on the schedule
 /// alone (and the model, like the C program, has a trace the DPORs cannot reach: 7
-/// traces, see tests/known-issues).
+/// traces; the runtime no longer does this, see docs/memory.md).
 #[test]
 fn plain_stores_to_a_watched_word_are_steps_only_while_a_waiter_blocks() {
     use unfold_engine::{Action, ThreadId};

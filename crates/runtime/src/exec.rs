@@ -526,7 +526,7 @@ impl Frontend for CRun<'_> {
                 rt.thread(t).spin.clear();
                 if let Action::Await(w) = action {
                     for (o, _) in w.iter() {
-                        if let Some(i) = rt.mem.awaited.iter().position(|&x| x == o) {
+                        if let Some(i) = rt.mem.awaited.iter().position(|&(x, _)| x == o) {
                             rt.mem.awaited.swap_remove(i);
                         }
                     }

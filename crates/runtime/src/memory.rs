@@ -22,6 +22,7 @@
 
 use crate::exec::{suspend, with_rt, Yield};
 use std::ffi::{c_int, c_void};
+use unfold_engine::action::MAX_AWAITED;
 use unfold_engine::program::Site;
 use unfold_engine::race::{AtomicOp, Race, RaceDetector};
 use unfold_engine::{Action, Awaited, Defect, DefectKind, ObjId, ProgramError};
@@ -65,9 +66,13 @@ pub(crate) struct MemState {
     /// Visible writes per memory object so far (the engine's memory state, which
     /// [`Action::Await`] waits on).
     pub versions: rustc_hash::FxHashMap<ObjId, u32>,
-    /// Memory objects some thread spin-waits on: in race mode, a plain write to one of
-    /// them is a visible step (it is what wakes the waiter).
-    pub awaited: Vec<ObjId>,
+    /// Memory objects some thread spin-waits on, each with the bytes of the word the
+    /// wait's iteration loaded: in race mode, a plain write to one of those bytes is a
+    /// visible step (it is what wakes the waiter). A plain write to other bytes of the
+    /// word is not: whether it is a step would depend on whether another thread is
+    /// waiting at that moment, which differs between schedules (a plain variable beside
+    /// a spun-on atomic, `struct { atomic_int flag; int data; }`).
+    pub awaited: Vec<(ObjId, u8)>,
     /// Whether the read-modify-write step being performed changed its location, once its
     /// post-hook ran (reported to the engine as the step's outcome, `Rmw(o, changed)`).
     pub rmw_changed: Option<bool>,
@@ -190,7 +195,9 @@ pub(crate) struct SpinTracker {
     locks: Vec<(ObjId, bool)>,
     /// A pure iteration found while holding the mutex it polls under: the wait to block
     /// on once the thread has released it and comes back to lock it.
-    deferred: Option<(Awaited, ObjId)>,
+    deferred: Option<(Awaited, ObjId, [u8; MAX_AWAITED])>,
+    /// The bytes of each word loaded since the visits began (see [`MemState::awaited`]).
+    bytes: Vec<(ObjId, u8)>,
     /// The index in `reads` just past the last plain read made while polling that was
     /// not watched (a first visit of its site, or too many watched locations): a wait
     /// under a mutex may only be derived from reads after it.
@@ -208,10 +215,45 @@ impl SpinTracker {
             self.reads.clear();
             self.locks.clear();
         }
+        self.bytes.clear();
         self.deferred = None;
         self.unwatched = 0;
         self.plain_reads = 0;
     }
+}
+
+impl SpinTracker {
+    /// Note that the bytes `mask` of word `o` were loaded.
+    fn note_bytes(&mut self, o: ObjId, mask: u8) {
+        if let Some((_, m)) = self.bytes.iter_mut().find(|(x, _)| *x == o) {
+            *m |= mask;
+        } else if self.bytes.len() < MAX_READS {
+            self.bytes.push((o, mask));
+        }
+    }
+
+    /// The bytes of each word of `w` the iteration loaded (all of them if unknown).
+    fn awaited_bytes(&self, w: &Awaited) -> [u8; MAX_AWAITED] {
+        let mut out = [0xFF; MAX_AWAITED];
+        for (k, (o, _)) in w.iter().enumerate() {
+            if let Some(&(_, m)) = self.bytes.iter().find(|(x, _)| *x == o) {
+                out[k] = m;
+            }
+        }
+        out
+    }
+}
+
+/// The bytes of the word of `addr` that `[addr, addr + size)` covers, as a mask.
+fn word_mask(addr: u64, size: u64) -> u8 {
+    let lo = addr & 7;
+    let hi = (lo + size.max(1)).min(8);
+    ((0xFFu16 >> (8 - hi)) & (0xFFu16 << lo)) as u8
+}
+
+/// Register `w` (with the bytes its iteration loaded) as waited on.
+fn register_awaited(rt: &mut crate::exec::Rt, w: &Awaited, bytes: [u8; MAX_AWAITED]) {
+    rt.mem.awaited.extend(w.iter().zip(bytes).map(|((o, _), m)| (o, m)));
 }
 
 /// Most stack bytes compared at a checkpoint (deeper states are not checked).
@@ -233,7 +275,7 @@ pub struct UnfoldCtx {
 
 /// At a checkpoint: the spin-wait the thread must block on, if its last iteration
 /// (since its previous visit of `site`) was pure.
-fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<Action> {
+fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<(Action, [u8; MAX_AWAITED])> {
     if ctx.is_null() {
         return None;
     }
@@ -274,14 +316,18 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<Action> {
                 let watched = spin.unwatched <= spin.visits[i].reads;
                 match (Awaited::new(read.iter().copied()), polled_mutex(locks)) {
                     (Some(w), Polled::None) => {
+                        let b = spin.awaited_bytes(&w);
                         spin.clear();
-                        return Some(Action::Await(w));
+                        return Some((Action::Await(w), b));
                     }
                     (Some(w), Polled::Released) if watched => {
+                        let b = spin.awaited_bytes(&w);
                         spin.clear();
-                        return Some(Action::Await(w));
+                        return Some((Action::Await(w), b));
                     }
-                    (Some(w), Polled::Held(m)) if watched => spin.deferred = Some((w, m)),
+                    (Some(w), Polled::Held(m)) if watched => {
+                        spin.deferred = Some((w, m, spin.awaited_bytes(&w)));
+                    }
                     _ => {}
                 }
             }
@@ -292,7 +338,7 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<Action> {
 }
 
 /// The current thread read `o` (logged for spin detection).
-fn log_read(o: ObjId) {
+fn log_read(o: ObjId, mask: u8) {
     with_rt(|rt| {
         let t = rt.current;
         let v = rt.mem.versions.get(&o).copied().unwrap_or(0);
@@ -301,6 +347,7 @@ fn log_read(o: ObjId) {
             spin.clear();
         } else if !spin.visits.is_empty() || spin.reads.is_empty() {
             spin.reads.push((o, v));
+            spin.note_bytes(o, mask);
         }
     })
 }
@@ -369,7 +416,7 @@ fn polled_mutex(ops: &[(ObjId, bool)]) -> Polled {
 /// cannot replay (bench/disp.c diverged). A poll that read a plain location is therefore
 /// not a wait (it is explored iteration by iteration); polling atomics still is.
 fn watch_polled(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, o: ObjId) {
-    if rt.thread(t).spin.locks.is_empty() || rt.mem.awaited.contains(&o) {
+    if rt.thread(t).spin.locks.is_empty() || rt.mem.awaited.iter().any(|&(x, _)| x == o) {
         return;
     }
     let spin = &mut rt.thread(t).spin;
@@ -384,7 +431,7 @@ pub(crate) fn spin_mutex_op(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId
         spin.clear();
         return;
     }
-    if !lock && spin.deferred.is_some_and(|(_, d)| d != m) {
+    if !lock && spin.deferred.is_some_and(|(_, d, _)| d != m) {
         spin.deferred = None;
     }
     spin.locks.push((m, lock));
@@ -400,12 +447,12 @@ pub(crate) fn spin_before_lock(m: ObjId, site: Site) {
         let t = rt.current;
         let spin = &mut rt.thread(t).spin;
         match spin.deferred.take() {
-            Some((w, d)) if d == m => Some(w),
+            Some((w, d, b)) if d == m => Some((w, b)),
             _ => None,
         }
     });
-    if let Some(w) = w {
-        with_rt(|rt| rt.mem.awaited.extend(w.iter().map(|(o, _)| o)));
+    if let Some((w, b)) = w {
+        with_rt(|rt| register_awaited(rt, &w, b));
         suspend(Yield::Pending(Action::Await(w), site));
     }
 }
@@ -428,9 +475,9 @@ fn visible_access(a: Action, site: Site, ctx: *const UnfoldCtx) {
 
 /// Block on a spin-wait if the thread's last iteration (ending at `site`) was pure.
 fn spin_wait(site: Site, ctx: *const UnfoldCtx) {
-    if let Some(w) = spin_check(site, ctx) {
+    if let Some((w, b)) = spin_check(site, ctx) {
         if let Action::Await(w) = w {
-            with_rt(|rt| rt.mem.awaited.extend(w.iter().map(|(o, _)| o)));
+            with_rt(|rt| register_awaited(rt, &w, b));
         }
         suspend(Yield::Pending(w, site));
     }
@@ -459,7 +506,7 @@ pub unsafe extern "C" fn __unfold_mem_access(
         Done,
         Sc,
         WriteStep,
-        SpinCheck(ObjId, u32),
+        SpinCheck(ObjId, u32, u8),
     }
     let then = with_rt(|rt| {
         if !rt.active {
@@ -489,7 +536,8 @@ pub unsafe extern "C" fn __unfold_mem_access(
                 // is a visible step, so that the waiter wakes and the race is reported.
                 let o = memory_obj(a);
                 if write != 0 {
-                    if rt.mem.awaited.contains(&o) {
+                    let bytes = word_mask(a, size as u64);
+                    if rt.mem.awaited.iter().any(|&(x, m)| x == o && m & bytes != 0) {
                         Then::WriteStep
                     } else {
                         Then::Done
@@ -512,11 +560,12 @@ pub unsafe extern "C" fn __unfold_mem_access(
                         spin.clear();
                     }
                     if spin.visits.iter().any(|x| x.site == s) {
-                        Then::SpinCheck(o, v)
+                        Then::SpinCheck(o, v, word_mask(a, size as u64))
                     } else {
                         let n = spin.reads.len();
                         spin.visits.push(Visit { site: s, snap: None, reads: n, locks: spin.locks.len() });
                         spin.reads.push((o, v));
+                        spin.note_bytes(o, word_mask(a, size as u64));
                         if !spin.locks.is_empty() {
                             // Not watched: only revisits are (see watch_polled).
                             spin.unwatched = n + 1;
@@ -532,11 +581,12 @@ pub unsafe extern "C" fn __unfold_mem_access(
         Then::WriteStep => {
             suspend(Yield::Pending(Action::Write(memory_obj(a)), site | ((a & 7) << 56)));
         }
-        Then::SpinCheck(o, v) => {
+        Then::SpinCheck(o, v, mask) => {
             spin_wait(site | ((a & 7) << 56), ctx);
             with_rt(|rt| {
                 let t = rt.current;
                 rt.thread(t).spin.reads.push((o, v));
+                rt.thread(t).spin.note_bytes(o, mask);
                 watch_polled(rt, t, o);
             });
         }
@@ -554,7 +604,7 @@ fn sc_access(addr: *const c_void, size: usize, write: c_int, ra: *mut c_void, ct
         let at = start.max(w);
         visible_access(a, code_site(ra) | ((at & 7) << 56), ctx);
         if write == 0 && !own_frames(w, ctx) {
-            log_read(o);
+            log_read(o, word_mask(at, end.min(w + 8) - at));
         }
         w += 8;
     }
@@ -624,8 +674,9 @@ pub extern "C" fn __unfold_mem_atomic_post(
         // counts the same: `Action::moves_writes`). A store always counts (its step is
         // a `Write`, whatever it stored).
         let o = memory_obj(a);
+        let mask = word_mask(a, size as u64);
         match kind {
-            0 => log_read(o),
+            0 => log_read(o, mask),
             2 | 3 => {
                 let changed = changed != 0;
                 with_rt(|rt| {
@@ -638,7 +689,7 @@ pub extern "C" fn __unfold_mem_atomic_post(
                 if changed {
                     log_change();
                 } else {
-                    log_read(o);
+                    log_read(o, mask);
                 }
             }
             _ => log_change(),
@@ -697,4 +748,21 @@ pub fn shim_table() -> [usize; 5] {
         __unfold_mem_atomic_post as *const () as usize,
         __unfold_mem_cas_expected as *const () as usize,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::word_mask;
+
+    #[test]
+    fn word_masks_cover_exactly_the_bytes_of_the_access_in_its_word() {
+        assert_eq!(word_mask(0x1000, 8), 0xFF);
+        assert_eq!(word_mask(0x1000, 4), 0x0F);
+        assert_eq!(word_mask(0x1004, 4), 0xF0, "an int in the upper half of its word");
+        assert_eq!(word_mask(0x1003, 1), 0x08);
+        assert_eq!(word_mask(0x1006, 16), 0xC0, "only the bytes in the first word");
+        assert_eq!(word_mask(0x1005, 0), 0x20, "an empty range still names its byte");
+        // A flag and its neighbour in one word never overlap.
+        assert_eq!(word_mask(0x2000, 4) & word_mask(0x2004, 4), 0);
+    }
 }
