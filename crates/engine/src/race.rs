@@ -94,6 +94,140 @@ fn join(into: &mut Clock, from: &Clock) {
     }
 }
 
+/// Happens-before in one execution: every thread's vector clock and the clocks the
+/// synchronising objects published (module documentation, "Algorithm"). Shared with the
+/// tests' reference detector, which differs only in its shadow memory.
+#[derive(Clone, Debug, Default)]
+struct Clocks {
+    threads: Vec<Clock>,
+    /// Final clock of each exited thread (for joins).
+    finals: Vec<Option<Clock>>,
+    /// Clock published by each synchronising object's releases.
+    objects: HashMap<ObjId, Clock>,
+    /// Read-write locks: the clock published by read unlocks (write locks acquire it).
+    read_released: HashMap<ObjId, Clock>,
+}
+
+impl Clocks {
+    /// A new execution, main thread only.
+    fn reset(&mut self) {
+        self.threads.clear();
+        self.finals.clear();
+        self.objects.clear();
+        self.read_released.clear();
+        self.clock_mut(ThreadId::MAIN)[0] = 1;
+    }
+
+    fn clock_mut(&mut self, t: ThreadId) -> &mut Clock {
+        let i = t.index();
+        if self.threads.len() <= i {
+            self.threads.resize_with(i + 1, Vec::new);
+        }
+        let c = &mut self.threads[i];
+        if c.len() <= i {
+            c.resize(i + 1, 0);
+        }
+        c
+    }
+
+    fn acquire(&mut self, t: ThreadId, from: Option<Clock>) {
+        if let Some(f) = from {
+            join(self.clock_mut(t), &f);
+        }
+    }
+
+    fn tick(&mut self, t: ThreadId) {
+        self.clock_mut(t)[t.index()] += 1;
+    }
+
+    /// The synchronisation of a visible step of `t` that is not a memory access:
+    /// acquisitions join the object's clock into `t`'s, releases publish `t`'s. Called
+    /// when the step is performed, before `t` runs on.
+    fn on_step(&mut self, t: ThreadId, a: Action) {
+        let own = self.clock_mut(t).clone();
+        match a {
+            Action::Create(c) => {
+                let mut child = own;
+                let ci = c.index();
+                if child.len() <= ci {
+                    child.resize(ci + 1, 0);
+                }
+                child[ci] = child[ci].max(1);
+                if self.threads.len() <= ci {
+                    self.threads.resize_with(ci + 1, Vec::new);
+                }
+                self.threads[ci] = child;
+            }
+            Action::Exit => {
+                let i = t.index();
+                if self.finals.len() <= i {
+                    self.finals.resize(i + 1, None);
+                }
+                self.finals[i] = Some(own);
+            }
+            Action::Join(u) => {
+                let f = self.finals.get(u.index()).cloned().flatten();
+                self.acquire(t, f);
+            }
+            Action::Lock(o)
+            | Action::TryLock(o, true)
+            | Action::SemWait(o)
+            | Action::SemTryWait(o, true)
+            | Action::CondWake(o, _, true)
+            | Action::BarrierLeave(o)
+            | Action::RdLock(o)
+            | Action::TryRdLock(o, true) => {
+                let f = self.objects.get(&o).cloned();
+                self.acquire(t, f);
+            }
+            Action::WrLock(o) | Action::TryWrLock(o, true) => {
+                let f = self.objects.get(&o).cloned();
+                self.acquire(t, f);
+                let r = self.read_released.get(&o).cloned();
+                self.acquire(t, r);
+            }
+            Action::Unlock(o) | Action::RwUnlock(o, true) => {
+                self.objects.insert(o, own);
+            }
+            Action::RwUnlock(o, false) => join(self.read_released.entry(o).or_default(), &own),
+            Action::SemPost(o) | Action::Signal(o) | Action::Broadcast(o) => {
+                join(self.objects.entry(o).or_default(), &own);
+            }
+            Action::BarrierArrive(o, serial) => {
+                join(self.objects.entry(o).or_default(), &own);
+                if serial {
+                    let f = self.objects.get(&o).cloned();
+                    self.acquire(t, f);
+                }
+            }
+            _ => {}
+        }
+        self.tick(t);
+    }
+
+    /// The synchronisation of an atomic operation of `t` on location `o`.
+    fn on_atomic(&mut self, t: ThreadId, o: ObjId, op: AtomicOp) {
+        match op {
+            AtomicOp::Load | AtomicOp::FailedRmw => {
+                let f = self.objects.get(&o).cloned();
+                self.acquire(t, f);
+            }
+            AtomicOp::Store => {
+                let own = self.clock_mut(t).clone();
+                self.objects.insert(o, own);
+            }
+            AtomicOp::Rmw => {
+                let f = self.objects.get(&o).cloned();
+                self.acquire(t, f);
+                let own = self.clock_mut(t).clone();
+                self.objects.insert(o, own);
+            }
+            AtomicOp::Fence => return,
+        }
+        self.tick(t);
+    }
+}
+
 /// An access identified by its thread's clock entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Epoch {
@@ -152,13 +286,8 @@ pub enum AtomicOp {
 /// The happens-before detector of one execution (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub struct RaceDetector {
-    threads: Vec<Clock>,
-    /// Final clock of each exited thread (for joins).
-    finals: Vec<Option<Clock>>,
-    /// Clock published by each synchronising object's releases.
-    objects: HashMap<ObjId, Clock>,
-    /// Read-write locks: the clock published by read unlocks (write locks acquire it).
-    read_released: HashMap<ObjId, Clock>,
+    /// Happens-before: the threads' clocks and what the objects published.
+    hb: Clocks,
     /// The state of every byte accessed in this execution.
     shadow: Shadow,
     /// What the shadow's states refer to: accesses and read sets.
@@ -560,125 +689,25 @@ fn visit_word(
 impl RaceDetector {
     /// Forget everything: a new execution, main thread only.
     pub fn reset(&mut self) {
-        self.threads.clear();
-        self.finals.clear();
-        self.objects.clear();
-        self.read_released.clear();
+        self.hb.reset();
         self.shadow.reset();
         self.log.reset();
         self.hot = None;
-        self.clock_mut(ThreadId::MAIN)[0] = 1;
     }
 
-    fn clock_mut(&mut self, t: ThreadId) -> &mut Clock {
-        let i = t.index();
-        if self.threads.len() <= i {
-            self.threads.resize_with(i + 1, Vec::new);
-        }
-        let c = &mut self.threads[i];
-        if c.len() <= i {
-            c.resize(i + 1, 0);
-        }
-        c
-    }
-
-    fn acquire(&mut self, t: ThreadId, from: Option<Clock>) {
-        if let Some(f) = from {
-            join(self.clock_mut(t), &f);
-        }
-    }
-
-    fn tick(&mut self, t: ThreadId) {
-        self.clock_mut(t)[t.index()] += 1;
+    /// The synchronisation of a visible step of `t` that is not a memory access
+    /// (`Clocks::on_step`).
+    pub fn on_step(&mut self, t: ThreadId, a: Action) {
+        self.hb.on_step(t, a);
         // A clock moved: a read transition may now keep other reads.
         self.log.memo = None;
     }
 
-    /// The synchronisation of a visible step of `t` that is not a memory access:
-    /// acquisitions join the object's clock into `t`'s, releases publish `t`'s. Called
-    /// when the step is performed, before `t` runs on.
-    pub fn on_step(&mut self, t: ThreadId, a: Action) {
-        let own = self.clock_mut(t).clone();
-        match a {
-            Action::Create(c) => {
-                let mut child = own;
-                let ci = c.index();
-                if child.len() <= ci {
-                    child.resize(ci + 1, 0);
-                }
-                child[ci] = child[ci].max(1);
-                if self.threads.len() <= ci {
-                    self.threads.resize_with(ci + 1, Vec::new);
-                }
-                self.threads[ci] = child;
-            }
-            Action::Exit => {
-                let i = t.index();
-                if self.finals.len() <= i {
-                    self.finals.resize(i + 1, None);
-                }
-                self.finals[i] = Some(own);
-            }
-            Action::Join(u) => {
-                let f = self.finals.get(u.index()).cloned().flatten();
-                self.acquire(t, f);
-            }
-            Action::Lock(o)
-            | Action::TryLock(o, true)
-            | Action::SemWait(o)
-            | Action::SemTryWait(o, true)
-            | Action::CondWake(o, _, true)
-            | Action::BarrierLeave(o)
-            | Action::RdLock(o)
-            | Action::TryRdLock(o, true) => {
-                let f = self.objects.get(&o).cloned();
-                self.acquire(t, f);
-            }
-            Action::WrLock(o) | Action::TryWrLock(o, true) => {
-                let f = self.objects.get(&o).cloned();
-                self.acquire(t, f);
-                let r = self.read_released.get(&o).cloned();
-                self.acquire(t, r);
-            }
-            Action::Unlock(o) | Action::RwUnlock(o, true) => {
-                self.objects.insert(o, own);
-            }
-            Action::RwUnlock(o, false) => join(self.read_released.entry(o).or_default(), &own),
-            Action::SemPost(o) | Action::Signal(o) | Action::Broadcast(o) => {
-                join(self.objects.entry(o).or_default(), &own);
-            }
-            Action::BarrierArrive(o, serial) => {
-                join(self.objects.entry(o).or_default(), &own);
-                if serial {
-                    let f = self.objects.get(&o).cloned();
-                    self.acquire(t, f);
-                }
-            }
-            _ => {}
-        }
-        self.tick(t);
-    }
-
-    /// The synchronisation of an atomic operation of `t` on location `o`.
+    /// The synchronisation of an atomic operation of `t` on location `o`
+    /// (`Clocks::on_atomic`).
     pub fn on_atomic(&mut self, t: ThreadId, o: ObjId, op: AtomicOp) {
-        match op {
-            AtomicOp::Load | AtomicOp::FailedRmw => {
-                let f = self.objects.get(&o).cloned();
-                self.acquire(t, f);
-            }
-            AtomicOp::Store => {
-                let own = self.clock_mut(t).clone();
-                self.objects.insert(o, own);
-            }
-            AtomicOp::Rmw => {
-                let f = self.objects.get(&o).cloned();
-                self.acquire(t, f);
-                let own = self.clock_mut(t).clone();
-                self.objects.insert(o, own);
-            }
-            AtomicOp::Fence => return,
-        }
-        self.tick(t);
+        self.hb.on_atomic(t, o, op);
+        self.log.memo = None;
     }
 
     /// Check an access of `size` bytes at `addr` by `t` against happens-before and record
@@ -693,7 +722,7 @@ impl RaceDetector {
         atomic: bool,
         site: Site,
     ) -> Option<Race> {
-        let now = self.clock_mut(t)[t.index()];
+        let now = self.hb.clock_mut(t)[t.index()];
         // Hot path: an access within one word that this thread already made at this
         // epoch, with the same atomicity, changes nothing.
         let word = addr & !7;
@@ -706,7 +735,7 @@ impl RaceDetector {
             }
         }
         let me = self.log.intern(t, now, site, atomic);
-        let cx = Cx { thread: t, me, write, atomic, clock: &self.threads[t.index()], free: false };
+        let cx = Cx { thread: t, me, write, atomic, clock: &self.hb.threads[t.index()], free: false };
         let mut race = None;
         let end = addr.saturating_add(size.max(1));
         let mut w = word;
@@ -746,12 +775,12 @@ impl RaceDetector {
     /// `t`'s current epoch: the value of its own clock entry, which identifies its
     /// accesses (and frees) until its next visible step.
     pub fn epoch(&mut self, t: ThreadId) -> u32 {
-        self.clock_mut(t)[t.index()]
+        self.hb.clock_mut(t)[t.index()]
     }
 
     /// Whether what thread `u` did at epoch `clock` happens before `t`'s current point.
     pub fn happens_before(&mut self, u: ThreadId, clock: u32, t: ThreadId) -> bool {
-        u == t || self.clock_mut(t).get(u.index()).is_some_and(|&x| clock <= x)
+        u == t || self.hb.clock_mut(t).get(u.index()).is_some_and(|&x| clock <= x)
     }
 
     /// The end of the life of `[addr, addr + size)` by thread `t` (`free` of a heap
@@ -769,10 +798,10 @@ impl RaceDetector {
         if end <= addr {
             return None;
         }
-        self.clock_mut(t);
+        self.hb.clock_mut(t);
         // A write by no access (`me` unused: freed bytes become EMPTY), plain: it races
         // with atomic accesses too.
-        let cx = Cx { thread: t, me: 0, write: true, atomic: false, clock: &self.threads[t.index()], free: true };
+        let cx = Cx { thread: t, me: 0, write: true, atomic: false, clock: &self.hb.threads[t.index()], free: true };
         let (first, last) = (addr >> PAGE_BITS, (end - 1) >> PAGE_BITS);
         let mut pages: Vec<(u64, u32)> = if last - first < self.shadow.index.len() as u64 {
             (first..=last).filter_map(|n| self.shadow.index.get(&n).map(|&i| (n, i))).collect()
