@@ -440,29 +440,42 @@ fn every_algorithm_agrees_on_the_sync_corpus() {
         }
         defects += !e.kind.is_empty() as usize;
         for alg in ["qpor", "optimal-dpor", "source-dpor", "classic-dpor", "dfs"] {
-            let mut args = vec!["check", f.as_str(), "--json", "--algorithm", alg];
-            args.extend(e.flags.iter().map(String::as_str));
-            let out = unfold(&dir, &args);
-            let Ok(j) = serde_json::from_slice::<Value>(&out.stdout) else {
-                errs.push(format!("{f} {alg}: no JSON: {}", String::from_utf8_lossy(&out.stderr)));
-                continue;
-            };
-            if j["verdict"].as_str() != e.verdict.as_deref() {
-                errs.push(format!("{f} {alg}: verdict {}, expected {:?}", j["verdict"], e.verdict));
-            }
-            if !e.kind.is_empty() && !j["defects"][0]["kind"].as_str().is_some_and(|k| e.kind.iter().any(|x| x == k)) {
-                errs.push(format!("{f} {alg}: first defect {}, expected {:?}", j["defects"][0]["kind"], e.kind));
-            }
-            if let Some(n) = e.maximal {
-                let n = if alg == "qpor" { n } else { e.maximal_rr.unwrap_or(n) };
-                if j["maximal_configurations"].as_u64() != Some(n) {
-                    errs.push(format!("{f} {alg}: {} configurations, expected {n}", j["maximal_configurations"]));
-                }
-            }
+            check_under(&dir, f, alg, &e, &mut errs);
         }
     }
     assert!(defects >= 15, "only {defects} defective sync programs");
     assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
+}
+
+/// Run corpus program `f` under `alg` (with the program's own flags) and push into `errs`
+/// every way its report misses the expectation `e`: the verdict, the kind and line of the
+/// first defect, the number of maximal configurations (`maximal_rr` for the DPOR family
+/// and dfs). Returns the report for further checks.
+fn check_under(dir: &Path, f: &str, alg: &str, e: &Expect, errs: &mut Vec<String>) -> Option<Value> {
+    let mut args = vec!["check", f, "--json", "--algorithm", alg];
+    args.extend(e.flags.iter().map(String::as_str));
+    let out = unfold(dir, &args);
+    let Ok(j) = serde_json::from_slice::<Value>(&out.stdout) else {
+        errs.push(format!("{f} {alg}: no JSON: {}", String::from_utf8_lossy(&out.stderr)));
+        return None;
+    };
+    if j["verdict"].as_str() != e.verdict.as_deref() {
+        errs.push(format!("{f} {alg}: verdict {}, expected {:?}", j["verdict"], e.verdict));
+    }
+    let d = &j["defects"][0];
+    if !e.kind.is_empty() && !d["kind"].as_str().is_some_and(|k| e.kind.iter().any(|x| x == k)) {
+        errs.push(format!("{f} {alg}: first defect {}, expected {:?}", d["kind"], e.kind));
+    }
+    if !e.lines.is_empty() && !d["location"]["line"].as_u64().is_some_and(|l| e.lines.contains(&l)) {
+        errs.push(format!("{f} {alg}: first defect at {}, expected {:?}", d["location"], e.lines));
+    }
+    if let Some(n) = e.maximal {
+        let n = if alg == "qpor" { n } else { e.maximal_rr.unwrap_or(n) };
+        if j["maximal_configurations"].as_u64() != Some(n) {
+            errs.push(format!("{f} {alg}: {} configurations, expected {n}", j["maximal_configurations"]));
+        }
+    }
+    Some(j)
 }
 
 /// The memory-error corpus (`tests/c/mem_*.c`: use after free, double and invalid
@@ -483,29 +496,7 @@ fn every_algorithm_agrees_on_the_memory_corpus() {
     for f in &files {
         let e = expectation(&std::fs::read_to_string(dir.join(f)).expect("readable"));
         for alg in ["qpor", "optimal-dpor", "source-dpor", "classic-dpor", "dfs"] {
-            let mut args = vec!["check", f.as_str(), "--json", "--algorithm", alg];
-            args.extend(e.flags.iter().map(String::as_str));
-            let out = unfold(&dir, &args);
-            let Ok(j) = serde_json::from_slice::<Value>(&out.stdout) else {
-                errs.push(format!("{f} {alg}: no JSON: {}", String::from_utf8_lossy(&out.stderr)));
-                continue;
-            };
-            if j["verdict"].as_str() != e.verdict.as_deref() {
-                errs.push(format!("{f} {alg}: verdict {}, expected {:?}", j["verdict"], e.verdict));
-            }
-            let d = &j["defects"][0];
-            if !e.kind.is_empty() && !d["kind"].as_str().is_some_and(|k| e.kind.iter().any(|x| x == k)) {
-                errs.push(format!("{f} {alg}: first defect {}, expected {:?}", d["kind"], e.kind));
-            }
-            if !e.lines.is_empty() && !d["location"]["line"].as_u64().is_some_and(|l| e.lines.contains(&l)) {
-                errs.push(format!("{f} {alg}: first defect at {}, expected {:?}", d["location"], e.lines));
-            }
-            if let Some(n) = e.maximal {
-                let n = if alg == "qpor" { n } else { e.maximal_rr.unwrap_or(n) };
-                if j["maximal_configurations"].as_u64() != Some(n) {
-                    errs.push(format!("{f} {alg}: {} configurations, expected {n}", j["maximal_configurations"]));
-                }
-            }
+            check_under(&dir, f, alg, &e, &mut errs);
         }
     }
     assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
@@ -532,27 +523,8 @@ fn every_algorithm_agrees_on_the_rmw_spin_corpus() {
             if alg == "dfs" && f == "spin_rmw_xchg_lock3.c" {
                 continue;
             }
-            let out = unfold(&dir, &["check", f.as_str(), "--json", "--algorithm", alg]);
-            let Ok(j) = serde_json::from_slice::<Value>(&out.stdout) else {
-                errs.push(format!("{f} {alg}: no JSON: {}", String::from_utf8_lossy(&out.stderr)));
-                continue;
-            };
-            if j["verdict"].as_str() != e.verdict.as_deref() {
-                errs.push(format!("{f} {alg}: verdict {}, expected {:?}", j["verdict"], e.verdict));
-            }
+            let Some(j) = check_under(&dir, f, alg, &e, &mut errs) else { continue };
             let d = &j["defects"][0];
-            if !e.kind.is_empty() && !d["kind"].as_str().is_some_and(|k| e.kind.iter().any(|x| x == k)) {
-                errs.push(format!("{f} {alg}: first defect {}, expected {:?}", d["kind"], e.kind));
-            }
-            if !e.lines.is_empty() && !d["location"]["line"].as_u64().is_some_and(|l| e.lines.contains(&l)) {
-                errs.push(format!("{f} {alg}: first defect at {}, expected {:?}", d["location"], e.lines));
-            }
-            if let Some(n) = e.maximal {
-                let n = if alg == "qpor" { n } else { e.maximal_rr.unwrap_or(n) };
-                if j["maximal_configurations"].as_u64() != Some(n) {
-                    errs.push(format!("{f} {alg}: {} configurations, expected {n}", j["maximal_configurations"]));
-                }
-            }
             if f == "spin_rmw_abba_livelock.c" {
                 let msg = d["message"].as_str().unwrap_or_default();
                 for needle in
