@@ -192,18 +192,7 @@ fn random_racy_programs_under_sequential_consistency_match_brute_force() {
         let m = random::program_with(seed, shape).with_plain_accesses_visible();
         let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
         checked += 1;
-        for k in [None, Some(1)] {
-            let (stats, traces) = run_pruning(&m, k, 0);
-            assert!(
-                traces == brute.traces,
-                "seed {seed} k={k:?}: {} traces, brute force {}\n{m:?}",
-                traces.len(),
-                brute.traces.len()
-            );
-            if k.is_none() {
-                assert_eq!((stats.redundant, stats.ssb), (0, 0), "seed {seed}");
-            }
-        }
+        optimal_and_k1_match(seed, &m, &brute.traces);
     }
     assert!(checked >= 90, "only {checked} programs small enough");
 }
@@ -222,21 +211,27 @@ fn random_programs_with_spin_waits_match_brute_force() {
         with_await +=
             brute.traces.iter().any(|c| c.threads.iter().any(|(_, a)| a.iter().any(|(_, s)| s.starts_with("await("))))
                 as u32;
-        for k in [None, Some(1)] {
-            let (stats, traces) = run_pruning(&m, k, 0);
-            assert!(
-                traces == brute.traces,
-                "seed {seed} k={k:?}: {} traces, brute force {}\n{m:?}",
-                traces.len(),
-                brute.traces.len()
-            );
-            if k.is_none() {
-                assert_eq!((stats.redundant, stats.ssb), (0, 0), "seed {seed}");
-            }
-        }
+        optimal_and_k1_match(seed, &m, &brute.traces);
     }
     println!("{checked} programs with spin-waits, {with_await} with a wait performed");
     assert!(checked >= 120 && with_await >= 20, "{checked} checked, {with_await} with a wait performed");
+}
+
+/// QPOR with optimal alternatives and with k = 1, pruning on, finds exactly `expected`
+/// on random program `seed`, and the optimal one explores no trace twice and no SSB.
+fn optimal_and_k1_match(seed: u64, m: &Model, expected: &BTreeSet<Canon>) {
+    for k in [None, Some(1)] {
+        let (stats, traces) = run_pruning(m, k, 0);
+        assert!(
+            traces == *expected,
+            "seed {seed} k={k:?}: {} traces, brute force {}\n{m:?}",
+            traces.len(),
+            expected.len()
+        );
+        if k.is_none() {
+            assert_eq!((stats.redundant, stats.ssb), (0, 0), "seed {seed}");
+        }
+    }
 }
 
 /// Spinlocks built from read-modify-writes (see the DPOR family's
@@ -258,18 +253,7 @@ fn random_programs_with_rmw_spinlocks_match_brute_force() {
             .iter()
             .any(|c| c.threads.iter().any(|(_, a)| a.iter().any(|(_, s)| s.ends_with("=unchanged"))))
             as u64;
-        for k in [None, Some(1)] {
-            let (stats, traces) = run_pruning(&m, k, 0);
-            assert!(
-                traces == brute.traces,
-                "seed {seed} k={k:?}: {} traces, brute force {}\n{m:?}",
-                traces.len(),
-                brute.traces.len()
-            );
-            if k.is_none() {
-                assert_eq!((stats.redundant, stats.ssb), (0, 0), "seed {seed}");
-            }
-        }
+        optimal_and_k1_match(seed, &m, &brute.traces);
     }
     println!("{checked} programs with RMW spinlocks, {unchanged} with an unchanged read-modify-write");
     assert!(checked * 2 >= n && unchanged * 2 >= checked, "{checked} checked, {unchanged} with an unchanged RMW");
