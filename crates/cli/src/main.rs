@@ -721,8 +721,7 @@ fn check(a: CheckArgs) -> Result<u8> {
         match explorer.explore(&mut session) {
             Ok(()) => break session.finish(),
             Err(ExploreError::Unsupported(why)) if !chosen && matches!(config.algorithm, Algorithm::Qpor { .. }) => {
-                let what = why.split(": use --algorithm").next().unwrap_or(&why);
-                let w = format!("qpor does not support this program ({what}): explored with optimal-dpor instead");
+                let w = format!("qpor does not support this program ({why}); explored with optimal-dpor instead");
                 say!("unfold: warning: {w}");
                 switched.push(w);
                 config.algorithm = Algorithm::OptimalDpor;
