@@ -74,7 +74,7 @@ steps, elapsed_s, peak_rss_bytes, algorithm, isolation, defects: [{kind, message
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
 use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, heap-buffer-overflow, livelock, bound, timeout; \
-dot_error if --dot failed; warnings if any. On an error: {verdict: error, error_kind (usage, input, compile, \
+dot_error if --dot failed; warnings if any; algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object). On an error: {verdict: error, error_kind (usage, input, compile, \
 refused, limit, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";
 
@@ -228,9 +228,10 @@ struct CheckArgs {
     /// The C source file.
     file: PathBuf,
     /// Exploration algorithm: qpor, source-dpor, optimal-dpor, classic-dpor or dfs.
-    /// Default: qpor, switching to optimal-dpor (with a warning) on a program qpor does
-    /// not support (spin-waits on several locations); an algorithm named here is never
-    /// switched.
+    /// Default: qpor, switching to optimal-dpor when two threads read one object (qpor
+    /// orders reads, optimal-dpor lets them commute; the report notes it) and, with a
+    /// warning, on a program qpor does not support (spin-waits on several locations); an
+    /// algorithm named here is never switched.
     #[arg(long, value_name = "NAME", help_heading = "Exploration")]
     algorithm: Option<String>,
     /// QPOR with k-partial alternatives.
@@ -534,6 +535,32 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
     })
 }
 
+/// Two threads reading one object in an execution (the first reader and the other
+/// thread's read step): the sign that the default algorithm should
+/// not be QPOR. QPOR's object trees order every two operations on an object, so each
+/// order of two reads is a trace of its own; optimal-DPOR lets reads commute (JACM'17
+/// §2) and explores one execution where QPOR explores up to 1 000 (`bench/handoff.c`,
+/// docs/memory.md). Reads of one thread only are ordered by the thread anyway: QPOR
+/// explores as few traces as optimal-DPOR there.
+type SharedRead = (ThreadId, unfold_engine::Step);
+
+fn shared_read(exec: &Execution) -> Option<SharedRead> {
+    let mut first: Vec<(unfold_engine::ObjId, ThreadId)> = Vec::new();
+    for s in &exec.steps {
+        if s.action.access() != unfold_engine::Access::Read {
+            continue;
+        }
+        for o in s.action.objects() {
+            match first.iter().find(|(x, _)| *x == o) {
+                Some(&(_, t)) if t != s.thread => return Some((t, *s)),
+                Some(_) => {}
+                None => first.push((o, s.thread)),
+            }
+        }
+    }
+    None
+}
+
 /// The independence relation an explorer runs with: reads of a memory location (and
 /// read locks) commute for the DPOR family (JACM'17 §2); QPOR's trees need every two
 /// operations on an object dependent.
@@ -666,6 +693,12 @@ fn check(a: CheckArgs) -> Result<u8> {
     // explorers that do not build an unfolding themselves): it costs memory per distinct
     // event, so it is not built otherwise.
     let mut switched = Vec::new();
+    // The default algorithm gives way to optimal-DPOR as soon as an execution shows two
+    // threads reading one object (see `shared_read`); an algorithm the user named never
+    // does.
+    let chosen = a.algorithm.is_some() || a.k.is_some() || a.optimal;
+    let watch_reads = std::cell::Cell::new(!chosen && matches!(config.algorithm, Algorithm::Qpor { .. }));
+    let reads_shared = std::cell::RefCell::new(None);
     let mut unfolding = a.dot.is_some().then(dot::Unfolding::default);
     let sites = l.prog.deadlock_sites();
     l.prog.set_deadline(deadline);
@@ -708,22 +741,39 @@ fn check(a: CheckArgs) -> Result<u8> {
         if !found.is_empty() && !keep_going {
             return Control::Stop;
         }
+        if watch_reads.get() {
+            if let Some(r) = shared_read(exec) {
+                *reads_shared.borrow_mut() = Some(r);
+                return Control::Stop;
+            }
+        }
         Control::Continue
     };
     // The default algorithm gives way to optimal-DPOR on a program it does not support
-    // (found in the middle of the exploration: the defects found so far stand, and the
-    // new exploration starts from scratch); an algorithm the user named never does.
-    let chosen = a.algorithm.is_some() || a.k.is_some() || a.optimal;
+    // or whose threads share reads (found in the middle of the exploration: the defects
+    // found so far stand, and the new exploration starts from scratch); an algorithm the
+    // user named never does.
     let mut config = config;
+    let mut chosen_because = None;
     let stats = loop {
         let mut session = Session::new(&mut l.prog, &mut observer, config.clone());
         let mut explorer: Box<dyn Explorer> = explorer_for(&config)?;
-        match explorer.explore(&mut session) {
+        let outcome = explorer.explore(&mut session);
+        let stopped_for_reads = watch_reads.get() && reads_shared.borrow().is_some() && outcome.is_ok();
+        match outcome {
+            Ok(()) if stopped_for_reads => {
+                session.finish();
+                watch_reads.set(false);
+                chosen_because = reads_shared.borrow_mut().take();
+                config.algorithm = Algorithm::OptimalDpor;
+                config.independence = independence_for(config.algorithm);
+            }
             Ok(()) => break session.finish(),
             Err(ExploreError::Unsupported(why)) if !chosen && matches!(config.algorithm, Algorithm::Qpor { .. }) => {
                 let w = format!("qpor does not support this program ({why}); explored with optimal-dpor instead");
                 say!("unfold: warning: {w}");
                 switched.push(w);
+                watch_reads.set(false);
                 config.algorithm = Algorithm::OptimalDpor;
                 config.independence = independence_for(config.algorithm);
             }
@@ -733,6 +783,20 @@ fn check(a: CheckArgs) -> Result<u8> {
     };
     let alg = config.algorithm;
     let qpor = matches!(alg, Algorithm::Qpor { .. });
+    // Why the default algorithm is optimal-DPOR here (a choice, not a warning).
+    let choice = chosen_because.map(|(first, s)| {
+        let at = l
+            .sym
+            .location(&l.prog, Some(s.site))
+            .map(|loc| format!(" at {}:{}", loc.file, loc.line))
+            .unwrap_or_default();
+        format!(
+            "optimal-dpor chosen over qpor: {} {}{at}, an object {first} reads too, and qpor orders every two \
+             operations on an object (name --algorithm to choose)",
+            s.thread,
+            l.sym.step_op(&l.prog, &s)
+        )
+    });
     l.warnings.append(&mut switched);
     if progress && started.elapsed() > Duration::from_secs(1) {
         say!();
@@ -808,11 +872,17 @@ fn check(a: CheckArgs) -> Result<u8> {
         if !l.warnings.is_empty() {
             j["warnings"] = l.warnings.clone().into();
         }
+        if let Some(c) = &choice {
+            j["algorithm_choice"] = c.as_str().into();
+        }
         emit(&format!("{j}\n"))?;
     } else {
         let mut out = String::new();
         use std::fmt::Write as _;
         let _ = writeln!(out, "unfold: {} ({})", a.file.display(), alg.name());
+        if let Some(c) = &choice {
+            let _ = writeln!(out, "note: {c}");
+        }
         let stopped_by = match unfold_runtime::interrupt_signal() {
             Some(sig) if signalled => format!("interrupted by {sig}"),
             _ if timed_out => "stopped by --timeout".to_string(),

@@ -110,7 +110,15 @@ fn check_program(dir: &Path, file: &str) -> Vec<String> {
     if !json["elapsed_s"].is_f64() {
         errs.push(format!("{file}: JSON lacks `elapsed_s`"));
     }
+    // The default algorithm is qpor, or optimal-dpor when threads share reads (then the
+    // JSON says why).
+    let named = e.flags.iter().any(|f| f.starts_with("--algorithm"));
+    let why = json["algorithm_choice"].is_string() || json["warnings"].is_array();
+    if !named && !qpor && !why {
+        errs.push(format!("{file}: the default ran optimal-dpor without saying why: {json}"));
+    }
     if let Some(n) = e.maximal {
+        let n = if qpor { n } else { e.maximal_rr.unwrap_or(n) };
         if json["maximal_configurations"].as_u64() != Some(n) {
             errs.push(format!("{file}: {} maximal configurations, expected {n}", json["maximal_configurations"]));
         }
@@ -651,4 +659,38 @@ fn stack_overflow_names_thread_and_function() {
     let small = unfold(tmp.path(), &["check", "big.c", "--json", "--stack-size", "1M"]);
     let j: Value = serde_json::from_slice(&small.stdout).expect("JSON");
     assert_eq!(j["defects"][0]["message"], "stack overflow in thread t0 in function `main`", "{j}");
+}
+
+/// The default algorithm is QPOR until an execution shows two threads reading one
+/// object: then optimal-DPOR explores the program (reads commute there; QPOR orders
+/// them), and the report says why. A program whose reads are all one thread's stays
+/// with QPOR, and a named algorithm is never replaced.
+#[test]
+fn the_default_lets_reads_of_two_threads_commute() {
+    let dir = corpus();
+    let run = |args: &[&str]| -> Value {
+        let out = unfold(&dir, args);
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
+    };
+    // Peterson's lock: both threads read `want` and `turn`.
+    let default = run(&["check", "peterson_bounded.c", "--json"]);
+    let qpor = run(&["check", "peterson_bounded.c", "--json", "--algorithm", "qpor"]);
+    let dpor = run(&["check", "peterson_bounded.c", "--json", "--algorithm", "optimal-dpor"]);
+    assert_eq!(default["algorithm"], "optimal-dpor", "{default}");
+    let why = default["algorithm_choice"].as_str().unwrap_or_default();
+    assert!(why.contains("read(") && why.contains("peterson_bounded.c:") && why.contains("t1"), "{default}");
+    // Nothing of the interrupted QPOR exploration leaks into the figures.
+    assert_eq!(default["executions"], dpor["executions"], "{default} vs {dpor}");
+    assert!(
+        qpor["executions"].as_u64() > dpor["executions"].as_u64(),
+        "the choice is worth making here: {qpor} vs {dpor}"
+    );
+    assert_eq!(qpor["algorithm"], "qpor");
+    assert!(qpor.get("algorithm_choice").is_none() && dpor.get("algorithm_choice").is_none());
+    // One spinning reader (main waits for a flag a thread sets): QPOR explores it as
+    // few times as optimal-DPOR, and stays.
+    let one_reader = run(&["check", "spin_flag_handoff.c", "--json"]);
+    assert_eq!(one_reader["algorithm"], "qpor", "{one_reader}");
+    assert!(one_reader.get("algorithm_choice").is_none(), "{one_reader}");
 }
