@@ -438,6 +438,10 @@ pub(crate) struct Header {
     // The results (worker; the parent reads `nsteps`, `running` and the crash fields of a
     // worker that died or timed out mid-execution).
     pub(crate) nsteps: AtomicU64,
+    /// 1 once the last step is final (its action settled and its thread's next action
+    /// known), 0 from its first write on: the last step of an execution cut in the
+    /// middle of it is not reported.
+    pub(crate) last_final: AtomicU64,
     /// The thread that runs now (its last resume).
     pub(crate) running: AtomicU64,
     /// Written by the crash handler: the faulting instruction, the faulting address and

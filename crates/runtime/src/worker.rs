@@ -173,6 +173,7 @@ struct ShmSink<'a> {
 impl StepSink for ShmSink<'_> {
     fn push(&mut self, s: Step) -> bool {
         let Some(slot) = self.steps.get(self.n) else { return false };
+        self.hdr.last_final.store(0, Ordering::Release);
         slot.store(&s);
         self.n += 1;
         self.hdr.running.store(s.thread.0 as u64, Ordering::Relaxed);
@@ -181,6 +182,7 @@ impl StepSink for ShmSink<'_> {
     }
     fn update_last(&mut self, s: Step) {
         self.steps[self.n - 1].store(&s);
+        self.hdr.last_final.store(1, Ordering::Release);
     }
     fn running(&mut self, t: ThreadId) {
         self.hdr.running.store(t.0 as u64, Ordering::Relaxed);
@@ -213,6 +215,7 @@ impl WorkerCtx<'_> {
         let t0 = Instant::now();
         let hdr = self.hdr;
         hdr.nsteps.store(0, Ordering::Relaxed);
+        hdr.last_final.store(1, Ordering::Relaxed);
         hdr.crash_pc.store(0, Ordering::Relaxed);
         hdr.crash_addr.store(0, Ordering::Relaxed);
         hdr.crash_sp.store(0, Ordering::Relaxed);
@@ -747,6 +750,34 @@ impl Program for CProgram {
 }
 
 impl CProgram {
+    /// Kill whatever runs an execution cut by its time limit (`interrupt` false) or a
+    /// signal, and return the thread that was running and, for a persistent worker,
+    /// where it was stopped. In fork mode the execution process dies with the fork
+    /// server (PR_SET_PDEATHSIG): its pid in shared memory is not trusted (the program
+    /// could have written any process's there).
+    fn stop_cut_execution(&mut self, interrupt: bool) -> (Option<ThreadId>, Option<u64>) {
+        let running = self.running();
+        let mut stopped_at = None;
+        // A persistent worker (our own child, so its pid is trusted) is asked where it
+        // is first: a short probe (STOP_SIGNAL) that records the interrupted program
+        // counter, so that the report names the line.
+        if let Some(w) = self.worker.as_ref().filter(|_| self.opts.mode == Mode::Persistent) {
+            let hdr = self.hdr.one();
+            // SAFETY: signalling our own child, which installed a handler for
+            // STOP_SIGNAL that only stores an address.
+            unsafe { libc::kill(w.pid, crate::signals::STOP_SIGNAL) };
+            let probe = Instant::now();
+            while hdr.stop_pc.load(Ordering::Acquire) == 0 && probe.elapsed() < Duration::from_millis(50) {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            let pc = hdr.stop_pc.load(Ordering::Acquire);
+            stopped_at = (pc > 1).then_some(pc);
+        }
+        self.kill_worker();
+        self.interrupted |= interrupt || self.deadline.is_some_and(|d| Instant::now() >= d);
+        (running, stopped_at)
+    }
+
     /// The thread the worker last resumed (None: unknown or garbage).
     fn running(&self) -> Option<ThreadId> {
         u16::try_from(self.hdr.one().running.load(Ordering::Relaxed)).ok().map(ThreadId)
@@ -760,16 +791,28 @@ impl CProgram {
         status: c_int,
         out: &mut Execution,
     ) -> Result<Result<(), ProgramError>, Corrupt> {
+        // A time-out or Ctrl-C: stop whatever runs the execution before reading what it
+        // wrote (it would go on writing steps while they are read).
+        let cut = match waited {
+            Err(interrupt) => Some(self.stop_cut_execution(interrupt)),
+            Ok(_) => None,
+        };
         let hdr = self.hdr.one();
-        // The worker is idle or dead: nothing writes the results while we read them.
+        // The worker is idle or dead: nothing writes the results while we read them —
+        // except, in fork mode, the execution process of a cut execution, which dies with
+        // its fork server but not at once: it can only append steps past `nsteps` (read
+        // first) or rewrite the last one, which is then not final.
         let mut nsteps = load_len(&hdr.nsteps, self.steps.len(), "steps")?;
+        if cut.is_some() && hdr.last_final.load(Ordering::Acquire) == 0 {
+            // Cut between a step's start and its end: its action may be unsettled (a
+            // read-modify-write's outcome) and its thread's next action unknown, so the
+            // explorers must not see it.
+            nsteps = nsteps.saturating_sub(1);
+        }
         out.steps.reserve(nsteps);
         for (i, w) in self.steps.get()[..nsteps].iter().enumerate() {
             match w.load(i) {
                 Ok(s) => out.steps.push(s),
-                // A worker killed (time-out, interrupt) while it rewrote its last step
-                // with the thread's next action leaves that step half-written.
-                Err(_) if waited.is_err() && i + 1 == nsteps => nsteps -= 1,
                 Err(c) => return Err(c),
             }
         }
@@ -802,32 +845,12 @@ impl CProgram {
                     ))));
                 }
             }
-            Err(interrupt) => {
-                // Timeout or Ctrl-C: kill whatever runs the execution. In fork mode the
-                // execution process dies with the fork server (PR_SET_PDEATHSIG): its pid
-                // in shared memory is not trusted (the program could have written any
-                // process's there).
-                let running = self.running();
-                // A persistent worker (our own child, so its pid is trusted) is asked
-                // where it is first: a short probe (STOP_SIGNAL) that records the
-                // interrupted program counter, so that the report names the line.
-                if let Some(w) = self.worker.as_ref().filter(|_| self.opts.mode == Mode::Persistent) {
-                    let hdr = self.hdr.one();
-                    // SAFETY: signalling our own child, which installed a handler for
-                    // STOP_SIGNAL that only stores an address.
-                    unsafe { libc::kill(w.pid, crate::signals::STOP_SIGNAL) };
-                    let probe = Instant::now();
-                    while hdr.stop_pc.load(Ordering::Acquire) == 0 && probe.elapsed() < Duration::from_millis(50) {
-                        std::thread::sleep(Duration::from_micros(200));
-                    }
-                    let pc = hdr.stop_pc.load(Ordering::Acquire);
-                    out.stopped_at = (pc > 1).then_some(pc);
-                }
-                self.kill_worker();
-                self.interrupted |= interrupt || self.deadline.is_some_and(|d| Instant::now() >= d);
+            Err(_) => {
+                let (running, stopped_at) = cut.expect("stopped above");
                 out.end = End::Timeout;
                 out.first = first_of(out);
                 out.running = running;
+                out.stopped_at = stopped_at;
                 return Ok(Ok(()));
             }
         }
