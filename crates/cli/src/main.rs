@@ -791,10 +791,11 @@ fn check(a: CheckArgs) -> Result<u8> {
             .map(|loc| format!(" at {}:{}", loc.file, loc.line))
             .unwrap_or_default();
         format!(
-            "optimal-dpor chosen over qpor: {} {}{at}, an object {first} reads too, and qpor orders every two \
-             operations on an object (name --algorithm to choose)",
+            "optimal-dpor chosen over qpor: {first} and {} both read one object ({} by {}{at}); qpor orders \
+             every two operations on an object, optimal-dpor lets reads commute (name --algorithm to choose)",
             s.thread,
-            l.sym.step_op(&l.prog, &s)
+            l.sym.step_op(&l.prog, &s),
+            s.thread
         )
     });
     l.warnings.append(&mut switched);

@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use unfold_engine::program::Site;
 use unfold_engine::{Action, Awaited, DefectKind, End, Execution, ObjId, ThreadId};
-use unfold_runtime::{decode_site, memory_addr, site_word_offset, CProgram, Region, SiteKind, ATOMIC_OBJ};
+use unfold_runtime::{
+    decode_site, memory_addr, site_role, site_word_offset, CProgram, Region, SiteKind, SiteRole, ATOMIC_OBJ,
+};
 
 /// Resolves sites to file:line and objects to names.
 pub struct Symbols {
@@ -150,6 +152,26 @@ impl Symbols {
     /// byte, which the step's site carries, not just its word).
     pub fn step_op(&self, prog: &CProgram, s: &unfold_engine::Step) -> String {
         let at = |o: ObjId| self.byte(prog, memory_addr(o) + site_word_offset(s.site));
+        let call = match site_role(s.site) {
+            SiteRole::Call => None,
+            SiteRole::MutexInit => Some("pthread_mutex_init"),
+            SiteRole::MutexDestroy => Some("pthread_mutex_destroy"),
+            SiteRole::RwLockDestroy => Some("pthread_rwlock_destroy"),
+        };
+        match (call, s.action) {
+            // pthread_mutex_init/destroy and pthread_rwlock_destroy are modelled as a
+            // try-lock (held by another thread?) and an unlock: name the call.
+            (Some(f), Action::TryLock(m, true) | Action::TryWrLock(m, true)) => {
+                return format!("{f}({}): not held", self.object(prog, m))
+            }
+            (Some(f), Action::TryLock(m, false) | Action::TryWrLock(m, false)) => {
+                return format!("{f}({}): held by another thread", self.object(prog, m))
+            }
+            (Some(f), Action::Unlock(m) | Action::RwUnlock(m, _)) => {
+                return format!("{f}({}) done", self.object(prog, m))
+            }
+            _ => {}
+        }
         match s.action {
             Action::Read(o) => format!("read({})", at(o)),
             Action::Write(o) => format!("write({})", at(o)),

@@ -694,3 +694,31 @@ fn the_default_lets_reads_of_two_threads_commute() {
     assert_eq!(one_reader["algorithm"], "qpor", "{one_reader}");
     assert!(one_reader.get("algorithm_choice").is_none(), "{one_reader}");
 }
+
+/// `pthread_mutex_init` and `pthread_mutex_destroy` are modelled as a trylock (is the
+/// mutex held by another thread?) and an unlock; traces name the call, not those
+/// operations.
+#[test]
+fn traces_name_mutex_init_and_destroy() {
+    let dir = corpus();
+    let ops = |file: &str| -> Vec<String> {
+        let out = unfold(&dir, &["check", file, "--json"]);
+        let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        j["defects"][0]["trace"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{file}: a defect with a trace: {j}"))
+            .iter()
+            .map(|s| s["op"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let destroy = ops("misuse_destroy_locked.c");
+    assert_eq!(
+        destroy.last().map(String::as_str),
+        Some("pthread_mutex_destroy(m): held by another thread"),
+        "{destroy:?}"
+    );
+    let init = ops("sync_misuse_init_held.c");
+    let at = init.iter().position(|o| o == "pthread_mutex_init(m): not held").expect("the init is named");
+    assert_eq!(init.get(at + 1).map(String::as_str), Some("pthread_mutex_init(m) done"), "{init:?}");
+    assert!(!init.iter().chain(&destroy).any(|o| o.starts_with("trylock")), "{init:?} {destroy:?}");
+}

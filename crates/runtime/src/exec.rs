@@ -139,8 +139,54 @@ pub(crate) static SITE_BASE: std::sync::atomic::AtomicU64 = std::sync::atomic::A
 /// low 32 bits (a string outside the first 4 GiB of the image is unknown: offset 0).
 pub fn site_file_line(file: *const c_char, line: c_int) -> Site {
     let base = SITE_BASE.load(std::sync::atomic::Ordering::Relaxed);
-    let off = (file as u64).checked_sub(base).filter(|&o| o <= u32::MAX as u64).unwrap_or(0);
+    let off = (file as u64).checked_sub(base).filter(|&o| o <= FILE_MASK).unwrap_or(0);
     (1 << 63) | ((line.max(0) as u64) << 32) | off
+}
+
+/// The file bits of a file-and-line site: the offset of the `__FILE__` string in the
+/// image (bits 0..29; an image is far smaller than 512 MiB); bits 29..32 hold the
+/// site's [`SiteRole`], bits 32..63 the line.
+const FILE_MASK: u64 = (1 << 29) - 1;
+
+/// What a visible step at a file-and-line site does for the call at that line, when the
+/// call is modelled by operations of another function: `pthread_mutex_init` and
+/// `pthread_mutex_destroy` are a `trylock` (is the mutex held by another thread?) and an
+/// `unlock` (`pthread_rwlock_destroy` a `trywrlock` and an unlock), and the report names them after the call, not after those operations.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SiteRole {
+    /// The step is the call's own operation.
+    Call,
+    /// Part of `pthread_mutex_init`.
+    MutexInit,
+    /// Part of `pthread_mutex_destroy`.
+    MutexDestroy,
+    /// Part of `pthread_rwlock_destroy` (a trywrlock and an unlock).
+    RwLockDestroy,
+}
+
+/// The file-and-line site `s` marked with the role `r` (other sites are returned as
+/// they are).
+pub fn site_with_role(s: Site, r: SiteRole) -> Site {
+    if s >> 63 != 1 {
+        return s;
+    }
+    let tag = match r {
+        SiteRole::Call => 0,
+        SiteRole::MutexInit => 1,
+        SiteRole::MutexDestroy => 2,
+        SiteRole::RwLockDestroy => 3,
+    };
+    (s & !(7 << 29)) | (tag << 29)
+}
+
+/// The role a site was marked with by [`site_with_role`].
+pub fn site_role(s: Site) -> SiteRole {
+    match (s >> 63 == 1).then_some((s >> 29) & 7) {
+        Some(1) => SiteRole::MutexInit,
+        Some(2) => SiteRole::MutexDestroy,
+        Some(3) => SiteRole::RwLockDestroy,
+        _ => SiteRole::Call,
+    }
 }
 
 /// The code-address bits of a code site; bits 56..59 of the site of a memory access
@@ -173,7 +219,7 @@ pub fn decode_site(s: Site) -> SiteKind {
     if s == 0 {
         SiteKind::None
     } else if s >> 63 == 1 {
-        let off = s & u32::MAX as u64;
+        let off = s & FILE_MASK;
         let file = if off == 0 { 0 } else { SITE_BASE.load(std::sync::atomic::Ordering::Relaxed) + off };
         SiteKind::FileLine(file, ((s >> 32) & 0x7fff_ffff) as u32)
     } else {
@@ -621,5 +667,13 @@ mod tests {
         }
         assert_eq!(decode_site(0), SiteKind::None);
         assert_eq!(decode_site(0x5555_1234), SiteKind::Code(0x5555_1234));
+        // A role keeps the file and line, and reads back.
+        for role in [SiteRole::Call, SiteRole::MutexInit, SiteRole::MutexDestroy, SiteRole::RwLockDestroy] {
+            let s = site_with_role(site_file_line(file, 77), role);
+            assert_eq!(decode_site(s), SiteKind::FileLine(file as u64, 77));
+            assert_eq!(site_role(s), role);
+            assert_eq!(site_role(site_file_line(file, 77)), SiteRole::Call);
+        }
+        assert_eq!(site_with_role(0x5555_1234, SiteRole::MutexInit), 0x5555_1234, "code sites have no role");
     }
 }

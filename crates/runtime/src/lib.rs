@@ -92,7 +92,7 @@ pub mod sync;
 pub mod tls;
 pub mod worker;
 
-pub use exec::{decode_site, site_word_offset, SiteKind, ATOMIC_OBJ};
+pub use exec::{decode_site, site_role, site_word_offset, SiteKind, SiteRole, ATOMIC_OBJ};
 pub use image::Image;
 pub use memory::{memory_addr, memory_obj, MemoryMode};
 pub use signals::{describe_wait_status, die_with_parent, install_interrupt_handler, interrupt_signal, interrupted};

@@ -8,7 +8,7 @@
 //! when the executor has performed it. No shim lets a panic unwind into C: each body runs
 //! under `guard`, which aborts the worker with a message (reported as an internal error).
 
-use crate::exec::{fail, site_file_line, stop, suspend, with_rt, Yield, ATOMIC_OBJ};
+use crate::exec::{fail, site_file_line, site_with_role, stop, suspend, with_rt, SiteRole, Yield, ATOMIC_OBJ};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use unfold_engine::{Action, DefectKind, ObjId, ProgramError, ThreadId};
 
@@ -34,6 +34,12 @@ fn current() -> ThreadId {
 
 fn visible(a: Action, file: *const c_char, line: c_int) -> u64 {
     suspend(Yield::Pending(a, site_file_line(file, line)))
+}
+
+/// [`visible`] for an operation that models part of the call at `file:line` (see
+/// [`SiteRole`]).
+fn visible_as(a: Action, role: SiteRole, file: *const c_char, line: c_int) -> u64 {
+    suspend(Yield::Pending(a, site_with_role(site_file_line(file, line), role)))
 }
 
 /// Read a C string for a message, tolerating null.
@@ -744,10 +750,10 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_init(
         if with_rt(|rt| rt.held.get(&addr).copied()).is_some_and(|h| h.0 == me) {
             misuse(format!("{me} initialises mutex {addr:#x}, which it holds"), file, line);
         }
-        if visible(Action::TryLock(ObjId(addr), false), file, line) != 1 {
+        if visible_as(Action::TryLock(ObjId(addr), false), SiteRole::MutexInit, file, line) != 1 {
             misuse(format!("{me} initialises mutex {addr:#x} while another thread holds it"), file, line);
         }
-        visible(Action::Unlock(ObjId(addr)), file, line);
+        visible_as(Action::Unlock(ObjId(addr)), SiteRole::MutexInit, file, line);
         if crate::sync::mutex_in_use(addr) {
             misuse(
                 format!("{me} initialises mutex {addr:#x}, which is already initialised and in use (locked before, not destroyed)"),
@@ -883,8 +889,8 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_destroy(
         if with_rt(|rt| rt.held.get(&addr).copied()).is_some_and(|h| h.0 == me) {
             misuse(format!("{me} destroys mutex {addr:#x} which it holds"), file, line);
         }
-        if visible(Action::TryLock(ObjId(addr), false), file, line) == 1 {
-            visible(Action::Unlock(ObjId(addr)), file, line);
+        if visible_as(Action::TryLock(ObjId(addr), false), SiteRole::MutexDestroy, file, line) == 1 {
+            visible_as(Action::Unlock(ObjId(addr)), SiteRole::MutexDestroy, file, line);
             // SAFETY: m is the program's mutex (checked readable).
             unsafe { crate::sync::mark_mutex_destroyed(m) };
             0

@@ -25,7 +25,7 @@
 //! [`DefectKind::SyncMisuse`]. A null or unreadable object pointer is the misuse of its
 //! kind (reported, never a crash of the checker).
 
-use crate::exec::{fail, site_file_line, suspend, with_rt, Yield};
+use crate::exec::{fail, site_file_line, site_with_role, suspend, with_rt, SiteRole, Yield};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ffi::{c_char, c_int, c_uint, c_void};
@@ -861,7 +861,9 @@ pub unsafe extern "C" fn __unfold_pthread_rwlock_destroy(
                 line,
             );
         }
-        if visible(Action::TryWrLock(ObjId(addr), false), file, line) != 1 {
+        let destroy =
+            |a| suspend(Yield::Pending(a, site_with_role(site_file_line(file, line), SiteRole::RwLockDestroy)));
+        if destroy(Action::TryWrLock(ObjId(addr), false)) != 1 {
             report(
                 DefectKind::MutexMisuse,
                 format!("{me} destroys read-write lock {addr:#x} while another thread holds it"),
@@ -869,7 +871,7 @@ pub unsafe extern "C" fn __unfold_pthread_rwlock_destroy(
                 line,
             );
         }
-        visible(Action::RwUnlock(ObjId(addr), true), file, line);
+        destroy(Action::RwUnlock(ObjId(addr), true));
         // SAFETY: the program's lock, checked readable.
         unsafe { set_marker(addr, DESTROYED) };
         0
