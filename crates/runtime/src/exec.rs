@@ -448,6 +448,7 @@ impl Executor {
     /// Resume `t` with `v`; returns its next pending action (recording its site).
     fn resume(&mut self, t: ThreadId, v: u64) -> Option<Action> {
         with_rt(|rt| rt.current = t);
+        crate::memory::LAST_ACCESS_RA.store(0, std::sync::atomic::Ordering::Relaxed);
         let i = t.index();
         crate::tls::set_current(self.blocks[i]);
         let co = self.coros[i].as_mut().expect("unfold bug: resuming a thread without a coroutine");

@@ -483,6 +483,11 @@ fn spin_wait(site: Site, ctx: *const UnfoldCtx) {
     }
 }
 
+/// The program address of the last instrumented access of the running thread (0: none
+/// since it was resumed). A thread stopped by a time-out is usually inside the runtime,
+/// handling an access: its report names this line instead (`signals::on_stop`).
+pub(crate) static LAST_ACCESS_RA: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// A plain access of `size` bytes at `addr` (`tsan.c`'s `__tsan_readN`/`__tsan_writeN`,
 /// range and unaligned variants).
 ///
@@ -497,6 +502,7 @@ pub unsafe extern "C" fn __unfold_mem_access(
     ra: *mut c_void,
     ctx: *const UnfoldCtx,
 ) {
+    LAST_ACCESS_RA.store(ra as u64, std::sync::atomic::Ordering::Relaxed);
     let (a, site) = (addr as u64, code_site(ra));
     // SAFETY: tsan.c passes a pointer to its own live local context, or null.
     let frame = if ctx.is_null() { 0 } else { unsafe { (*ctx).frame as u64 } };
@@ -633,6 +639,7 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
     ra: *mut c_void,
     ctx: *const UnfoldCtx,
 ) {
+    LAST_ACCESS_RA.store(ra as u64, std::sync::atomic::Ordering::Relaxed);
     if !with_rt(|rt| rt.active) {
         return;
     }

@@ -452,6 +452,9 @@ pub(crate) struct Header {
     /// Where the program was interrupted by [`crate::signals::STOP_SIGNAL`] before a
     /// timed-out execution is killed (0: not yet / unknown).
     pub(crate) stop_pc: AtomicU64,
+    /// With `stop_pc`: the program address of the stopped thread's last instrumented
+    /// access since it was resumed (0: none), for a stop inside the runtime.
+    pub(crate) stop_ra: AtomicU64,
     /// Fork mode: the wait status of the execution process.
     pub(crate) child_status: AtomicI32,
     pub(crate) first: WireAction,

@@ -180,6 +180,7 @@ extern "C" fn on_stop(_sig: c_int, _info: *mut libc::siginfo_t, ctx: *mut c_void
             let _ = uc;
             1u64
         };
+        (*p).stop_ra.store(crate::memory::LAST_ACCESS_RA.load(Ordering::Relaxed), Ordering::Relaxed);
         (*p).stop_pc.store(pc.max(1), Ordering::Release);
     }
 }

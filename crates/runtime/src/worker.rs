@@ -771,7 +771,11 @@ impl CProgram {
                 std::thread::sleep(Duration::from_micros(200));
             }
             let pc = hdr.stop_pc.load(Ordering::Acquire);
-            stopped_at = (pc > 1).then_some(pc);
+            // Stopped in the runtime (handling an access) or in a library: name the
+            // program's last access instead, when there is one.
+            let in_program = |a: u64| a >= self.image.range.0 && a < self.image.range.1;
+            let ra = hdr.stop_ra.load(Ordering::Relaxed);
+            stopped_at = if in_program(pc) || (pc > 1 && !in_program(ra)) { (pc > 1).then_some(pc) } else { Some(ra) };
         }
         self.kill_worker();
         self.interrupted |= interrupt || self.deadline.is_some_and(|d| Instant::now() >= d);
