@@ -529,6 +529,11 @@ impl VSeq {
 pub(crate) struct WakeupForest {
     nodes: Vec<WNode>,
     free: Vec<u32>,
+    // Scratch of `insert` and `remove_first_child`, kept between calls (insert runs once
+    // per race: two allocations per race before).
+    removed: Vec<u32>,
+    consumed: Vec<bool>,
+    stack: Vec<u32>,
 }
 
 pub(crate) const NIL: u32 = u32::MAX;
@@ -601,7 +606,9 @@ impl WakeupForest {
         if next == NIL {
             self.nodes[n as usize].last = NIL;
         }
-        let mut stack = vec![f];
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push(f);
         while let Some(x) = stack.pop() {
             let mut c = self.nodes[x as usize].first;
             while c != NIL {
@@ -610,6 +617,7 @@ impl WakeupForest {
             }
             self.free.push(x);
         }
+        self.stack = stack;
     }
 
     /// `insert[E](v, wut)`, JACM'17 §6.2, into the tree rooted at `root`: descend along
@@ -618,8 +626,24 @@ impl WakeupForest {
     /// if that reaches a leaf or exhausts `v`, otherwise add the rest of `v` as a new
     /// leaf after all existing children. Returns the number of nodes added.
     pub fn insert(&mut self, root: u32, mode: Independence, v: &VSeq) -> usize {
-        let mut removed = vec![0u32; v.nt];
-        let mut consumed = vec![false; v.evs.len()];
+        let (mut removed, mut consumed) = (std::mem::take(&mut self.removed), std::mem::take(&mut self.consumed));
+        removed.clear();
+        removed.resize(v.nt, 0);
+        consumed.clear();
+        consumed.resize(v.evs.len(), false);
+        let added = self.insert_with(root, mode, v, &mut removed, &mut consumed);
+        (self.removed, self.consumed) = (removed, consumed);
+        added
+    }
+
+    fn insert_with(
+        &mut self,
+        root: u32,
+        mode: Independence,
+        v: &VSeq,
+        removed: &mut [u32],
+        consumed: &mut [bool],
+    ) -> usize {
         let mut left = v.evs.len();
         let mut node = root;
         loop {
@@ -633,8 +657,8 @@ impl WakeupForest {
             let mut chosen = NIL;
             while c != NIL {
                 let cn = self.nodes[c as usize];
-                if let Some(x) = v.first_of(cn.thread, &removed) {
-                    if v.initial_after(x, &removed) {
+                if let Some(x) = v.first_of(cn.thread, removed) {
+                    if v.initial_after(x, removed) {
                         removed[cn.thread.index()] += 1;
                         consumed[x] = true;
                         left -= 1;
