@@ -231,8 +231,11 @@ pub struct Unfolding {
     // Scratch buffers of `find_or_add` (tmax, lmax, a merge), kept between calls: a new
     // event's vectors are built here and copied once into exact-size boxes (growing
     // them in place cost several reallocations per event).
-    scratch: (Vec<EventId>, Vec<(ObjIdx, EventId)>, Vec<(ObjIdx, EventId)>),
+    scratch: Scratch,
 }
+
+/// See [`Unfolding`]'s `scratch`: tmax, lmax, and the buffer of an lmax merge.
+type Scratch = (Vec<EventId>, Vec<(ObjIdx, EventId)>, Vec<(ObjIdx, EventId)>);
 
 impl fmt::Debug for Unfolding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

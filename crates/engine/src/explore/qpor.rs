@@ -598,10 +598,7 @@ impl Qpor {
         comb.spikes.sort_by_key(|sp| sp.candidates);
         // Step 3, lazily: every spike needs one member, else there is no alternative.
         for i in 0..comb.spikes.len() {
-            let r = self.spike_get(&mut comb.spikes[i], 0, k, s);
-            if r.is_none() {
-                return None;
-            }
+            self.spike_get(&mut comb.spikes[i], 0, k, s)?;
         }
         // The caller times the whole backtracking (comb_build); the search is timed here
         // and taken out of it. (Reading the clock on every call, most of which end
