@@ -713,6 +713,21 @@ pub(crate) struct Node {
     pub preempts: u32,
 }
 
+impl Node {
+    /// A node with empty vectors (filled by [`Driver::extend`]).
+    fn empty() -> Self {
+        Node {
+            cur: (ThreadId::MAIN, Action::Exit),
+            enabled: Vec::new(),
+            sleep: Vec::new(),
+            done: Vec::new(),
+            backtrack: Vec::new(),
+            wut: NIL,
+            preempts: 0,
+        }
+    }
+}
+
 /// Sleep set after performing `(t, a)`: keep the entries independent of it (the rule
 /// the runtime's [`crate::Scheduler`] also applies).
 pub(crate) fn filter_sleep(
@@ -783,6 +798,9 @@ pub(crate) struct Driver {
     pub wakeup_added: u64,
     /// The wakeup trees of all stack nodes (optimal).
     pub forest: WakeupForest,
+    /// Nodes popped off the stack, whose vectors the next new nodes reuse (a new node
+    /// allocated two to four vectors before).
+    spare: Vec<Node>,
 }
 
 impl Driver {
@@ -799,6 +817,7 @@ impl Driver {
             clock: Vec::new(),
             wakeup_added: 0,
             forest: WakeupForest::default(),
+            spare: Vec::new(),
         }
     }
 
@@ -814,7 +833,9 @@ impl Driver {
     /// explorer of the family assumes; exploring on would miss traces silently.
     fn extend(&mut self, exec: &Execution, base: usize, stats: &mut crate::explore::Stats) -> Result<(), ExploreError> {
         let n = exec.steps.len();
-        self.stack.truncate(base);
+        if base < self.stack.len() {
+            self.spare.extend(self.stack.drain(base..));
+        }
         if base > 0 {
             if let Some(s) = exec.steps.get(base - 1) {
                 let (t, a) = self.stack[base - 1].cur;
@@ -832,6 +853,7 @@ impl Driver {
         let stack = &mut self.stack;
         let final_pending = &mut self.final_pending;
         let forest = &mut self.forest;
+        let spare = &mut self.spare;
         let mut diverged: Option<ExploreError> = None;
         walk_states(exec, base, |k, st| {
             if diverged.is_some() {
@@ -849,12 +871,16 @@ impl Driver {
             }
             let s = &exec.steps[k];
             let cur = (s.thread, s.action);
-            let enabled: Vec<(ThreadId, Action)> = st
-                .threads()
-                .filter(|&t| st.enabled(t))
-                .map(|t| (t, st.resolve(t).expect("enabled thread has an action")))
-                .collect();
-            let mut sleep = Vec::new();
+            let mut reused = spare.pop().unwrap_or_else(Node::empty);
+            let mut enabled = std::mem::take(&mut reused.enabled);
+            enabled.clear();
+            enabled.extend(
+                st.threads()
+                    .filter(|&t| st.enabled(t))
+                    .map(|t| (t, st.resolve(t).expect("enabled thread has an action"))),
+            );
+            let mut sleep = std::mem::take(&mut reused.sleep);
+            sleep.clear();
             if kind != Kind::Dfs && k > 0 {
                 let parent = &stack[k - 1];
                 filter_sleep(mode, &parent.sleep, parent.cur.0, parent.cur.1, &mut sleep);
@@ -876,15 +902,18 @@ impl Driver {
             let preempts_with =
                 |t: ThreadId| before + u32::from(prev.is_some_and(|p| p != t && enabled.iter().any(|&(u, _)| u == p)));
             let preempts = preempts_with(s.thread);
-            let backtrack: Vec<ThreadId> = match kind {
-                Kind::Dfs => enabled
-                    .iter()
-                    .map(|&(t, _)| t)
-                    .filter(|&t| t == s.thread || bound.is_none_or(|b| preempts_with(t) <= b))
-                    .collect(),
-                Kind::Optimal => Vec::new(),
-                _ => vec![s.thread],
-            };
+            let mut backtrack = std::mem::take(&mut reused.backtrack);
+            backtrack.clear();
+            match kind {
+                Kind::Dfs => backtrack.extend(
+                    enabled
+                        .iter()
+                        .map(|&(t, _)| t)
+                        .filter(|&t| t == s.thread || bound.is_none_or(|b| preempts_with(t) <= b)),
+                ),
+                Kind::Optimal => {}
+                _ => backtrack.push(s.thread),
+            }
             stats.backtrack_total += backtrack.len() as u64;
             stats.backtrack_max = stats.backtrack_max.max(backtrack.len() as u64);
             let wut = if kind == Kind::Optimal {
@@ -914,7 +943,9 @@ impl Driver {
             } else {
                 NIL
             };
-            stack.push(Node { cur, enabled, sleep, done: Vec::new(), backtrack, wut, preempts });
+            let mut done = std::mem::take(&mut reused.done);
+            done.clear();
+            stack.push(Node { cur, enabled, sleep, done, backtrack, wut, preempts });
         });
         diverged.map_or(Ok(()), Err)
     }
@@ -1038,7 +1069,7 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
                 base = k + 1;
                 break;
             }
-            d.stack.pop();
+            d.spare.extend(d.stack.pop());
         }
         if kind == Kind::Optimal {
             session.stats.wakeup_nodes = d.forest.live() as u64;
