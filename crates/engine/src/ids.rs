@@ -7,7 +7,7 @@
 //! [`ThreadNames`]; objects are named by the frontend (an address for C, an index for
 //! the test model).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 
 /// A thread, named by its interned creation path (see [`ThreadNames`]). `ThreadId(0)`
@@ -100,7 +100,7 @@ impl Default for ThreadNames {
 impl ThreadNames {
     /// A table that knows only the main thread.
     pub fn new() -> Self {
-        ThreadNames { paths: vec![(None, 0)], ids: HashMap::new() }
+        ThreadNames { paths: vec![(None, 0)], ids: HashMap::default() }
     }
 
     /// The id of the `nth` (0-based) thread created by `parent`, interning it if new.

@@ -109,11 +109,19 @@ struct Clocks {
 }
 
 impl Clocks {
-    /// A new execution, main thread only.
+    /// A new execution, main thread only. The clocks' allocations are kept for the next
+    /// execution (an empty clock is the zero clock): a run allocated one per step before.
     fn reset(&mut self) {
-        self.threads.clear();
+        for c in &mut self.threads {
+            c.clear();
+        }
         self.finals.clear();
-        self.objects.clear();
+        if self.objects.len() > MAX_KEPT_OBJECTS {
+            self.objects.clear();
+        }
+        for c in self.objects.values_mut() {
+            c.clear();
+        }
         self.read_released.clear();
         self.clock_mut(ThreadId::MAIN)[0] = 1;
     }
@@ -130,10 +138,20 @@ impl Clocks {
         c
     }
 
-    fn acquire(&mut self, t: ThreadId, from: Option<Clock>) {
-        if let Some(f) = from {
-            join(self.clock_mut(t), &f);
+    /// `t` acquires what `o`'s releases published.
+    fn acquire_object(&mut self, t: ThreadId, o: ObjId) {
+        self.clock_mut(t);
+        if let Some(f) = self.objects.get(&o) {
+            join(&mut self.threads[t.index()], f);
         }
+    }
+
+    /// `o` publishes `t`'s clock (replacing what it held).
+    fn publish(&mut self, t: ThreadId, o: ObjId) {
+        self.clock_mut(t);
+        let c = self.objects.entry(o).or_default();
+        c.clear();
+        c.extend_from_slice(&self.threads[t.index()]);
     }
 
     fn tick(&mut self, t: ThreadId) {
@@ -144,30 +162,40 @@ impl Clocks {
     /// acquisitions join the object's clock into `t`'s, releases publish `t`'s. Called
     /// when the step is performed, before `t` runs on.
     fn on_step(&mut self, t: ThreadId, a: Action) {
-        let own = self.clock_mut(t).clone();
+        self.clock_mut(t);
+        let ti = t.index();
         match a {
             Action::Create(c) => {
-                let mut child = own;
                 let ci = c.index();
-                if child.len() <= ci {
-                    child.resize(ci + 1, 0);
-                }
-                child[ci] = child[ci].max(1);
                 if self.threads.len() <= ci {
                     self.threads.resize_with(ci + 1, Vec::new);
                 }
-                self.threads[ci] = child;
+                if ci != ti {
+                    let (own, child) = if ti < ci {
+                        let (a, b) = self.threads.split_at_mut(ci);
+                        (&a[ti], &mut b[0])
+                    } else {
+                        let (a, b) = self.threads.split_at_mut(ti);
+                        (&b[0], &mut a[ci])
+                    };
+                    child.clear();
+                    child.extend_from_slice(own);
+                    if child.len() <= ci {
+                        child.resize(ci + 1, 0);
+                    }
+                    child[ci] = child[ci].max(1);
+                }
             }
             Action::Exit => {
-                let i = t.index();
-                if self.finals.len() <= i {
-                    self.finals.resize(i + 1, None);
+                if self.finals.len() <= ti {
+                    self.finals.resize(ti + 1, None);
                 }
-                self.finals[i] = Some(own);
+                self.finals[ti] = Some(self.threads[ti].clone());
             }
             Action::Join(u) => {
-                let f = self.finals.get(u.index()).cloned().flatten();
-                self.acquire(t, f);
+                if let Some(Some(f)) = self.finals.get(u.index()) {
+                    join(&mut self.threads[ti], f);
+                }
             }
             Action::Lock(o)
             | Action::TryLock(o, true)
@@ -176,28 +204,22 @@ impl Clocks {
             | Action::CondWake(o, _, true)
             | Action::BarrierLeave(o)
             | Action::RdLock(o)
-            | Action::TryRdLock(o, true) => {
-                let f = self.objects.get(&o).cloned();
-                self.acquire(t, f);
-            }
+            | Action::TryRdLock(o, true) => self.acquire_object(t, o),
             Action::WrLock(o) | Action::TryWrLock(o, true) => {
-                let f = self.objects.get(&o).cloned();
-                self.acquire(t, f);
-                let r = self.read_released.get(&o).cloned();
-                self.acquire(t, r);
+                self.acquire_object(t, o);
+                if let Some(r) = self.read_released.get(&o) {
+                    join(&mut self.threads[ti], r);
+                }
             }
-            Action::Unlock(o) | Action::RwUnlock(o, true) => {
-                self.objects.insert(o, own);
-            }
-            Action::RwUnlock(o, false) => join(self.read_released.entry(o).or_default(), &own),
+            Action::Unlock(o) | Action::RwUnlock(o, true) => self.publish(t, o),
+            Action::RwUnlock(o, false) => join(self.read_released.entry(o).or_default(), &self.threads[ti]),
             Action::SemPost(o) | Action::Signal(o) | Action::Broadcast(o) => {
-                join(self.objects.entry(o).or_default(), &own);
+                join(self.objects.entry(o).or_default(), &self.threads[ti]);
             }
             Action::BarrierArrive(o, serial) => {
-                join(self.objects.entry(o).or_default(), &own);
+                join(self.objects.entry(o).or_default(), &self.threads[ti]);
                 if serial {
-                    let f = self.objects.get(&o).cloned();
-                    self.acquire(t, f);
+                    self.acquire_object(t, o);
                 }
             }
             _ => {}
@@ -208,25 +230,21 @@ impl Clocks {
     /// The synchronisation of an atomic operation of `t` on location `o`.
     fn on_atomic(&mut self, t: ThreadId, o: ObjId, op: AtomicOp) {
         match op {
-            AtomicOp::Load | AtomicOp::FailedRmw => {
-                let f = self.objects.get(&o).cloned();
-                self.acquire(t, f);
-            }
-            AtomicOp::Store => {
-                let own = self.clock_mut(t).clone();
-                self.objects.insert(o, own);
-            }
+            AtomicOp::Load | AtomicOp::FailedRmw => self.acquire_object(t, o),
+            AtomicOp::Store => self.publish(t, o),
             AtomicOp::Rmw => {
-                let f = self.objects.get(&o).cloned();
-                self.acquire(t, f);
-                let own = self.clock_mut(t).clone();
-                self.objects.insert(o, own);
+                self.acquire_object(t, o);
+                self.publish(t, o);
             }
             AtomicOp::Fence => return,
         }
         self.tick(t);
     }
 }
+
+/// Objects whose clocks [`Clocks::reset`] keeps (emptied) for the next execution; beyond
+/// it the table is dropped, so that it stays bounded.
+const MAX_KEPT_OBJECTS: usize = 4096;
 
 /// An access identified by its thread's clock entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

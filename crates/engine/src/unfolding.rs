@@ -228,7 +228,14 @@ pub struct Unfolding {
     skip: u32,
     live: usize,
     peak: usize,
+    // Scratch buffers of `find_or_add` (tmax, lmax, a merge), kept between calls: a new
+    // event's vectors are built here and copied once into exact-size boxes (growing
+    // them in place cost several reallocations per event).
+    scratch: Scratch,
 }
+
+/// See [`Unfolding`]'s `scratch`: tmax, lmax, and the buffer of an lmax merge.
+type Scratch = (Vec<EventId>, Vec<(ObjIdx, EventId)>, Vec<(ObjIdx, EventId)>);
 
 impl fmt::Debug for Unfolding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -264,6 +271,7 @@ impl Unfolding {
             skip: skip.max(2) as u32,
             live: 0,
             peak: 0,
+            scratch: Default::default(),
         }
     }
 
@@ -515,13 +523,14 @@ impl Unfolding {
         let tnode = self.make_node(tparent, false);
         let onode = if obj.is_some() { self.make_node(opred, true) } else { TreeNode::default() };
         // tmax / lmax: merge of the predecessors', plus the event itself.
-        let mut tmax: Vec<EventId> = Vec::new();
-        let mut lmax: Vec<(ObjIdx, EventId)> = Vec::new();
+        let (mut tmax, mut lmax, mut merged) = std::mem::take(&mut self.scratch);
+        tmax.clear();
+        lmax.clear();
         for &p in [tpred, opred].iter().chain(preds.extra.iter()) {
             if p == BOTTOM {
                 continue;
             }
-            self.merge_into(p, &mut tmax, &mut lmax);
+            self.merge_into(p, &mut tmax, &mut lmax, &mut merged);
         }
         if tmax.len() <= thread.index() {
             tmax.resize(thread.index() + 1, BOTTOM);
@@ -550,12 +559,13 @@ impl Unfolding {
             state,
             tnode,
             onode,
-            tmax: tmax.into_boxed_slice(),
-            lmax: lmax.into_boxed_slice(),
+            tmax: Box::from(tmax.as_slice()),
+            lmax: Box::from(lmax.as_slice()),
             first_ochild: BOTTOM,
             next_osibling: BOTTOM,
             live: true,
         };
+        self.scratch = (tmax, lmax, merged);
         self.events[e.index()] = ev;
         if let Some(obj) = obj {
             // Link into the object tree's child list.
@@ -647,23 +657,32 @@ impl Unfolding {
 
     fn make_node(&self, parent: EventId, object_tree: bool) -> TreeNode {
         let depth = self.depth(parent, object_tree) + 1;
-        let mut skips = Vec::new();
+        // At most one skip per power of `skip` (≥ 2) dividing a u32 depth: 32.
+        let mut skips = [BOTTOM; 32];
+        let mut n = 0;
         let mut d = depth;
         let mut dist = self.skip;
         while d.is_multiple_of(self.skip) {
             // Ancestor at depth - dist.
             let target = depth - dist;
-            skips.push(if target == 0 { BOTTOM } else { self.ancestor_at(parent, target, object_tree) });
+            skips[n] = if target == 0 { BOTTOM } else { self.ancestor_at(parent, target, object_tree) };
+            n += 1;
             d /= self.skip;
             match dist.checked_mul(self.skip) {
                 Some(x) if x <= depth => dist = x,
                 _ => break,
             }
         }
-        TreeNode { parent, depth, skips: skips.into_boxed_slice() }
+        TreeNode { parent, depth, skips: Box::from(&skips[..n]) }
     }
 
-    fn merge_into(&self, p: EventId, tmax: &mut Vec<EventId>, lmax: &mut Vec<(ObjIdx, EventId)>) {
+    fn merge_into(
+        &self,
+        p: EventId,
+        tmax: &mut Vec<EventId>,
+        lmax: &mut Vec<(ObjIdx, EventId)>,
+        merged: &mut Vec<(ObjIdx, EventId)>,
+    ) {
         let ev = &self.events[p.index()];
         if tmax.len() < ev.tmax.len() {
             tmax.resize(ev.tmax.len(), BOTTOM);
@@ -682,7 +701,7 @@ impl Unfolding {
             lmax.extend_from_slice(&ev.lmax);
             return;
         }
-        let mut merged = Vec::with_capacity(lmax.len() + ev.lmax.len());
+        merged.clear();
         let (mut i, mut j) = (0, 0);
         while i < lmax.len() || j < ev.lmax.len() {
             if j == ev.lmax.len() || (i < lmax.len() && lmax[i].0 < ev.lmax[j].0) {
@@ -698,7 +717,7 @@ impl Unfolding {
                 j += 1;
             }
         }
-        *lmax = merged;
+        std::mem::swap(lmax, merged);
     }
 
     // ----- pruning ----------------------------------------------------------------

@@ -19,8 +19,8 @@
 
 use crate::mem::{Arena, SlotStack, Stacks, TlsBlocks};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void};
 use unfold_engine::program::{drive, Frontend, Site};
 use unfold_engine::{
@@ -269,6 +269,9 @@ pub(crate) struct Rt {
     pub exit_code: c_int,
     pub atomic_fns: Vec<u64>,
     pub arena: Option<Arena>,
+    /// The program's writable data segments, `[start, end)`: mapped for the life of the
+    /// worker (the image is never unloaded).
+    pub static_data: Vec<(u64, u64)>,
     pub too_many_threads: bool,
     /// Shared memory: the mode and the race detector of this execution.
     pub mem: crate::memory::MemState,
@@ -296,13 +299,14 @@ thread_local! {
         threads: Vec::new(),
         names: ThreadNames::new(),
         new_names: Vec::new(),
-        held: HashMap::new(),
+        held: HashMap::default(),
         defects: Vec::new(),
         assumed: Vec::new(),
         steps_done: 0,
         exit_code: 0,
         atomic_fns: Vec::new(),
         arena: None,
+        static_data: Vec::new(),
         too_many_threads: false,
         mem: crate::memory::MemState::default(),
         unsupported: None,
@@ -321,6 +325,16 @@ pub(crate) fn with_rt<R>(f: impl FnOnce(&mut Rt) -> R) -> R {
 }
 
 impl Rt {
+    /// Whether reading `[addr, addr + len)` cannot fault in this or any later execution
+    /// of the worker: it lies in the program's writable data or in committed heap, which
+    /// stay mapped. (Stacks can be decommitted when a thread's stack size changes, so
+    /// they are not included.)
+    pub fn always_readable(&self, addr: u64, len: usize) -> bool {
+        let Some(end) = addr.checked_add(len as u64) else { return false };
+        self.static_data.iter().any(|&(s, e)| s <= addr && end <= e)
+            || self.arena.as_ref().is_some_and(|a| a.committed(addr, len))
+    }
+
     pub fn thread(&mut self, t: ThreadId) -> &mut ThreadRt {
         if self.threads.len() <= t.index() {
             self.threads.resize(t.index() + 1, ThreadRt::default());

@@ -111,7 +111,7 @@ pub struct Arena {
     /// Heap bytes per thread.
     slot: usize,
     // invariant: used[t] <= committed[t] <= slot; bytes of slot t beyond used[t]
-    // are zero.
+    // are zero; committed[t] never decreases (see `committed`).
     used: Vec<usize>,
     committed: Vec<usize>,
     /// Freed blocks and uninitialised bytes ([`crate::heapcheck`]).
@@ -155,6 +155,15 @@ impl Arena {
         let a = addr as usize;
         (a >= self.res.base && a < self.res.base + self.res.len)
             .then(|| ((a - self.res.base) / self.slot, (a - self.res.base) % self.slot))
+    }
+
+    /// Whether `[addr, addr + len)` lies in the committed part of one thread's slot, so
+    /// reading it cannot fault. Committed memory is never given back (a reset only zeroes
+    /// or drops pages, which stay mapped), so the answer stays true for the life of the
+    /// worker.
+    pub fn committed(&self, addr: u64, len: usize) -> bool {
+        let Some((s, off)) = self.locate(addr) else { return false };
+        off.checked_add(len).is_some_and(|end| end <= self.committed[s])
     }
 
     /// Allocate `size` bytes (zeroed) for thread `t`, 16-byte aligned. Null when the

@@ -492,6 +492,7 @@ impl CProgram {
         RT.with(|rt| {
             let mut rt: std::cell::RefMut<'_, Rt> = rt.borrow_mut();
             rt.arena = arena;
+            rt.static_data = self.image.writable.iter().map(|&(s, n)| (s as u64, (s + n) as u64)).collect();
             rt.heap.regions = crate::heapcheck::Regions {
                 image: self.image.range,
                 stacks: stacks.bounds(),

@@ -529,6 +529,11 @@ impl VSeq {
 pub(crate) struct WakeupForest {
     nodes: Vec<WNode>,
     free: Vec<u32>,
+    // Scratch of `insert` and `remove_first_child`, kept between calls (insert runs once
+    // per race: two allocations per race before).
+    removed: Vec<u32>,
+    consumed: Vec<bool>,
+    stack: Vec<u32>,
 }
 
 pub(crate) const NIL: u32 = u32::MAX;
@@ -601,7 +606,9 @@ impl WakeupForest {
         if next == NIL {
             self.nodes[n as usize].last = NIL;
         }
-        let mut stack = vec![f];
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push(f);
         while let Some(x) = stack.pop() {
             let mut c = self.nodes[x as usize].first;
             while c != NIL {
@@ -610,6 +617,7 @@ impl WakeupForest {
             }
             self.free.push(x);
         }
+        self.stack = stack;
     }
 
     /// `insert[E](v, wut)`, JACM'17 §6.2, into the tree rooted at `root`: descend along
@@ -618,8 +626,24 @@ impl WakeupForest {
     /// if that reaches a leaf or exhausts `v`, otherwise add the rest of `v` as a new
     /// leaf after all existing children. Returns the number of nodes added.
     pub fn insert(&mut self, root: u32, mode: Independence, v: &VSeq) -> usize {
-        let mut removed = vec![0u32; v.nt];
-        let mut consumed = vec![false; v.evs.len()];
+        let (mut removed, mut consumed) = (std::mem::take(&mut self.removed), std::mem::take(&mut self.consumed));
+        removed.clear();
+        removed.resize(v.nt, 0);
+        consumed.clear();
+        consumed.resize(v.evs.len(), false);
+        let added = self.insert_with(root, mode, v, &mut removed, &mut consumed);
+        (self.removed, self.consumed) = (removed, consumed);
+        added
+    }
+
+    fn insert_with(
+        &mut self,
+        root: u32,
+        mode: Independence,
+        v: &VSeq,
+        removed: &mut [u32],
+        consumed: &mut [bool],
+    ) -> usize {
         let mut left = v.evs.len();
         let mut node = root;
         loop {
@@ -633,8 +657,8 @@ impl WakeupForest {
             let mut chosen = NIL;
             while c != NIL {
                 let cn = self.nodes[c as usize];
-                if let Some(x) = v.first_of(cn.thread, &removed) {
-                    if v.initial_after(x, &removed) {
+                if let Some(x) = v.first_of(cn.thread, removed) {
+                    if v.initial_after(x, removed) {
                         removed[cn.thread.index()] += 1;
                         consumed[x] = true;
                         left -= 1;
@@ -687,6 +711,21 @@ pub(crate) struct Node {
     /// Preemptions in the steps up to and including `cur`: switches away from a thread
     /// that was still enabled (dfs with a context-switch bound).
     pub preempts: u32,
+}
+
+impl Node {
+    /// A node with empty vectors (filled by [`Driver::extend`]).
+    fn empty() -> Self {
+        Node {
+            cur: (ThreadId::MAIN, Action::Exit),
+            enabled: Vec::new(),
+            sleep: Vec::new(),
+            done: Vec::new(),
+            backtrack: Vec::new(),
+            wut: NIL,
+            preempts: 0,
+        }
+    }
 }
 
 /// Sleep set after performing `(t, a)`: keep the entries independent of it (the rule
@@ -759,6 +798,9 @@ pub(crate) struct Driver {
     pub wakeup_added: u64,
     /// The wakeup trees of all stack nodes (optimal).
     pub forest: WakeupForest,
+    /// Nodes popped off the stack, whose vectors the next new nodes reuse (a new node
+    /// allocated two to four vectors before).
+    spare: Vec<Node>,
 }
 
 impl Driver {
@@ -775,6 +817,7 @@ impl Driver {
             clock: Vec::new(),
             wakeup_added: 0,
             forest: WakeupForest::default(),
+            spare: Vec::new(),
         }
     }
 
@@ -790,7 +833,9 @@ impl Driver {
     /// explorer of the family assumes; exploring on would miss traces silently.
     fn extend(&mut self, exec: &Execution, base: usize, stats: &mut crate::explore::Stats) -> Result<(), ExploreError> {
         let n = exec.steps.len();
-        self.stack.truncate(base);
+        if base < self.stack.len() {
+            self.spare.extend(self.stack.drain(base..));
+        }
         if base > 0 {
             if let Some(s) = exec.steps.get(base - 1) {
                 let (t, a) = self.stack[base - 1].cur;
@@ -808,6 +853,7 @@ impl Driver {
         let stack = &mut self.stack;
         let final_pending = &mut self.final_pending;
         let forest = &mut self.forest;
+        let spare = &mut self.spare;
         let mut diverged: Option<ExploreError> = None;
         walk_states(exec, base, |k, st| {
             if diverged.is_some() {
@@ -825,12 +871,16 @@ impl Driver {
             }
             let s = &exec.steps[k];
             let cur = (s.thread, s.action);
-            let enabled: Vec<(ThreadId, Action)> = st
-                .threads()
-                .filter(|&t| st.enabled(t))
-                .map(|t| (t, st.resolve(t).expect("enabled thread has an action")))
-                .collect();
-            let mut sleep = Vec::new();
+            let mut reused = spare.pop().unwrap_or_else(Node::empty);
+            let mut enabled = std::mem::take(&mut reused.enabled);
+            enabled.clear();
+            enabled.extend(
+                st.threads()
+                    .filter(|&t| st.enabled(t))
+                    .map(|t| (t, st.resolve(t).expect("enabled thread has an action"))),
+            );
+            let mut sleep = std::mem::take(&mut reused.sleep);
+            sleep.clear();
             if kind != Kind::Dfs && k > 0 {
                 let parent = &stack[k - 1];
                 filter_sleep(mode, &parent.sleep, parent.cur.0, parent.cur.1, &mut sleep);
@@ -852,15 +902,18 @@ impl Driver {
             let preempts_with =
                 |t: ThreadId| before + u32::from(prev.is_some_and(|p| p != t && enabled.iter().any(|&(u, _)| u == p)));
             let preempts = preempts_with(s.thread);
-            let backtrack: Vec<ThreadId> = match kind {
-                Kind::Dfs => enabled
-                    .iter()
-                    .map(|&(t, _)| t)
-                    .filter(|&t| t == s.thread || bound.is_none_or(|b| preempts_with(t) <= b))
-                    .collect(),
-                Kind::Optimal => Vec::new(),
-                _ => vec![s.thread],
-            };
+            let mut backtrack = std::mem::take(&mut reused.backtrack);
+            backtrack.clear();
+            match kind {
+                Kind::Dfs => backtrack.extend(
+                    enabled
+                        .iter()
+                        .map(|&(t, _)| t)
+                        .filter(|&t| t == s.thread || bound.is_none_or(|b| preempts_with(t) <= b)),
+                ),
+                Kind::Optimal => {}
+                _ => backtrack.push(s.thread),
+            }
             stats.backtrack_total += backtrack.len() as u64;
             stats.backtrack_max = stats.backtrack_max.max(backtrack.len() as u64);
             let wut = if kind == Kind::Optimal {
@@ -890,7 +943,9 @@ impl Driver {
             } else {
                 NIL
             };
-            stack.push(Node { cur, enabled, sleep, done: Vec::new(), backtrack, wut, preempts });
+            let mut done = std::mem::take(&mut reused.done);
+            done.clear();
+            stack.push(Node { cur, enabled, sleep, done, backtrack, wut, preempts });
         });
         diverged.map_or(Ok(()), Err)
     }
@@ -1014,7 +1069,7 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
                 base = k + 1;
                 break;
             }
-            d.stack.pop();
+            d.spare.extend(d.stack.pop());
         }
         if kind == Kind::Optimal {
             session.stats.wakeup_nodes = d.forest.live() as u64;

@@ -27,8 +27,9 @@
 use super::dpor::{self, Driver, Kind};
 use super::{ExploreConfig, ExploreError, Explorer, Session, Stats};
 use crate::action::{Action, ObjKind};
-use crate::ids::ThreadId;
+use crate::ids::{ObjId, ThreadId};
 use crate::program::Execution;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Optimal-DPOR (JACM'17 Alg. 2 + Alg. 4).
 #[derive(Debug, Default)]
@@ -74,6 +75,30 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, stats: &mut Stats) {
     // Memory accesses block nobody unless a thread spin-waits (Action::Await).
     let awaits = exec.steps.iter().any(|s| matches!(s.next, Some(Action::Await(..))))
         || d.final_pending.iter().any(|a| matches!(a, Some(Action::Await(..))));
+    // The threads that request each object at some point (an event or the pending action
+    // at the end): p's next action after e can only be a request on one of e's objects if
+    // p requests it somewhere, so the other threads are skipped without a search for their
+    // next action (that search, for every event and every thread, was most of this
+    // function's time).
+    let words = d.an.nt.max(d.final_pending.len()).div_ceil(64);
+    let mut slots: HashMap<ObjId, usize> = HashMap::default();
+    let mut bits: Vec<u64> = Vec::new();
+    let requests = d.an.evs.iter().map(|ev| (ev.thread.index(), ev.action.pending_form()));
+    let pending = d.final_pending.iter().enumerate().filter_map(|(pi, a)| a.map(|a| (pi, a)));
+    for (pi, a) in requests.chain(pending) {
+        if a.request().is_none() {
+            continue;
+        }
+        for o in a.objects() {
+            let base = *slots.entry(o).or_insert_with(|| {
+                bits.resize(bits.len() + words, 0);
+                bits.len() - words
+            });
+            bits[base + pi / 64] |= 1 << (pi % 64);
+        }
+    }
+    let mut cand = vec![0u64; words];
+    let mut threads = Vec::new();
     for e in 0..n {
         let ev = d.an.evs[e];
         match ev.action.obj_kind() {
@@ -81,7 +106,21 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, stats: &mut Stats) {
             Some(ObjKind::Memory) if !awaits => continue,
             _ => {}
         }
-        for pi in 0..d.an.nt.max(d.final_pending.len()) {
+        cand.iter_mut().for_each(|w| *w = 0);
+        for o in ev.action.objects() {
+            if let Some(&base) = slots.get(&o) {
+                cand.iter_mut().zip(&bits[base..base + words]).for_each(|(c, b)| *c |= b);
+            }
+        }
+        threads.clear();
+        for (w, &m) in cand.iter().enumerate() {
+            let mut m = m;
+            while m != 0 {
+                threads.push(w * 64 + m.trailing_zeros() as usize);
+                m &= m - 1;
+            }
+        }
+        for &pi in &threads {
             let p = ThreadId(pi as u16);
             if p == ev.thread {
                 continue;
