@@ -747,6 +747,41 @@ pub unsafe extern "C" fn __unfold_mem_cas_expected(expected: *const c_void, ctx:
 
 extern "C" {
     fn __unfold_tsan_anchor() -> *mut c_void;
+    fn __unfold_tsan_source_hash() -> u64;
+}
+
+/// 64-bit FNV-1a (build.rs hashes `tsan.c` the same way).
+const fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut i = 0;
+    while i < bytes.len() {
+        h = (h ^ bytes[i] as u64).wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    h
+}
+
+/// The hash of the `tsan.c` this crate was compiled with.
+const TSAN_SOURCE_HASH: u64 = fnv1a(include_bytes!("tsan.c"));
+
+/// Whether the linked `tsan.c` object was compiled from the source this crate was
+/// compiled with. Cargo reruns the build script only when `tsan.c` is newer than the
+/// script's last run, so a target directory copied from another checkout (newer files,
+/// older contents) can link an object compiled from another version of it: the entry
+/// points then silently do what that version did (a stale object without the
+/// `__unfold_mem_cas_expected` call gave false livelocks). An error names the remedy.
+pub fn check_tsan_object() -> Result<(), String> {
+    // SAFETY: a C function without preconditions returning a constant.
+    let linked = unsafe { __unfold_tsan_source_hash() };
+    if linked == TSAN_SOURCE_HASH {
+        Ok(())
+    } else {
+        Err(format!(
+            "this unfold binary was built with a stale object of crates/runtime/src/tsan.c \
+             (compiled from another version of the file: source hash {linked:#x}, expected \
+             {TSAN_SOURCE_HASH:#x}); `touch crates/runtime/src/tsan.c` and rebuild"
+        ))
+    }
 }
 
 /// Addresses that keep `tsan.c` and these entry points in the `unfold` binary.
@@ -764,6 +799,13 @@ pub fn shim_table() -> [usize; 5] {
 #[cfg(test)]
 mod tests {
     use super::word_mask;
+
+    #[test]
+    fn the_linked_tsan_object_was_compiled_from_this_source() {
+        assert_eq!(super::check_tsan_object(), Ok(()));
+        // The hash sees a one-byte change.
+        assert_ne!(super::fnv1a(b"int x;"), super::fnv1a(b"int y;"));
+    }
 
     #[test]
     fn word_masks_cover_exactly_the_bytes_of_the_access_in_its_word() {
