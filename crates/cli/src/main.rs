@@ -367,11 +367,13 @@ fn main() -> ExitCode {
     // worker processes are cleaned up.
     unfold_runtime::install_interrupt_handler();
     reap_stale_temp_dirs();
-    let r = match cli.cmd {
+    // A binary linked with a stale tsan.c object would run with other semantics than its
+    // sources say: refuse to run at all (an internal error).
+    let r = unfold_runtime::memory::check_tsan_object().map_err(anyhow::Error::msg).and_then(|()| match cli.cmd {
         Cmd::Check(a) => check(a),
         Cmd::Replay(a) => replay(a),
         Cmd::Bench(a) => bench::bench(a),
-    };
+    });
     match r {
         Ok(code) => ExitCode::from(code),
         Err(e) => {

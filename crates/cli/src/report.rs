@@ -130,11 +130,14 @@ impl Symbols {
     }
 
     /// The locations a spin-wait watches: the first one read at the byte `first_off` of
-    /// its word (the wait's site names it), the others by their word.
+    /// its word (the wait's site names it), the others by their word. A mutex it waits
+    /// on (a poll of plain locations under it, waiting for an unlock) is not among them:
+    /// see [`Symbols::awaited_mutex`].
     pub fn awaited(&self, prog: &CProgram, w: Awaited, first_off: u64) -> String {
         let names: Vec<String> = w
             .iter()
             .enumerate()
+            .filter(|(_, (o, _))| o.0 & 1 == 1)
             .map(|(i, (o, _))| {
                 let off = if i == 0 { first_off } else { 0 };
                 self.byte(prog, memory_addr(o) + off)
@@ -143,9 +146,24 @@ impl Symbols {
         names.join(" or ")
     }
 
+    /// The mutex a spin-wait waits to see unlocked, if any (memory objects are tagged
+    /// with their low bit, mutexes are addresses).
+    pub fn awaited_mutex(&self, prog: &CProgram, w: Awaited) -> Option<String> {
+        w.iter().find(|(o, _)| o.0 & 1 == 0).map(|(o, _)| self.object(prog, o))
+    }
+
     fn spin_wait(&self, prog: &CProgram, w: Awaited, first_off: u64) -> String {
-        let them = if w.len() > 1 { "one of them" } else { "it" };
-        format!("spin-wait on {} (until another thread writes {them})", self.awaited(prog, w, first_off))
+        let locs = self.awaited(prog, w, first_off);
+        match self.awaited_mutex(prog, w) {
+            Some(m) if locs.is_empty() => format!("poll under {m} (until another thread unlocks it)"),
+            Some(m) => {
+                format!("poll under {m} and spin-wait on {locs} (until another thread unlocks {m} or writes {locs})")
+            }
+            None => {
+                let them = if w.len() > 1 { "one of them" } else { "it" };
+                format!("spin-wait on {locs} (until another thread writes {them})")
+            }
+        }
     }
 
     /// A step's operation with its object named (a memory access names the accessed
@@ -490,10 +508,18 @@ pub fn describe_deadlock(sym: &Symbols, prog: &CProgram, exec: &Execution, group
             let site = prog.pending_site(t);
             let off = site.map_or(0, site_word_offset);
             let x = sym.awaited(prog, w, off);
-            let them = if w.len() > 1 { "any of them" } else { "it" };
             // The loop's line: every spinning thread of a livelock is named with its loop.
             let at = sym.location(prog, site).map(|l| format!(" at {l}")).unwrap_or_default();
-            format!("{t} spins on {x}{at} and no thread will write {them}")
+            match sym.awaited_mutex(prog, w) {
+                Some(m) if x.is_empty() => format!("{t} polls under {m}{at} and no other thread will unlock it"),
+                Some(m) => {
+                    format!("{t} polls under {m} and spins on {x}{at} and no other thread will unlock {m} or write {x}")
+                }
+                None => {
+                    let them = if w.len() > 1 { "any of them" } else { "it" };
+                    format!("{t} spins on {x}{at} and no thread will write {them}")
+                }
+            }
         }
         other => format!("{t} waits for {}", sym.action(prog, other)),
     };

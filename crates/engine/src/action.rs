@@ -69,7 +69,9 @@ pub enum Action {
     /// seen the given numbers of writes) and changed nothing, so it cannot make progress
     /// until another thread writes one of them: enabled once the write count of some
     /// awaited location differs from the one seen. A read of every awaited location
-    /// otherwise (see `objects::memory`).
+    /// otherwise (see `objects::memory`). One of the watched objects may be a mutex, with
+    /// the number of its releases seen: a poll of plain locations under that mutex waits
+    /// for another thread's unlock of it (see `objects::mutex` and docs/memory.md).
     Await(Awaited),
     /// First half of `pthread_cond_wait`: the thread joins the condition variable's
     /// waiters (the mutex is then released by the [`Action::Unlock`] that follows).
@@ -121,23 +123,28 @@ pub enum Action {
 /// programs grew by 70 %.)
 pub const MAX_AWAITED: usize = 2;
 
-/// The locations a spin-wait ([`Action::Await`]) watches, each with the number of
-/// writes to it the thread had seen: 1 to [`MAX_AWAITED`] distinct memory objects, in
-/// the order the loop iteration first read them.
+/// The objects a spin-wait ([`Action::Await`]) watches, each with the value of its
+/// *await count* the thread had seen (a location's writes, a mutex's releases:
+/// [`Action::moves_await_count`]): 1 to [`MAX_AWAITED`] distinct objects, in the order
+/// the loop iteration first read them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Awaited {
-    // invariant: objs[0] != ObjId(0); the used entries are the leading ones that are not
-    // ObjId(0) (no object is ObjId(0): memory objects are tagged with their low bit),
-    // distinct; an unused entry has seen 0 (so that the derived equality and hash see
-    // only the used ones).
+    // invariant: objs[0] != NONE; the used entries are the leading ones that are not
+    // NONE (no object is `ObjId(u64::MAX)`: the C runtime's objects are addresses, the
+    // test model's small numbers), distinct; an unused entry has seen 0 (so that the
+    // derived equality and hash see only the used ones).
     objs: [ObjId; MAX_AWAITED],
     seen: [u32; MAX_AWAITED],
 }
 
+/// The unused entries of an [`Awaited`].
+const NONE: ObjId = ObjId(u64::MAX);
+
 impl Awaited {
-    /// A wait on one location.
+    /// A wait on one object.
     pub fn one(o: ObjId, seen: u32) -> Awaited {
-        let mut w = Awaited { objs: [ObjId(0); MAX_AWAITED], seen: [0; MAX_AWAITED] };
+        assert!(o != NONE, "unfold bug: a wait on the reserved object id");
+        let mut w = Awaited { objs: [NONE; MAX_AWAITED], seen: [0; MAX_AWAITED] };
         w.objs[0] = o;
         w.seen[0] = seen;
         w
@@ -145,12 +152,12 @@ impl Awaited {
 
     /// A wait on the given locations (the first count kept for a repeated one); `None`
     /// if there are none or more than [`MAX_AWAITED`] distinct ones (or the reserved
-    /// `ObjId(0)`).
+    /// `ObjId(u64::MAX)`).
     pub fn new(reads: impl IntoIterator<Item = (ObjId, u32)>) -> Option<Awaited> {
-        let mut w = Awaited { objs: [ObjId(0); MAX_AWAITED], seen: [0; MAX_AWAITED] };
+        let mut w = Awaited { objs: [NONE; MAX_AWAITED], seen: [0; MAX_AWAITED] };
         let mut len = 0;
         for (o, v) in reads {
-            if o == ObjId(0) {
+            if o == NONE {
                 return None;
             }
             if w.objs[..len].contains(&o) {
@@ -169,13 +176,13 @@ impl Awaited {
     /// The number of locations watched.
     #[inline]
     pub fn len(&self) -> usize {
-        self.objs.iter().take_while(|&&o| o != ObjId(0)).count()
+        self.objs.iter().take_while(|&&o| o != NONE).count()
     }
 
     /// Always false (a wait watches at least one location); for clippy's sake.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.objs[0] == ObjId(0)
+        self.objs[0] == NONE
     }
 
     /// The first location read by the loop iteration.
@@ -193,7 +200,7 @@ impl Awaited {
     /// Whether `o` is watched.
     #[inline]
     pub fn contains(&self, o: ObjId) -> bool {
-        o != ObjId(0) && self.objs.contains(&o)
+        o != NONE && self.objs.contains(&o)
     }
 
     /// Whether the wait is over, given each location's current write count: some
@@ -359,6 +366,16 @@ impl Action {
     #[inline]
     pub fn moves_writes(self) -> bool {
         matches!(self, Action::Write(_) | Action::Rmw(_, true))
+    }
+
+    /// Whether this executed action moves the *await count* of its object, the state a
+    /// spin-wait ([`Action::Await`]) on that object watches: a location's write count
+    /// ([`Action::moves_writes`]) or a mutex's release count (an unlock). The one
+    /// definition the DPOR analysis uses to place a wait; the object kinds count the same
+    /// way ([`crate::objects::ObjectKind::await_count`]), as does the C runtime.
+    #[inline]
+    pub fn moves_await_count(self) -> bool {
+        self.moves_writes() || matches!(self, Action::Unlock(_))
     }
 
     /// Whether `self`, as a frontend reported it executed, is what the resolved pending

@@ -259,6 +259,36 @@ fn random_programs_with_rmw_spinlocks_match_brute_force() {
     assert!(checked * 2 >= n && unchanged * 2 >= checked, "{checked} checked, {unchanged} with an unchanged RMW");
 }
 
+/// Polls of a plain flag under the mutex that guards it (see the DPOR family's
+/// `random_programs_with_polls_under_a_mutex`): after an iteration that found nothing the
+/// poller waits for another thread's unlock of the mutex, an await event in the mutex's
+/// tree, enabled where the release count differs from the one seen. QPOR with optimal
+/// alternatives and with k = 1, pruning on, finds exactly the brute force's traces, the
+/// optimal one with no redundant and no SSB execution. `UNFOLD_POLL_SEEDS` runs more
+/// seeds locally.
+#[test]
+fn random_programs_with_polls_under_a_mutex_match_brute_force() {
+    let shape = random::Shape { poll_mutex: true, ..random::Shape::default() };
+    let n: u64 = std::env::var("UNFOLD_POLL_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
+    let (mut checked, mut waited) = (0u64, 0u64);
+    for seed in 22_000..22_000 + n {
+        let m = random::program_with(seed, shape);
+        let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
+        checked += 1;
+        // The model's mutexes print as small object ids: `await(o0, 3)`.
+        waited += brute.traces.iter().any(|c| {
+            c.threads.iter().any(|(_, a)| {
+                a.iter().any(|(_, s)| {
+                    s.strip_prefix("await(o").and_then(|r| r.split(',').next()).is_some_and(|id| id.len() < 9)
+                })
+            })
+        }) as u64;
+        optimal_and_k1_match(seed, &m, &brute.traces);
+    }
+    println!("{checked} programs polling under a mutex, {waited} with a wait on a mutex");
+    assert!(checked * 2 >= n && waited * 3 >= checked, "{checked} checked, {waited} with a wait on a mutex");
+}
+
 /// Pruning keeps the unfolding near the size of what the current branch can still use,
 /// not of everything explored: over thousands of executions, the most events held at once
 /// stays a small fraction of the events created (without pruning they are equal).

@@ -575,6 +575,13 @@ impl Frontend for CRun<'_> {
             // it ran: `performed_as`).
             Action::Rmw(..) => rt.mem.rmw_changed = None,
             Action::Lock(m) | Action::Unlock(m) => {
+                if let Action::Unlock(_) = action {
+                    // The release count a wait on the mutex watches (the engine's mutex
+                    // state: `Action::moves_await_count`). Mutex ids are addresses and
+                    // never meet a memory object's (low bit set).
+                    let v = rt.mem.versions.entry(m).or_insert(0);
+                    *v = v.wrapping_add(1);
+                }
                 // Logged for polling under a mutex (memory.rs); happens-before as usual.
                 crate::memory::spin_mutex_op(rt, t, m, matches!(action, Action::Lock(_)));
                 if rt.mem.tracking() {

@@ -63,8 +63,8 @@ pub(crate) struct MemState {
     pub detector: RaceDetector,
     /// Pairs of sites already reported in this execution.
     reported: Vec<(Site, Site)>,
-    /// Visible writes per memory object so far (the engine's memory state, which
-    /// [`Action::Await`] waits on).
+    /// The await count of each object so far (the engine's state that [`Action::Await`]
+    /// waits on): visible writes per memory object, unlocks per mutex.
     pub versions: rustc_hash::FxHashMap<ObjId, u32>,
     /// Memory objects some thread spin-waits on, each with the bytes of the word the
     /// wait's iteration loaded: in race mode, a plain write to one of those bytes is a
@@ -183,8 +183,9 @@ struct Visit {
 #[derive(Debug, Default, Clone)]
 pub(crate) struct SpinTracker {
     visits: Vec<Visit>,
-    /// Locations read since the visits began, with the write count seen.
-    reads: Vec<(ObjId, u32)>,
+    /// Locations read since the visits began, with the write count seen and whether the
+    /// read was plain (race mode: its writes are not steps, so its count says nothing).
+    reads: Vec<(ObjId, u32, bool)>,
     /// Plain reads since the last change (race mode): spin bookkeeping on plain reads
     /// starts only past [`PLAIN_SPIN_THRESHOLD`], so that ordinary loops (which write
     /// every few reads) pay one counter, not the bookkeeping. Plain reads are not
@@ -194,14 +195,15 @@ pub(crate) struct SpinTracker {
     /// (see "Polling under a mutex" below).
     locks: Vec<(ObjId, bool)>,
     /// A pure iteration found while holding the mutex it polls under: the wait to block
-    /// on once the thread has released it and comes back to lock it.
+    /// on once the thread has released it and comes back to lock it. When the wait is on
+    /// the mutex itself (the iteration made plain reads), its count is the one after the
+    /// thread's release ([`SpinTracker::released`]), filled in when it blocks.
     deferred: Option<(Awaited, ObjId, [u8; MAX_AWAITED])>,
+    /// The mutex this thread last unlocked, with its release count just after (the
+    /// engine's [`unfold_engine::objects::ObjectKind::await_count`] of a mutex).
+    released: Option<(ObjId, u32)>,
     /// The bytes of each word loaded since the visits began (see [`MemState::awaited`]).
     bytes: Vec<(ObjId, u8)>,
-    /// The index in `reads` just past the last plain read made while polling that was
-    /// not watched (a first visit of its site, or too many watched locations): a wait
-    /// under a mutex may only be derived from reads after it.
-    unwatched: usize,
 }
 
 /// See [`SpinTracker::plain_reads`].
@@ -217,7 +219,6 @@ impl SpinTracker {
         }
         self.bytes.clear();
         self.deferred = None;
-        self.unwatched = 0;
         self.plain_reads = 0;
     }
 }
@@ -251,9 +252,11 @@ fn word_mask(addr: u64, size: u64) -> u8 {
     ((0xFFu16 >> (8 - hi)) & (0xFFu16 << lo)) as u8
 }
 
-/// Register `w` (with the bytes its iteration loaded) as waited on.
+/// Register the memory words of `w` (with the bytes its iteration loaded) as waited on
+/// (not a mutex it waits on: a mutex's id is its address, low bit clear, never a
+/// [`memory_obj`]).
 fn register_awaited(rt: &mut crate::exec::Rt, w: &Awaited, bytes: [u8; MAX_AWAITED]) {
-    rt.mem.awaited.extend(w.iter().zip(bytes).map(|((o, _), m)| (o, m)));
+    rt.mem.awaited.extend(w.iter().zip(bytes).filter(|((o, _), _)| o.0 & 1 == 1).map(|((o, _), m)| (o, m)));
 }
 
 /// Most stack bytes compared at a checkpoint (deeper states are not checked).
@@ -313,19 +316,29 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<(Action, [u8; MAX_AWA
                 // iteration: if another thread wrote it since, the wait is enabled at once.
                 let read = &spin.reads[spin.visits[i].reads..];
                 let locks = &spin.locks[spin.visits[i].locks..];
-                let watched = spin.unwatched <= spin.visits[i].reads;
-                match (Awaited::new(read.iter().copied()), polled_mutex(locks)) {
-                    (Some(w), Polled::None) => {
+                let plain = read.iter().any(|r| r.2);
+                let polled = polled_mutex(locks);
+                // A poll that read plain locations under its mutex waits for a release of
+                // the mutex instead of a write to them (see "Polling under a mutex"); the
+                // atomic locations it read are watched as usual.
+                let w = match polled {
+                    Polled::Released(m) | Polled::Held(m) if plain => {
+                        let seen = match spin.released {
+                            Some((r, n)) if r == m => n,
+                            _ => 0,
+                        };
+                        let atomics = read.iter().filter(|r| !r.2).map(|r| (r.0, r.1));
+                        Awaited::new(std::iter::once((m, seen)).chain(atomics))
+                    }
+                    _ => Awaited::new(read.iter().map(|r| (r.0, r.1))),
+                };
+                match (w, polled) {
+                    (Some(w), Polled::None) | (Some(w), Polled::Released(_)) => {
                         let b = spin.awaited_bytes(&w);
                         spin.clear();
                         return Some((Action::Await(w), b));
                     }
-                    (Some(w), Polled::Released) if watched => {
-                        let b = spin.awaited_bytes(&w);
-                        spin.clear();
-                        return Some((Action::Await(w), b));
-                    }
-                    (Some(w), Polled::Held(m)) if watched => {
+                    (Some(w), Polled::Held(m)) => {
                         spin.deferred = Some((w, m, spin.awaited_bytes(&w)));
                     }
                     _ => {}
@@ -346,7 +359,7 @@ fn log_read(o: ObjId, mask: u8) {
         if spin.reads.len() >= MAX_READS {
             spin.clear();
         } else if !spin.visits.is_empty() || spin.reads.is_empty() {
-            spin.reads.push((o, v));
+            spin.reads.push((o, v, false));
             spin.note_bytes(o, mask);
         }
     })
@@ -374,19 +387,28 @@ fn log_change() {
 //   section, the usual case) records the wait, and the thread blocks at its next
 //   `pthread_mutex_lock` of that mutex, after releasing it ([`spin_before_lock`]).
 //   Any other visible operation, or any change, in between forgets the wait.
-// The write counts a wait compares must see every write after the reads they come
-// from; between a read and the deferred wait the thread unlocks (a scheduling point),
-// so a location read plainly while polling is watched at once (its plain writes become
-// visible steps, as for a waited-on location). The wait may also come one iteration late
-// or after the loop was left (its reads then saw a new value, which moved a count): it
-// is then enabled at once and only reads.
+// The counts a wait compares must see every change after the reads they come from. An
+// atomic location's write count does. A plain location's does not (its writes are not
+// steps), and making its writes steps from the moment a poll read it made a thread's
+// steps depend on the schedule (a write before the watch began was invisible, the same
+// write after it a step). So an iteration that read plain locations under its mutex waits
+// for another thread's *unlock* of the mutex instead, past the count after the poller's
+// own last unlock (the mutex's release count, [`SpinTracker::released`]). Sound for a
+// race-free program: a write by another thread to a location the poller read, after the
+// read, is either unordered with the read (a data race, reported in that execution) or
+// happens after it; the poller's only release after the read is its unlock, so then
+// another thread locked the mutex after that unlock, and either unlocks it later (which
+// wakes the poller) or holds it forever (and the poller would block on its next lock
+// anyway). The wait may also come one iteration late or after the loop was left (its
+// reads then saw a new value, which moved a count): it is then enabled at once and only
+// reads.
 
 /// How the mutex operations of an iteration qualify it.
 enum Polled {
     /// None: an ordinary spin.
     None,
     /// Balanced operations on one mutex, the last an unlock.
-    Released,
+    Released(ObjId),
     /// Balanced operations on one mutex, the last a lock: the thread holds it.
     Held(ObjId),
     /// Anything else (several mutexes, unbalanced).
@@ -401,32 +423,18 @@ fn polled_mutex(ops: &[(ObjId, bool)]) -> Polled {
     }
     match ops.last() {
         Some((_, true)) => Polled::Held(m),
-        _ => Polled::Released,
+        _ => Polled::Released(m),
     }
-}
-
-/// While `t` polls under a mutex, a plain read of `o` (just logged) at a site it
-/// revisits without a change since makes `o`'s plain writes visible. Only revisits: an
-/// ordinary thread that takes a lock and reads shared data once must not turn every
-/// write to that data into a scheduling point.
-///
-/// Disabled: making a plain location's writes visible from some point of an execution
-/// on makes a thread's next visible operation depend on the schedule (a write before the
-/// watch began is invisible, the same write after it is a step), which the explorers
-/// cannot replay (bench/disp.c diverged). A poll that read a plain location is therefore
-/// not a wait (it is explored iteration by iteration); polling atomics still is.
-fn watch_polled(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, o: ObjId) {
-    if rt.thread(t).spin.locks.is_empty() || rt.mem.awaited.iter().any(|&(x, _)| x == o) {
-        return;
-    }
-    let spin = &mut rt.thread(t).spin;
-    spin.unwatched = spin.reads.len();
 }
 
 /// Thread `t` performed a lock (`lock`) or unlock of mutex `m`: logged for polling (the
 /// iteration goes on), instead of forgetting the visits like other operations.
 pub(crate) fn spin_mutex_op(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, m: ObjId, lock: bool) {
+    let count = rt.mem.versions.get(&m).copied().unwrap_or(0);
     let spin = &mut rt.thread(t).spin;
+    if !lock {
+        spin.released = Some((m, count));
+    }
     if spin.locks.len() >= MAX_READS {
         spin.clear();
         return;
@@ -447,6 +455,14 @@ pub(crate) fn spin_before_lock(m: ObjId, site: Site) {
         let t = rt.current;
         let spin = &mut rt.thread(t).spin;
         match spin.deferred.take() {
+            // A wait on the mutex itself: for a release after this thread's own.
+            Some((w, d, b)) if d == m && w.contains(m) => {
+                let seen = match spin.released {
+                    Some((r, n)) if r == m => n,
+                    _ => return None,
+                };
+                Awaited::new(w.iter().map(|(o, v)| if o == m { (o, seen) } else { (o, v) })).map(|w| (w, b))
+            }
             Some((w, d, b)) if d == m => Some((w, b)),
             _ => None,
         }
@@ -570,12 +586,8 @@ pub unsafe extern "C" fn __unfold_mem_access(
                     } else {
                         let n = spin.reads.len();
                         spin.visits.push(Visit { site: s, snap: None, reads: n, locks: spin.locks.len() });
-                        spin.reads.push((o, v));
+                        spin.reads.push((o, v, true));
                         spin.note_bytes(o, word_mask(a, size as u64));
-                        if !spin.locks.is_empty() {
-                            // Not watched: only revisits are (see watch_polled).
-                            spin.unwatched = n + 1;
-                        }
                         Then::Done
                     }
                 }
@@ -591,9 +603,8 @@ pub unsafe extern "C" fn __unfold_mem_access(
             spin_wait(site | ((a & 7) << 56), ctx);
             with_rt(|rt| {
                 let t = rt.current;
-                rt.thread(t).spin.reads.push((o, v));
+                rt.thread(t).spin.reads.push((o, v, true));
                 rt.thread(t).spin.note_bytes(o, mask);
-                watch_polled(rt, t, o);
             });
         }
         Then::Sc => sc_access(addr, size, write, ra, ctx),
@@ -743,6 +754,41 @@ pub unsafe extern "C" fn __unfold_mem_cas_expected(expected: *const c_void, ctx:
 
 extern "C" {
     fn __unfold_tsan_anchor() -> *mut c_void;
+    fn __unfold_tsan_source_hash() -> u64;
+}
+
+/// 64-bit FNV-1a (build.rs hashes `tsan.c` the same way).
+const fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut i = 0;
+    while i < bytes.len() {
+        h = (h ^ bytes[i] as u64).wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    h
+}
+
+/// The hash of the `tsan.c` this crate was compiled with.
+const TSAN_SOURCE_HASH: u64 = fnv1a(include_bytes!("tsan.c"));
+
+/// Whether the linked `tsan.c` object was compiled from the source this crate was
+/// compiled with. Cargo reruns the build script only when `tsan.c` is newer than the
+/// script's last run, so a target directory copied from another checkout (newer files,
+/// older contents) can link an object compiled from another version of it: the entry
+/// points then silently do what that version did (a stale object without the
+/// `__unfold_mem_cas_expected` call gave false livelocks). An error names the remedy.
+pub fn check_tsan_object() -> Result<(), String> {
+    // SAFETY: a C function without preconditions returning a constant.
+    let linked = unsafe { __unfold_tsan_source_hash() };
+    if linked == TSAN_SOURCE_HASH {
+        Ok(())
+    } else {
+        Err(format!(
+            "this unfold binary was built with a stale object of crates/runtime/src/tsan.c \
+             (compiled from another version of the file: source hash {linked:#x}, expected \
+             {TSAN_SOURCE_HASH:#x}); `touch crates/runtime/src/tsan.c` and rebuild"
+        ))
+    }
 }
 
 /// Addresses that keep `tsan.c` and these entry points in the `unfold` binary.
@@ -760,6 +806,13 @@ pub fn shim_table() -> [usize; 5] {
 #[cfg(test)]
 mod tests {
     use super::word_mask;
+
+    #[test]
+    fn the_linked_tsan_object_was_compiled_from_this_source() {
+        assert_eq!(super::check_tsan_object(), Ok(()));
+        // The hash sees a one-byte change.
+        assert_ne!(super::fnv1a(b"int x;"), super::fnv1a(b"int y;"));
+    }
 
     #[test]
     fn word_masks_cover_exactly_the_bytes_of_the_access_in_its_word() {

@@ -165,5 +165,9 @@ ATOMICS(64, unsigned long long)
 void __tsan_atomic_thread_fence(int mo) { (void)mo; }
 void __tsan_atomic_signal_fence(int mo) { (void)mo; }
 
+/* The hash of this file's source, computed by build.rs: the runtime checks it against the
+ * source it was compiled with (a stale object is a broken build, see build.rs). */
+unsigned long long __unfold_tsan_source_hash(void) { return UNFOLD_TSAN_SOURCE_HASH; }
+
 /* Keeps this object (and so every definition above) in the link. */
 void *__unfold_tsan_anchor(void) { return (void *)__tsan_init; }

@@ -92,9 +92,10 @@ pub(crate) struct Analysis {
     before: Vec<ObjState>,
     /// Current object states while building.
     states: HashMap<ObjId, ObjState>,
-    /// Per memory object: the indices of its writes and read-modify-writes, in order
-    /// (its write count before event `e` is the number of them before `e`: what a
-    /// spin-wait on several locations is enabled by).
+    /// Per object: the indices of the events that move its await count (writes and
+    /// changing read-modify-writes of a location, unlocks of a mutex:
+    /// [`Action::moves_await_count`]), in order (its count before event `e` is the
+    /// number of them before `e`: what a spin-wait is enabled by).
     writes: HashMap<ObjId, Vec<u32>>,
 }
 
@@ -179,7 +180,7 @@ impl Analysis {
             // A spin-wait on several locations reads each of them.
             for o in s.action.objects() {
                 self.by_object.entry(o).or_default().push(j as u32);
-                if s.action.moves_writes() {
+                if s.action.moves_await_count() {
                     self.writes.entry(o).or_default().push(j as u32);
                 }
                 let st = objs.entry(o).or_default();

@@ -425,6 +425,31 @@ impl ThreadBuilder {
         self.instrs.push(Instr::AwaitChange(vs.iter().map(|v| v.0).collect()));
     }
 
+    /// `for (;;) { lock(m); r = flag; unlock(m); if (r) break; }` as the C runtime runs
+    /// it once it has seen a pure iteration that read the plain `flag` under `m`: lock,
+    /// load, unlock; if zero, wait for another thread's unlock of `m` ([`Action::Await`]
+    /// on the mutex) and start again. With `also`, the iteration also reads that
+    /// variable atomically inside the critical section and leaves when either is
+    /// non-zero; the wait then also ends on a write to it. Returns the register of
+    /// `flag`'s last load.
+    pub fn poll_under_mutex(&mut self, m: Mutex, flag: Var, also: Option<Var>) -> Reg {
+        let head = self.label();
+        let done = self.label();
+        self.place(head);
+        self.lock(m);
+        let r = self.load(flag);
+        let a = also.map(|v| self.read(v));
+        self.unlock(m);
+        self.jump_if(r.e(), done);
+        if let Some(a) = a {
+            self.jump_if(a.e(), done);
+        }
+        self.instrs.push(Instr::AwaitUnlock(m.0, also.iter().map(|v| v.0).collect()));
+        self.jump(head);
+        self.place(done);
+        r
+    }
+
     /// [`ThreadBuilder::spin_until_any_nonzero`] on two variables with the wait placed
     /// as the C runtime may place it when the loop head's first visit did not match: one
     /// full iteration, then the loop `read(b); read(a); wait on (b, a)` entered at its

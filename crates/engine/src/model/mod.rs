@@ -108,6 +108,13 @@ pub(crate) enum Instr {
     /// another thread writes one of them (pending [`Action::Await`] with the variables'
     /// write counts now).
     AwaitChange(Vec<u32>),
+    /// A poll under mutex `m` that found nothing: blocked until another thread unlocks
+    /// `m` (pending [`Action::Await`] on the mutex, with its release count just after
+    /// this thread's last unlock of it), as the C runtime makes one after a pure
+    /// iteration of `lock(m); r = flag; unlock(m);` that read plain locations; or until
+    /// another thread writes one of the variables (read atomically in the iteration),
+    /// with the write counts seen as for [`Instr::AwaitChange`].
+    AwaitUnlock(u32, Vec<u32>),
     /// Any other operation on a synchronising object (condition variable, semaphore,
     /// read-write lock, barrier), in pending form; the value the engine hands back
     /// ([`crate::SchedState::result`]) goes to the register.
@@ -131,6 +138,7 @@ impl Instr {
                 | Instr::End
                 | Instr::Op(..)
                 | Instr::AwaitChange(_)
+                | Instr::AwaitUnlock(..)
         )
     }
 }
@@ -157,6 +165,9 @@ struct ThreadRt {
     /// thread last read it (what a spin-wait on it waits to change, as the C runtime
     /// logs it at the read).
     seen: Vec<(u32, u32)>,
+    /// Per mutex this thread unlocked: the mutex's release count just after its last
+    /// unlock (what [`Instr::AwaitUnlock`] waits to change).
+    unlocked: Vec<(u32, u32)>,
 }
 
 /// An in-memory program (see the module documentation). Build one with
@@ -188,6 +199,8 @@ pub struct Model {
     /// Visible writes per word (indexed by the word's variable) in this run (the
     /// engine's memory state).
     writes: Vec<u32>,
+    /// Unlocks per mutex in this run (the engine's mutex state's release count).
+    releases: Vec<u32>,
 }
 
 impl fmt::Debug for Model {
@@ -230,6 +243,7 @@ impl Model {
             awaited_stores_visible: false,
             race: RaceDetector::default(),
             writes: Vec::new(),
+            releases: Vec::new(),
         }
     }
 
@@ -295,6 +309,8 @@ impl Model {
         self.race.reset();
         self.writes.clear();
         self.writes.resize(self.var_init.len(), 0);
+        self.releases.clear();
+        self.releases.resize(self.nmutex, 0);
         for t in &mut self.threads {
             t.exists = false;
             t.pending = None;
@@ -314,6 +330,7 @@ impl Model {
         t.spawned = 0;
         t.pending = None;
         t.seen.clear();
+        t.unlocked.clear();
         t.regs.clear();
         t.regs.resize(nregs, 0);
     }
@@ -420,6 +437,18 @@ impl Model {
                     }))
                     .expect("model: a spin-wait on 1 to MAX_AWAITED variables"),
                 ),
+                Instr::AwaitUnlock(m, vs) => {
+                    let seen = t.unlocked.iter().find(|u| u.0 == *m).map_or(self.releases[*m as usize], |u| u.1);
+                    let vars = vs.iter().map(|&v| {
+                        let w = word[v as usize];
+                        let seen = t.seen.iter().find(|s| s.0 == w).map_or(self.writes[w as usize], |s| s.1);
+                        (var_obj(w), seen)
+                    });
+                    Action::Await(
+                        crate::Awaited::new(std::iter::once((mutex_obj(*m), seen)).chain(vars))
+                            .expect("model: a poll waits on a mutex and at most MAX_AWAITED - 1 variables"),
+                    )
+                }
                 Instr::Load(_, v) if self.plain_visible => Action::Read(obj(*v)),
                 Instr::Store(v, _) if self.plain_visible || store_step => Action::Write(obj(*v)),
                 Instr::Load(r, v) => {
@@ -537,7 +566,7 @@ impl Model {
                     out.defects.push(race_defect(&r, out.steps.len() + 1));
                 }
             }
-            (Instr::Load(..) | Instr::Store(..) | Instr::AwaitChange(_), _) => {}
+            (Instr::Load(..) | Instr::Store(..) | Instr::AwaitChange(_) | Instr::AwaitUnlock(..), _) => {}
             (_, a) => self.race.on_step(tid, a),
         }
         let mut child: Option<(ThreadId, u32)> = None;
@@ -545,7 +574,15 @@ impl Model {
             let t = &mut self.threads[ti];
             match &self.codes[code].instrs[pc] {
                 Instr::Lock(m) => self.owner[*m as usize] = Some(tid),
-                Instr::Unlock(m) => self.owner[*m as usize] = None,
+                Instr::Unlock(m) => {
+                    self.owner[*m as usize] = None;
+                    let n = &mut self.releases[*m as usize];
+                    *n = n.wrapping_add(1);
+                    match t.unlocked.iter_mut().find(|u| u.0 == *m) {
+                        Some(u) => u.1 = *n,
+                        None => t.unlocked.push((*m, *n)),
+                    }
+                }
                 Instr::TryLock(m, r) => {
                     if result == 1 {
                         self.owner[*m as usize] = Some(tid);
@@ -587,7 +624,7 @@ impl Model {
                     t.regs[r.0 as usize] = id.0 as i64;
                     child = Some((id, *c));
                 }
-                Instr::Join(_) | Instr::End | Instr::AwaitChange(_) => {}
+                Instr::Join(_) | Instr::End | Instr::AwaitChange(_) | Instr::AwaitUnlock(..) => {}
                 Instr::Op(_, r) => {
                     match action {
                         Action::RdLock(l) | Action::TryRdLock(l, true) => self.rw_held.push((tid, l, false)),

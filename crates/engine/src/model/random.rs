@@ -85,6 +85,17 @@ pub struct Shape {
     /// asserts exclusion, and lower their flag; other statements also spin while two
     /// visible variables hold given values.
     pub flag_turn: bool,
+    /// Also polls of a plain flag under the mutex that guards it
+    /// (`for (;;) { lock(m); r = flag; unlock(m); if (r) break; }`, waiting for another
+    /// thread's unlock of `m` after an iteration that found nothing:
+    /// [`ThreadBuilder::poll_under_mutex`]). One thread polls the first mutex's flag and
+    /// another sets it under the mutex; sometimes a third polls the second mutex's flag,
+    /// which only other statements may set. (At most one thread polls each mutex: two
+    /// pollers of one mutex wake each other with their unlocks, an unbounded number of
+    /// times — see docs/memory.md.) With `multi_spins`, some polls also read a visible
+    /// variable atomically in the critical section (a wait on the mutex and the
+    /// variable).
+    pub poll_mutex: bool,
     /// Also make deliberate mutex misuse (unlocking a mutex the thread does not hold,
     /// relocking one it holds), often under a data-dependent branch, so that whether it
     /// happens depends on the schedule.
@@ -104,6 +115,7 @@ impl Default for Shape {
             multi_spins: false,
             rmw_spins: false,
             flag_turn: false,
+            poll_mutex: false,
             misuse: false,
         }
     }
@@ -116,6 +128,7 @@ struct Ctx {
     multi_spins: bool,
     rmw_spins: bool,
     flag_turn: bool,
+    poll_mutex: bool,
     misuse: bool,
     /// Spinlock words ([`Shape::rmw_spins`]).
     spinlocks: Vec<Var>,
@@ -316,6 +329,13 @@ impl Gen<'_> {
         self.held_spin.pop();
         t.write(sl, 0);
         true
+    }
+
+    /// A poll of mutex `m`'s guarded flag ([`Shape::poll_mutex`]).
+    fn poll(&mut self, t: &mut ThreadBuilder, m: usize) -> Reg {
+        let also = (self.ctx.multi_spins && !self.ctx.visible.is_empty() && self.rng.chance(40))
+            .then(|| self.ctx.visible[self.rng.below(self.ctx.visible.len())]);
+        t.poll_under_mutex(self.ctx.mutexes[m], self.ctx.guarded[m], also)
     }
 
     /// A statement of [`Shape::rmw_spins`].
@@ -608,6 +628,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         multi_spins: shape.multi_spins,
         rmw_spins: shape.rmw_spins,
         flag_turn: shape.flag_turn && shape.spins,
+        poll_mutex: shape.poll_mutex,
         misuse: shape.misuse && !shape.lock_free,
         spinlocks,
         mutexes,
@@ -653,6 +674,16 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         let b2 = (a + 1 + rng.below(total - 1)) % total;
         plans[a].push(10);
         plans[b2].push(10);
+    }
+    if ctx.poll_mutex && total >= 2 {
+        // A poll of the first mutex's flag and a thread that sets it under the mutex.
+        let a = rng.below(total);
+        let b2 = (a + 1 + rng.below(total - 1)) % total;
+        plans[a].push(11);
+        plans[b2].push(12);
+        if ctx.mutexes.len() >= 2 && rng.chance(40) {
+            plans[rng.below(total)].push(13);
+        }
     }
     if !ctx.barriers.is_empty() && total >= 2 {
         let a = rng.below(total);
@@ -706,6 +737,17 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
             } else if p == 7 {
                 let v = if g.ctx.multi_spins { g.ctx.visible[g.rng.below(2)] } else { g.ctx.visible[0] };
                 t.write(v, 1);
+            } else if p == 11 {
+                let r = g.poll(t, 0);
+                g.data.push(r);
+            } else if p == 13 {
+                let r = g.poll(t, 1);
+                g.data.push(r);
+            } else if p == 12 {
+                let m = g.ctx.mutexes[0];
+                t.lock(m);
+                t.store(g.ctx.guarded[0], 1);
+                t.unlock(m);
             } else if p == 5 {
                 g.budget += 2;
                 g.barrier_statement(t, 0);

@@ -17,13 +17,11 @@ use crate::action::Awaited;
 use crate::ids::{ObjId, ThreadId};
 use crate::objects::ObjState;
 
-/// Whether the spin-wait `w` is enabled: some watched location's write count (read from
-/// its state, `Fresh` meaning no write) differs from the one the thread saw.
+/// Whether the spin-wait `w` is enabled: some watched object's await count (a
+/// location's write count, a mutex's release count: [`ObjState::await_count`], `Fresh`
+/// meaning none yet) differs from the one the thread saw.
 pub fn await_woken<'a>(w: Awaited, state: impl Fn(ObjId) -> &'a ObjState) -> bool {
-    w.woken(|o| match state(o) {
-        ObjState::Memory(n) => *n,
-        _ => 0,
-    })
+    w.woken(|o| state(o).await_count().unwrap_or(0))
 }
 
 /// A visible memory location.
@@ -37,23 +35,23 @@ impl ObjectKind for Memory {
     /// whenever another spinner tried it, forever.
     type State = u32;
 
-    fn enabled(writes: &u32, _: ThreadId, a: Action) -> bool {
-        match a {
-            Action::Await(w) if w.len() == 1 => *writes != w.iter().next().map_or(0, |(_, seen)| seen),
-            Action::Await(_) => panic!("unfold bug: a wait on several locations asked of one location"),
-            _ => true,
-        }
+    /// Every access is; a wait ([`Action::Await`]) is asked of
+    /// [`ObjState::enabled`]/[`await_woken`], which read [`Memory::await_count`].
+    fn enabled(_: &u32, _: ThreadId, _: Action) -> bool {
+        true
     }
 
     fn apply(writes: &mut u32, _: ThreadId, a: Action) -> Result<(), String> {
         match a {
             a @ (Action::Write(_) | Action::Rmw(..)) if a.moves_writes() => *writes = writes.wrapping_add(1),
             Action::Read(_) | Action::Rmw(_, false) => {}
-            // Enabledness (some watched location written) was checked by the caller on
-            // every watched location; a wait changes nothing.
-            Action::Await(_) => {}
             other => return Err(format!("{other:?} is not a memory access")),
         }
         Ok(())
+    }
+
+    /// A spin-wait on a location waits for a write to it.
+    fn await_count(writes: &u32) -> Option<u32> {
+        Some(*writes)
     }
 }

@@ -65,6 +65,15 @@ pub trait ObjectKind {
     /// possible in this state (a frontend reported an impossible step).
     fn apply(st: &mut Self::State, t: ThreadId, a: Action) -> Result<(), String>;
 
+    /// The *await count* of the object, if a spin-wait ([`Action::Await`]) can watch
+    /// this kind: a counter that moves on every operation that may change what a thread
+    /// polling the object observes ([`Action::moves_await_count`]). A wait is enabled
+    /// once the count of one of its objects differs from the one it saw.
+    fn await_count(st: &Self::State) -> Option<u32> {
+        let _ = st;
+        None
+    }
+
     /// Whether `a` and `b` (of different threads) may ever be enabled at once
     /// (POPL'05 §3). `true` is always sound; `false` prunes classic-DPOR's backtracking.
     fn co_enabled(a: Action, b: Action) -> bool {
@@ -129,9 +138,29 @@ macro_rules! dispatch {
 
 impl ObjState {
     /// Whether `t` can perform the pending action `a` on this object now. An action on
-    /// an object of another kind is never enabled.
+    /// an object of another kind is never enabled. A spin-wait asked here must watch
+    /// this object only (one on several objects needs the state of each:
+    /// [`memory::await_woken`]).
     pub fn enabled(&self, t: ThreadId, a: Action) -> bool {
+        if let Action::Await(w) = a {
+            assert!(w.len() == 1, "unfold bug: a wait on several objects asked of one object");
+            return self.await_count().is_some_and(|n| w.woken(|_| n));
+        }
         dispatch!(self, a, |K, st| K::enabled(st, t, a), false)
+    }
+
+    /// The object's await count ([`ObjectKind::await_count`]; 0 for a fresh object),
+    /// `None` for a kind no spin-wait watches.
+    pub fn await_count(&self) -> Option<u32> {
+        match self {
+            ObjState::Fresh => Some(0),
+            ObjState::Mutex(s) => mutex::Mutex::await_count(s),
+            ObjState::Memory(s) => memory::Memory::await_count(s),
+            ObjState::CondVar(s) => condvar::CondVar::await_count(s),
+            ObjState::Semaphore(s) => semaphore::Semaphore::await_count(s),
+            ObjState::RwLock(s) => rwlock::RwLock::await_count(s),
+            ObjState::Barrier(s) => barrier::Barrier::await_count(s),
+        }
     }
 
     /// The action `t` performs if its pending action `a` is scheduled now.
@@ -146,6 +175,13 @@ impl ObjState {
 
     /// Perform the resolved action `a` of `t`.
     pub fn apply(&mut self, t: ThreadId, a: Action) -> Result<(), String> {
+        if let Action::Await(_) = a {
+            // A wait reads its objects (enabledness was checked on each by the caller).
+            return match self.await_count() {
+                Some(_) => Ok(()),
+                None => Err(format!("{a:?} on an object used as {}", self.kind_name())),
+            };
+        }
         let kind = a.obj_kind().ok_or_else(|| format!("{a:?} is not an object operation"))?;
         if matches!(self, ObjState::Fresh) {
             *self = match kind {

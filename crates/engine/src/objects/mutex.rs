@@ -3,6 +3,14 @@
 //! acquires it when free and otherwise fails without blocking. Recursive relocking and
 //! misuse (unlocking a mutex not held) are the frontend's business: the engine sees only
 //! the operations that change ownership.
+//!
+//! A mutex also counts its releases, the state a spin-wait on it watches
+//! ([`Action::Await`] with the mutex among its objects): a thread that polls plain
+//! locations under the mutex (`lock; r = flag; unlock;` until `r`) and found an iteration
+//! that changed nothing waits for another thread's unlock. In a race-free program every
+//! write by another thread to what it read happens while that thread holds the mutex,
+//! hence before that thread's next unlock: until then the iteration would give the same
+//! state again (docs/memory.md, "Polling under a mutex").
 
 use super::ObjectKind;
 use crate::action::Action;
@@ -17,6 +25,9 @@ pub struct Mutex;
 pub struct MutexState {
     /// The holder, if any.
     pub owner: Option<ThreadId>,
+    /// The number of unlocks so far (wrapping): the await count
+    /// ([`ObjectKind::await_count`]).
+    pub releases: u32,
 }
 
 impl ObjectKind for Mutex {
@@ -54,10 +65,16 @@ impl ObjectKind for Mutex {
                     return Err(format!("{t} unlocked {m} which it does not hold"));
                 }
                 st.owner = None;
+                st.releases = st.releases.wrapping_add(1);
                 Ok(())
             }
             other => Err(format!("{other:?} is not a mutex operation")),
         }
+    }
+
+    /// A spin-wait on a mutex waits for an unlock.
+    fn await_count(st: &MutexState) -> Option<u32> {
+        Some(st.releases)
     }
 
     /// An unlock and another thread's lock of one mutex never are (the unlocker holds it).
