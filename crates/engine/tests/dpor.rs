@@ -236,16 +236,10 @@ fn random_programs_with_flag_and_turn_spins() {
         for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
             let (mut checked, mut multi, mut defective) = (0, 0, 0);
             for seed in base..base + FLAG_TURN_SEEDS {
-                let m = random::program_with(seed, shape);
-                let Some(brute) = brute_force(&mut m.clone(), mode, 20_000) else { continue };
-                let name = format!("flag/turn spins, seed {seed}");
-                let ssb = check(&name, &m, mode).expect("brute force fitted");
-                assert_eq!(ssb, 0, "{name} ({mode:?}): optimal-DPOR ran sleep-set-blocked executions\n{m:?}");
-                // Same verdicts: every explorer meets a defect iff brute force does.
-                for alg in ALGS {
-                    let (s, _, _) = run(&m, alg, mode);
-                    assert_eq!(s.defective > 0, !brute.defective.is_empty(), "{name} ({mode:?}) {}", alg.name());
-                }
+                let Some(brute) = agrees_with_brute_force(&format!("flag/turn spins, seed {seed}"), seed, shape, mode)
+                else {
+                    continue;
+                };
                 checked += 1;
                 defective += !brute.defective.is_empty() as u32;
                 multi += brute.traces.iter().any(|c| {
@@ -258,6 +252,22 @@ fn random_programs_with_flag_and_turn_spins() {
             assert!(checked >= 50 && multi >= 10, "{mode:?} from {base}: {checked} checked, {multi} with a wait");
         }
     }
+}
+
+/// The random program of `seed` and `shape`, if brute force can enumerate it: every
+/// explorer finds exactly the brute force's traces ([`check`]), optimal-DPOR runs no
+/// sleep-set-blocked execution, and every explorer meets a defect iff brute force does.
+/// Returns the brute force's result for further counts.
+fn agrees_with_brute_force(name: &str, seed: u64, shape: random::Shape, mode: Independence) -> Option<common::Brute> {
+    let m = random::program_with(seed, shape);
+    let brute = brute_force(&mut m.clone(), mode, 20_000)?;
+    let ssb = check(name, &m, mode).expect("brute force fitted");
+    assert_eq!(ssb, 0, "{name} ({mode:?}): optimal-DPOR ran sleep-set-blocked executions\n{m:?}");
+    for alg in ALGS {
+        let (s, _, _) = run(&m, alg, mode);
+        assert_eq!(s.defective > 0, !brute.defective.is_empty(), "{name} ({mode:?}) {}", alg.name());
+    }
+    Some(brute)
 }
 
 /// Whether a trace performed a wait on a mutex (the model's mutexes are the objects
@@ -286,15 +296,8 @@ fn random_programs_with_polls_under_a_mutex() {
         for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
             let (mut checked, mut waited, mut two, mut defective) = (0u64, 0u64, 0u64, 0u64);
             for seed in base..base + seeds {
-                let m = random::program_with(seed, shape);
-                let Some(brute) = brute_force(&mut m.clone(), mode, 20_000) else { continue };
                 let name = format!("polls under a mutex from {base}, seed {seed}");
-                let ssb = check(&name, &m, mode).expect("brute force fitted");
-                assert_eq!(ssb, 0, "{name} ({mode:?}): optimal-DPOR ran sleep-set-blocked executions\n{m:?}");
-                for alg in ALGS {
-                    let (s, _, _) = run(&m, alg, mode);
-                    assert_eq!(s.defective > 0, !brute.defective.is_empty(), "{name} ({mode:?}) {}", alg.name());
-                }
+                let Some(brute) = agrees_with_brute_force(&name, seed, shape, mode) else { continue };
                 checked += 1;
                 defective += !brute.defective.is_empty() as u64;
                 waited += brute.traces.iter().any(waited_on_a_mutex) as u64;
