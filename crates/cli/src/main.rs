@@ -700,7 +700,7 @@ fn check(a: CheckArgs) -> Result<u8> {
     // does.
     let chosen = a.algorithm.is_some() || a.k.is_some() || a.optimal;
     let watch_reads = std::cell::Cell::new(!chosen && matches!(config.algorithm, Algorithm::Qpor { .. }));
-    let reads_shared = std::cell::RefCell::new(None);
+    let reads_shared = std::cell::Cell::new(None);
     let mut unfolding = a.dot.is_some().then(dot::Unfolding::default);
     let sites = l.prog.deadlock_sites();
     l.prog.set_deadline(deadline);
@@ -745,7 +745,7 @@ fn check(a: CheckArgs) -> Result<u8> {
         }
         if watch_reads.get() {
             if let Some(r) = shared_read(exec) {
-                *reads_shared.borrow_mut() = Some(r);
+                reads_shared.set(Some(r));
                 return Control::Stop;
             }
         }
@@ -761,12 +761,12 @@ fn check(a: CheckArgs) -> Result<u8> {
         let mut session = Session::new(&mut l.prog, &mut observer, config.clone());
         let mut explorer: Box<dyn Explorer> = explorer_for(&config)?;
         let outcome = explorer.explore(&mut session);
-        let stopped_for_reads = watch_reads.get() && reads_shared.borrow().is_some() && outcome.is_ok();
+        let stopped_for_reads = watch_reads.get() && reads_shared.get().is_some() && outcome.is_ok();
         match outcome {
             Ok(()) if stopped_for_reads => {
                 session.finish();
                 watch_reads.set(false);
-                chosen_because = reads_shared.borrow_mut().take();
+                chosen_because = reads_shared.take();
                 config.algorithm = Algorithm::OptimalDpor;
                 config.independence = independence_for(config.algorithm);
             }

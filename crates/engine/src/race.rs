@@ -327,6 +327,45 @@ struct Hot {
     read: u8,
 }
 
+impl Hot {
+    /// An access of `size` bytes at `addr` by `t` at clock `now`, as a record with no
+    /// bytes yet, and the mask of its bytes in its word; `None` for one that is empty or
+    /// crosses a word (it is never on the hot path).
+    fn of(t: ThreadId, addr: u64, size: u64, now: u32, atomic: bool) -> Option<(Hot, u8)> {
+        let in_word = size > 0 && size <= 8 && (addr & 7) + size <= 8;
+        let mask = (((1u16 << size.min(8)) - 1) << (addr & 7)) as u8;
+        in_word.then_some((Hot { thread: t, word: addr & !7, clock: now, atomic, written: 0, read: 0 }, mask))
+    }
+
+    /// Whether both records are of one thread, word, epoch and atomicity.
+    fn same(&self, o: &Hot) -> bool {
+        (self.thread, self.word, self.clock, self.atomic) == (o.thread, o.word, o.clock, o.atomic)
+    }
+
+    /// Whether `hot`, the last record, already covers the access `(a, mask, write)`: it
+    /// would neither race nor change the shadow state.
+    fn covers(hot: Option<Hot>, a: Option<(Hot, u8)>, write: bool) -> bool {
+        match (hot, a) {
+            (Some(h), Some((a, mask))) if h.same(&a) => {
+                mask & !h.written == 0 || (!write && mask & !(h.read | h.written) == 0)
+            }
+            _ => false,
+        }
+    }
+
+    /// The record after the access `a` (`None` for one off the hot path), given the last.
+    fn after(hot: Option<Hot>, a: Option<(Hot, u8)>, write: bool) -> Option<Hot> {
+        let (a, mask) = a?;
+        let mut h = hot.filter(|h| h.same(&a)).unwrap_or(a);
+        if write {
+            h.written |= mask;
+        } else {
+            h.read |= mask;
+        }
+        Some(h)
+    }
+}
+
 // ---- shadow states ---------------------------------------------------------------------
 
 /// The state of one byte, or of every byte of a word whose bytes agree: the low half is
@@ -743,15 +782,11 @@ impl RaceDetector {
         let now = self.hb.clock_mut(t)[t.index()];
         // Hot path: an access within one word that this thread already made at this
         // epoch, with the same atomicity, changes nothing.
-        let word = addr & !7;
-        let in_word = size > 0 && size <= 8 && (addr & 7) + size <= 8;
-        let mask = if in_word { (((1u16 << size) - 1) << (addr & 7)) as u8 } else { 0 };
-        let key = |h: &Hot| h.thread == t && h.word == word && h.clock == now && h.atomic == atomic;
-        if let Some(h) = self.hot.filter(|h| in_word && key(h)) {
-            if mask & !h.written == 0 || (!write && mask & !(h.read | h.written) == 0) {
-                return None;
-            }
+        let hot = Hot::of(t, addr, size, now, atomic);
+        if Hot::covers(self.hot, hot, write) {
+            return None;
         }
+        let word = addr & !7;
         let me = self.log.intern(t, now, site, atomic);
         let cx = Cx { thread: t, me, write, atomic, clock: &self.hb.threads[t.index()], free: false };
         let mut race = None;
@@ -767,20 +802,7 @@ impl RaceDetector {
                 None => break,
             };
         }
-        if in_word {
-            let mut h = match self.hot {
-                Some(h) if key(&h) => h,
-                _ => Hot { thread: t, word, clock: now, atomic, written: 0, read: 0 },
-            };
-            if write {
-                h.written |= mask;
-            } else {
-                h.read |= mask;
-            }
-            self.hot = Some(h);
-        } else {
-            self.hot = None;
-        }
+        self.hot = Hot::after(self.hot, hot, write);
         race.map(|(b, a, w): (u64, Access, bool)| Race {
             addr: b,
             first: RaceAccess { thread: a.epoch.thread, write: w, atomic: a.atomic, site: a.epoch.site },

@@ -65,14 +65,9 @@ impl RaceDetector {
         let now = self.hb.clock_mut(t)[t.index()];
         // Hot path: an access within one word that this thread already made at this
         // epoch, with the same atomicity, changes nothing.
-        let word = addr & !7;
-        let in_word = size > 0 && size <= 8 && (addr & 7) + size <= 8;
-        let mask = if in_word { (((1u16 << size) - 1) << (addr & 7)) as u8 } else { 0 };
-        let key = |h: &Hot| h.thread == t && h.word == word && h.clock == now && h.atomic == atomic;
-        if let Some(h) = self.hot.filter(|h| in_word && key(h)) {
-            if mask & !h.written == 0 || (!write && mask & !(h.read | h.written) == 0) {
-                return None;
-            }
+        let hot = Hot::of(t, addr, size, now, atomic);
+        if Hot::covers(self.hot, hot, write) {
+            return None;
         }
         let me = Epoch { thread: t, clock: now, site };
         let clock = &self.hb.threads[t.index()];
@@ -104,20 +99,7 @@ impl RaceDetector {
                 byte.reads.push((me, atomic));
             }
         }
-        if in_word {
-            let mut h = match self.hot {
-                Some(h) if key(&h) => h,
-                _ => Hot { thread: t, word, clock: now, atomic, written: 0, read: 0 },
-            };
-            if write {
-                h.written |= mask;
-            } else {
-                h.read |= mask;
-            }
-            self.hot = Some(h);
-        } else {
-            self.hot = None;
-        }
+        self.hot = Hot::after(self.hot, hot, write);
         race
     }
 }
