@@ -224,6 +224,15 @@ impl SpinTracker {
 }
 
 impl SpinTracker {
+    /// The release count of mutex `m` just after this thread's last unlock, if that
+    /// unlock was of `m` (0 otherwise).
+    fn released_count(&self, m: ObjId) -> u32 {
+        match self.released {
+            Some((r, n)) if r == m => n,
+            _ => 0,
+        }
+    }
+
     /// Note that the bytes `mask` of word `o` were loaded.
     fn note_bytes(&mut self, o: ObjId, mask: u8) {
         if let Some((_, m)) = self.bytes.iter_mut().find(|(x, _)| *x == o) {
@@ -291,7 +300,9 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<(Action, [u8; MAX_AWA
     }
     with_rt(|rt| {
         let t = rt.current;
-        let th = rt.thread(t);
+        let versions = &rt.mem.versions;
+        let versions_now = |m: ObjId| versions.get(&m).copied().unwrap_or(0);
+        let th = &mut rt.threads[t.index()];
         let top = th.stack_top;
         if top <= frame || top - frame > MAX_SNAPSHOT {
             return None;
@@ -323,10 +334,7 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<(Action, [u8; MAX_AWA
                 // atomic locations it read are watched as usual.
                 let w = match polled {
                     Polled::Released(m) | Polled::Held(m) if plain => {
-                        let seen = match spin.released {
-                            Some((r, n)) if r == m => n,
-                            _ => 0,
-                        };
+                        let seen = spin.released_count(m);
                         let atomics = read.iter().filter(|r| !r.2).map(|r| (r.0, r.1));
                         Awaited::new(std::iter::once((m, seen)).chain(atomics))
                     }
@@ -338,7 +346,13 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<(Action, [u8; MAX_AWA
                         spin.clear();
                         return Some((Action::Await(w), b));
                     }
-                    (Some(w), Polled::Held(m)) => {
+                    // Deferred only if no other thread released the mutex between the
+                    // iteration's unlock and its lock (the count now, while the thread
+                    // holds it, is the count just after its own last unlock): otherwise
+                    // the reads after this checkpoint, under the mutex, may see what that
+                    // release published, and the thread may leave the loop instead of
+                    // coming back to its lock (a wait taken there would be stale).
+                    (Some(w), Polled::Held(m)) if !plain || versions_now(m) == spin.released_count(m) => {
                         spin.deferred = Some((w, m, spin.awaited_bytes(&w)));
                     }
                     _ => {}
