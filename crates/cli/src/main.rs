@@ -549,7 +549,9 @@ type SharedRead = (ThreadId, unfold_engine::Step);
 fn shared_read(exec: &Execution) -> Option<SharedRead> {
     let mut first: Vec<(unfold_engine::ObjId, ThreadId)> = Vec::new();
     for s in &exec.steps {
-        if s.action.access() != unfold_engine::Access::Read {
+        // A weak unlock is a read of its mutex only for its commuting with waits on it:
+        // two threads re-locking a mutex without writing are no reason to switch.
+        if s.action.access() != unfold_engine::Access::Read || matches!(s.action, unfold_engine::Action::Unlock(..)) {
             continue;
         }
         for o in s.action.objects() {

@@ -955,8 +955,11 @@ mod tests {
         let (a1b, new) = u.find_or_add(ThreadId(1), Action::Lock(m), &Preds::default());
         assert_eq!((a1b, new), (a1, false));
         assert!(u.conflict(a1, b1));
-        let (r1, _) =
-            u.find_or_add(ThreadId(1), Action::Unlock(m), &Preds { tpred: Some(a1), opred: Some(a1), extra: vec![] });
+        let (r1, _) = u.find_or_add(
+            ThreadId(1),
+            Action::Unlock(m, true),
+            &Preds { tpred: Some(a1), opred: Some(a1), extra: vec![] },
+        );
         let (b2, _) =
             u.find_or_add(ThreadId(2), Action::Lock(m), &Preds { tpred: None, opred: Some(r1), extra: vec![] });
         assert!(u.le(a1, b2));

@@ -271,6 +271,12 @@ pub(crate) struct ThreadRt {
     pub stack_top: usize,
     /// Spin-loop detection ([`crate::memory`]).
     pub spin: crate::memory::SpinTracker,
+    /// The mutex of the thread's last unlock, while since that unlock it has written
+    /// nothing (no instrumented write, atomic store or read-modify-write, `free`) and
+    /// performed no visible operation but locks of that mutex and waits: its next unlock
+    /// of the mutex is then *weak* (moves no release count, wakes no poller:
+    /// [`crate::memory::unlock`], docs/memory.md "Two pollers of one mutex").
+    pub clean_unlock: Option<ObjId>,
     /// Stack size asked with `pthread_attr_setstacksize` (0: the default).
     pub stack_size: usize,
     /// Keys this thread created (`pthread_key_create`).
@@ -640,6 +646,16 @@ impl Frontend for CRun<'_> {
         result: u64,
     ) -> Result<(Option<Action>, Option<Action>), ProgramError> {
         let site = self.ex.sites[t.index()];
+        with_rt(|rt| {
+            // What makes the thread's next unlock weak (`ThreadRt::clean_unlock`).
+            let th = rt.thread(t);
+            th.clean_unlock = match (action, th.clean_unlock) {
+                (Action::Unlock(m, _), _) => Some(m),
+                (Action::Lock(m), Some(c)) if m == c => Some(c),
+                (Action::Await(_), c) => c,
+                _ => None,
+            };
+        });
         with_rt(|rt| match action {
             Action::Read(_) => {}
             Action::Write(o) => {
@@ -650,11 +666,11 @@ impl Frontend for CRun<'_> {
             // Counted by the atomic's post-hook if it changed the value (known only once
             // it ran: `performed_as`).
             Action::Rmw(..) => rt.mem.rmw_changed = None,
-            Action::Lock(m) | Action::Unlock(m) => {
-                if let Action::Unlock(_) = action {
+            Action::Lock(m) | Action::Unlock(m, _) => {
+                if action.moves_await_count() {
                     // The release count a wait on the mutex watches (the engine's mutex
-                    // state: `Action::moves_await_count`). Mutex ids are addresses and
-                    // never meet a memory object's (low bit set).
+                    // state: `Action::moves_await_count`: not a weak unlock). Mutex ids
+                    // are addresses and never meet a memory object's (low bit set).
                     let v = rt.mem.versions.entry(m).or_insert(0);
                     *v = v.wrapping_add(1);
                 }

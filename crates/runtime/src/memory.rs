@@ -559,6 +559,22 @@ pub(crate) fn spin_mutex_op(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId
     spin.plain_reads = PLAIN_SPIN_THRESHOLD;
 }
 
+/// The unlock of mutex `m` the current thread is about to perform: weak
+/// ([`Action::Unlock`] with `false`: it moves no release count) when the thread's
+/// previous unlock was of `m` and since then it has written nothing and performed no
+/// visible operation but locks of `m` and waits (`ThreadRt::clean_unlock`, maintained by
+/// the executor and the write hooks). Such an unlock publishes nothing a wait on `m`
+/// could miss: every write it makes visible was already made visible by an earlier
+/// unlock of `m` that is not weak, after the waiter's own (docs/memory.md, "Two pollers
+/// of one mutex", for the proof). So two threads polling one mutex no longer wake each
+/// other with their unlocks.
+pub(crate) fn unlock(m: ObjId) -> Action {
+    with_rt(|rt| {
+        let t = rt.current;
+        Action::Unlock(m, rt.thread(t).clean_unlock != Some(m))
+    })
+}
+
 /// Before `pthread_mutex_lock(m)`: block on the wait a pure iteration polling under `m`
 /// recorded, if any (see "Polling under a mutex").
 pub(crate) fn spin_before_lock(m: ObjId, site: Site) {
@@ -658,6 +674,11 @@ pub unsafe extern "C" fn __unfold_mem_access(
         let th = rt.thread(t);
         let own = frame != 0 && a >= frame && a < th.stack_top as u64;
         th.spin.runtime_ran_below(frame as usize);
+        if write != 0 {
+            // Any write, in its own frames too (another thread may read a local whose
+            // address was published): the next unlock is ordinary.
+            th.clean_unlock = None;
+        }
         if write != 0 && !own {
             rt.thread(t).spin.clear();
         }

@@ -606,3 +606,92 @@ fn peterson_impl(broken: bool, one_word: bool, inside_with_turn: bool) -> Model 
     });
     b.build()
 }
+
+/// `pollers` threads polling one mutex's plain flag (`for (;;) { lock(m); r = flag;
+/// unlock(m); if (r) break; }`, or, with `consume`, taking one unit of it when positive)
+/// while main, after creating them, sets the flag to `amount` under the mutex (not at all
+/// when `amount` is 0: the pollers wait forever, a livelock), then joins them. Each poll
+/// makes `warmup` iterations before it compares one ([`ModelBuilder::poll_warmup`]; 2 is
+/// the C runtime's). With two pollers and the warm-up of the runtime this is
+/// `tests/c/sync_poll_two_pollers.c` (`amount` 1) and `tests/c/sync_poll_two_consumers.c`
+/// (`consume`, `amount` 2) step for step: brute force runs the 31 737 schedules dfs runs
+/// on them and finds their 602 and 802 traces (test `several_pollers_of_one_mutex`).
+pub fn pollers_of_one_mutex(pollers: usize, consume: bool, amount: i64, warmup: u32) -> Model {
+    pollers_of_one_mutex_with(pollers, consume, amount, warmup, None)
+}
+
+/// [`pollers_of_one_mutex`], with `loops` its polls written as the real loops of at most
+/// that many iterations ([`ModelBuilder::polls_as_bounded_loops`]).
+pub fn pollers_of_one_mutex_with(pollers: usize, consume: bool, amount: i64, warmup: u32, loops: Option<u32>) -> Model {
+    let mut b = ModelBuilder::new();
+    b.poll_warmup(warmup);
+    if let Some(k) = loops {
+        b.polls_as_bounded_loops(k);
+    }
+    let m = b.mutex();
+    let flag = b.var(0);
+    let poller = b.thread("poller", |t| {
+        t.poll_under_mutex(m, flag, None, consume);
+    });
+    b.main(|t| {
+        let hs: Vec<_> = (0..pollers).map(|_| t.spawn(poller)).collect();
+        if amount > 0 {
+            t.lock(m);
+            t.store(flag, amount);
+            t.unlock(m);
+        }
+        for h in hs {
+            t.join(h);
+        }
+    });
+    b.build()
+}
+
+/// `pollers` threads polling mutex `m`'s flag; the thread that sets it (under `m`) first waits,
+/// through a semaphore, for main's critical section on `m`, which writes nothing
+/// (`lock(m); unlock(m); sem_post`): the happens-before chain from the pollers' reads to
+/// the write passes through that empty section. Its unlock is an ordinary one (it is
+/// main's first), and nothing is lost: every schedule ends with the pollers past their
+/// loop. With `bug`, the setter publishes `data` in a second critical section after the
+/// flag's, and the pollers assert it: a poller can see the flag first.
+pub fn polls_behind_an_empty_section(pollers: usize, bug: bool) -> Model {
+    let mut b = ModelBuilder::new();
+    b.poll_warmup(0);
+    let m = b.mutex();
+    let flag = b.var(0);
+    let data = b.var(0);
+    let go = b.sem();
+    let poller = b.thread("poller", |t| {
+        t.poll_under_mutex(m, flag, None, false);
+        t.lock(m);
+        let d = t.load(data);
+        t.unlock(m);
+        t.assert(d.eq(42), "data published with the flag");
+    });
+    let setter = b.thread("setter", |t| {
+        t.sem_wait(go);
+        t.lock(m);
+        t.store(flag, 1);
+        if !bug {
+            t.store(data, 42);
+        }
+        t.unlock(m);
+        if bug {
+            t.lock(m);
+            t.store(data, 42);
+            t.unlock(m);
+        }
+    });
+    b.main(|t| {
+        t.sem_init(go, 0);
+        let mut hs: Vec<_> = (0..pollers).map(|_| t.spawn(poller)).collect();
+        hs.push(t.spawn(setter));
+        t.lock(m);
+        t.unlock(m);
+        t.sem_post(go);
+        for h in hs {
+            t.join(h);
+        }
+    });
+    b.build()
+}

@@ -29,12 +29,18 @@ pub fn akey(a: Action) -> (u8, String) {
     (0, format!("{a:?}"))
 }
 
-/// Operations that commute with each other in read-read mode: memory reads and the
-/// read side of a read-write lock.
+/// Operations that commute with each other in read-read mode: memory reads and waits,
+/// the read side of a read-write lock, and a weak unlock of a mutex (which moves no
+/// release count: it commutes with the waits on the mutex).
 fn is_read(a: Action) -> bool {
     matches!(
         a,
-        Action::Read(_) | Action::Await(..) | Action::RdLock(_) | Action::TryRdLock(..) | Action::RwUnlock(_, false)
+        Action::Read(_)
+            | Action::Await(..)
+            | Action::Unlock(_, false)
+            | Action::RdLock(_)
+            | Action::TryRdLock(..)
+            | Action::RwUnlock(_, false)
     )
 }
 
@@ -74,6 +80,11 @@ pub struct Brute {
     pub defective: BTreeSet<Canon>,
     /// Traces ending in a deadlock.
     pub deadlocks: BTreeSet<Canon>,
+    /// The messages of every defect met.
+    pub messages: BTreeSet<String>,
+    /// The most threads blocked at the end of one execution on waits whose first object is
+    /// the same (pollers of one mutex that wait forever).
+    pub max_blocked_waiters: usize,
 }
 
 /// Every schedule, or `None` if there are more than `cap`.
@@ -92,9 +103,19 @@ pub fn brute_force(p: &mut dyn Program, mode: Independence, cap: u64) -> Option<
         let c = canon(&out.steps, mode);
         if !out.defects.is_empty() {
             res.defective.insert(c.clone());
+            res.messages.extend(out.defects.iter().map(|d| d.message.clone()));
         }
-        if matches!(out.end, End::Deadlock { .. }) {
+        if let End::Deadlock { blocked } = &out.end {
             res.deadlocks.insert(c.clone());
+            let firsts: Vec<ObjId> = blocked
+                .iter()
+                .filter_map(|(_, a)| match a {
+                    Action::Await(w) => Some(w.first()),
+                    _ => None,
+                })
+                .collect();
+            let most = firsts.iter().map(|o| firsts.iter().filter(|x| *x == o).count()).max().unwrap_or(0);
+            res.max_blocked_waiters = res.max_blocked_waiters.max(most);
         }
         res.traces.insert(c);
         // Branch at every state after the prefix.
