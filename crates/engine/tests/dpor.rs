@@ -160,23 +160,52 @@ fn random_programs_with_spin_waits() {
 #[test]
 fn random_programs_with_spin_waits_on_two_locations() {
     let shape = random::Shape { spins: true, multi_spins: true, sync_objects: true, ..random::Shape::default() };
-    for (mode, seeds) in
-        [(Independence::AllDependent, 14_000..14_160), (Independence::ReadReadIndependent, 15_000..15_160)]
-    {
+    multi_location_spins(shape, 1, [14_000..14_160, 15_000..15_160], 20);
+}
+
+/// Spin-waits on three variables (`while (!a && !b && !c) {}`): more locations than an
+/// action holds inline, so the wait is interned ([`unfold_engine::Awaited`]); the same
+/// checks as on two.
+#[test]
+fn random_programs_with_spin_waits_on_three_locations() {
+    let shape = random::Shape {
+        spins: true,
+        multi_spins: true,
+        wide_spins: true,
+        sync_objects: true,
+        ..random::Shape::default()
+    };
+    multi_location_spins(shape, 2, [16_000..16_160, 17_000..17_160], 12);
+}
+
+/// Random programs of `shape` against brute force under both relations; at least 90
+/// per relation must be checked and `min_performed` of them perform a wait on more than `semicolons` locations (a performed
+/// wait on n locations prints as `await(oA, n; oB, m; ...)`, with n - 1 semicolons).
+fn multi_location_spins(shape: random::Shape, semicolons: usize, seeds: [std::ops::Range<u64>; 2], min_performed: u32) {
+    let [all, rr] = seeds;
+    for (mode, seeds) in [(Independence::AllDependent, all), (Independence::ReadReadIndependent, rr)] {
         let (mut checked, mut multi, mut ssb) = (0, 0, 0);
         for seed in seeds {
             let m = random::program_with(seed, shape);
             let Some(brute) = brute_force(&mut m.clone(), mode, 20_000) else { continue };
-            let Some(s) = check(&format!("two-location spins, seed {seed}"), &m, mode) else { continue };
+            let Some(s) = check(&format!("multi-location spins, seed {seed}"), &m, mode) else { continue };
             checked += 1;
             ssb += s;
-            // A performed wait on two locations prints as `await(oA, n; oB, m)`.
             multi += brute.traces.iter().any(|c| {
-                c.threads.iter().any(|(_, a)| a.iter().any(|(_, s)| s.starts_with("await(") && s.contains(';')))
+                c.threads.iter().any(|(_, a)| {
+                    a.iter().any(|(_, s)| s.starts_with("await(") && s.matches(';').count() >= semicolons)
+                })
             }) as u32;
         }
-        println!("{mode:?}: {checked} programs with two-location spins, {multi} with such a wait performed, optimal SSB {ssb}");
-        assert!(checked >= 90 && multi >= 20, "{mode:?}: {checked} checked, {multi} with a two-location wait");
+        println!(
+            "{mode:?}: {checked} programs with spins on {} locations, {multi} with such a wait performed, optimal SSB {ssb}",
+            semicolons + 1
+        );
+        assert!(
+            checked >= 90 && multi >= min_performed,
+            "{mode:?}: {checked} checked, {multi} with a wait on {} locations",
+            semicolons + 1
+        );
     }
 }
 
@@ -650,6 +679,7 @@ fn optimal_regression_prefix_races() {
         racy: false,
         spins: false,
         multi_spins: false,
+        wide_spins: false,
         rmw_spins: false,
         flag_turn: false,
         poll_mutex: false,
@@ -680,6 +710,7 @@ fn larger_random_programs_agree_across_algorithms() {
         racy: false,
         spins: false,
         multi_spins: false,
+        wide_spins: false,
         rmw_spins: false,
         flag_turn: false,
         poll_mutex: false,

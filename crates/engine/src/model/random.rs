@@ -68,6 +68,10 @@ pub struct Shape {
     /// [`ThreadBuilder::spin_until_any_nonzero`]), and there are always two visible
     /// variables.
     pub multi_spins: bool,
+    /// With `multi_spins`: three visible variables, and some spin-waits watch all three
+    /// (`while (!a && !b && !c) {}`: more locations than an action holds inline, so the
+    /// wait is interned: [`crate::Awaited`]).
+    pub wide_spins: bool,
     /// Also spinlocks built from read-modify-writes (1–2 lock words, apart from the
     /// visible variables): critical sections under a compare-exchange or test-and-set
     /// spinlock ([`ThreadBuilder::spin_lock`]: a failed attempt changes nothing, so the
@@ -113,6 +117,7 @@ impl Default for Shape {
             racy: false,
             spins: false,
             multi_spins: false,
+            wide_spins: false,
             rmw_spins: false,
             flag_turn: false,
             poll_mutex: false,
@@ -126,6 +131,7 @@ struct Ctx {
     racy: bool,
     spins: bool,
     multi_spins: bool,
+    wide_spins: bool,
     rmw_spins: bool,
     flag_turn: bool,
     poll_mutex: bool,
@@ -404,7 +410,9 @@ impl Gen<'_> {
             if self.ctx.multi_spins && self.ctx.visible.len() >= 2 && self.budget >= 3 && self.rng.chance(50) {
                 self.budget -= 3;
                 let (a, b) = (self.ctx.visible[1], self.ctx.visible[0]);
-                let r = if self.rng.chance(50) {
+                let r = if self.ctx.wide_spins && self.rng.chance(75) {
+                    t.spin_until_any_nonzero(&[self.ctx.visible[2], a, b])
+                } else if self.rng.chance(50) {
                     t.spin_until_any_nonzero(&[a, b])
                 } else {
                     t.spin_until_either_nonzero_rotated(a, b)
@@ -587,7 +595,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let nm = 1 + rng.below(3);
     let mutexes: Vec<Mutex> = (0..nm).map(|_| b.mutex()).collect();
     let guarded: Vec<Var> = (0..nm).map(|_| b.var(0)).collect();
-    let nv = if shape.flag_turn {
+    let nv = if shape.flag_turn || (shape.multi_spins && shape.wide_spins) {
         3
     } else if shape.multi_spins {
         2
@@ -626,6 +634,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         racy: shape.racy,
         spins: shape.spins,
         multi_spins: shape.multi_spins,
+        wide_spins: shape.multi_spins && shape.wide_spins,
         rmw_spins: shape.rmw_spins,
         flag_turn: shape.flag_turn && shape.spins,
         poll_mutex: shape.poll_mutex,
@@ -726,7 +735,9 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
                 g.budget += 2;
                 g.spin_section(t, 0, Some(0));
             } else if p == 6 {
-                let r = if g.ctx.multi_spins && g.rng.chance(50) {
+                let r = if g.ctx.wide_spins && g.rng.chance(75) {
+                    t.spin_until_any_nonzero(&g.ctx.visible[..3])
+                } else if g.ctx.multi_spins && g.rng.chance(50) {
                     t.spin_until_either_nonzero_rotated(g.ctx.visible[0], g.ctx.visible[1])
                 } else if g.ctx.multi_spins {
                     t.spin_until_any_nonzero(&g.ctx.visible[..2])
@@ -735,7 +746,13 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
                 };
                 g.data.push(r);
             } else if p == 7 {
-                let v = if g.ctx.multi_spins { g.ctx.visible[g.rng.below(2)] } else { g.ctx.visible[0] };
+                let v = if g.ctx.wide_spins {
+                    g.ctx.visible[g.rng.below(3)]
+                } else if g.ctx.multi_spins {
+                    g.ctx.visible[g.rng.below(2)]
+                } else {
+                    g.ctx.visible[0]
+                };
                 t.write(v, 1);
             } else if p == 11 {
                 let r = g.poll(t, 0);
