@@ -485,6 +485,14 @@ pub fn check_source(src: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Whether a program's source is written for SV-COMP: it names `reach_error` or one of
+/// the `__VERIFIER_*` functions (checked on the file itself, not on what it includes:
+/// unfold's own header defines the `__VERIFIER_*` entry points for every program).
+pub fn written_for_svcomp(source: &[u8]) -> bool {
+    let has = |needle: &[u8]| source.windows(needle.len()).any(|w| w == needle);
+    has(b"reach_error") || has(b"__VERIFIER_")
+}
+
 /// Compile `src` into `dir`, refusing unsupported programs.
 pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled> {
     check_source(src)?;
@@ -571,6 +579,13 @@ mod tests {
         assert!(refusal("sem_post").is_some());
         assert!(refusal("sem_open").unwrap().contains("sem_init"), "named semaphores get a hint");
         assert!(refusal("__VERIFIER_nondet_int").unwrap().contains("data-nondeterministic"));
+    }
+
+    #[test]
+    fn an_svcomp_program_is_recognised_by_its_harness_names() {
+        assert!(written_for_svcomp(b"extern void reach_error(void);\nint main(void) { return 0; }"));
+        assert!(written_for_svcomp(b"int main(void) { __VERIFIER_atomic_begin(); return 0; }"));
+        assert!(!written_for_svcomp(b"#include <assert.h>\nint main(void) { assert(1); return 0; }"));
         assert!(refusal("fork").is_some());
         assert!(refusal("printf").is_none());
         assert!(refusal("malloc").is_none());

@@ -695,6 +695,35 @@ fn the_default_lets_reads_of_two_threads_commute() {
     assert!(one_reader.get("algorithm_choice").is_none(), "{one_reader}");
 }
 
+/// A program written for SV-COMP (it names `reach_error`) is checked under sequential
+/// consistency by default, SV-COMP's semantics for its racy-by-design tasks, and says so;
+/// `--memory races` still finds its races, and a program without the harness keeps the
+/// race detector by default.
+#[test]
+fn an_svcomp_program_is_checked_under_sequential_consistency_by_default() {
+    let dir = corpus();
+    let run = |args: &[&str]| -> Value {
+        let out = unfold(&dir, args);
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
+    };
+    let default = run(&["check", "svcomp_racy_publish.c", "--json"]);
+    assert_eq!(default["verdict"], "ok", "{default}");
+    assert!(default["memory_choice"].as_str().is_some_and(|c| c.contains("SV-COMP") && c.contains("--memory races")));
+    let races = run(&["check", "svcomp_racy_publish.c", "--json", "--memory", "races"]);
+    assert_eq!(races["defects"][0]["kind"], "data-race", "{races}");
+    assert!(races.get("memory_choice").is_none(), "{races}");
+    // The racy counter without the harness: a data race by default.
+    let plain = run(&["check", "race_counter.c", "--json"]);
+    assert_eq!(plain["defects"][0]["kind"], "data-race", "{plain}");
+    assert!(plain.get("memory_choice").is_none(), "{plain}");
+    // The replay token records the mode that ran: replaying the races run's defect
+    // re-finds the race without naming --memory.
+    let token = races["defects"][0]["replay"].as_str().expect("a replay token");
+    let replay = run(&["replay", "svcomp_racy_publish.c", token, "--json"]);
+    assert_eq!(replay["defects"][0]["kind"], "data-race", "{replay}");
+}
+
 /// `pthread_mutex_init` and `pthread_mutex_destroy` are modelled as a trylock (is the
 /// mutex held by another thread?) and an unlock; traces name the call, not those
 /// operations.
