@@ -130,9 +130,10 @@ struct Spike {
     candidates: usize,
     // invariant: the members among the candidates scanned so far, in scan order.
     members: Vec<EventId>,
-    // The candidates: (thread group, index range) into `pm(target)`'s children
-    // (`Qpor::spike_ranges`); the scan is at `ranges[range]`, index `pos`.
-    ranges: Vec<(usize, std::ops::Range<usize>)>,
+    // The candidates: (thread group, index range, whether the range is of
+    // `ChildGroup::by_pred` rather than `ChildGroup::children`) into `pm(target)`'s
+    // children (`Qpor::spike_ranges`); the scan is at `ranges[range]`, index `pos`.
+    ranges: Vec<(usize, std::ops::Range<usize>, bool)>,
     range: usize,
     pos: usize,
 }
@@ -541,7 +542,11 @@ impl Qpor {
                 spike.pos = spike.ranges.get(spike.range).map_or(0, |x| x.1.start);
                 continue;
             }
-            let c = groups[g].children()[spike.pos];
+            let c = if spike.ranges[spike.range].2 {
+                self.u.child_record(groups[g].by_pred()[spike.pos])
+            } else {
+                groups[g].children()[spike.pos]
+            };
             spike.pos += 1;
             s.stats.comb_scanned += 1;
             if self.spike_member(&c, spike.target, k) {
@@ -554,8 +559,14 @@ impl Qpor {
     /// The candidates of the spike of `d` with the branch at `C_k`: index ranges into
     /// the thread groups of `pm(d)`'s children. `d`'s own thread is skipped (see
     /// `spike_member`); in a thread with events in `C_k`, only the children whose
-    /// thread predecessor is its last event in `C_k`, or deeper, can be compatible.
-    fn spike_ranges(&self, d: EventId, obj: ObjIdx) -> (Vec<(usize, std::ops::Range<usize>)>, usize) {
+    /// thread predecessor is its last event in `C_k`, or deeper, can be compatible
+    /// (`ChildGroup::after`); in a thread with none, only those whose thread
+    /// predecessor, when it is an operation on an object, lies below `C_k`'s last
+    /// operation on that object (`Unfolding::preds_below`). The ranges hold every
+    /// member, so the scan's cost follows the candidates that can be members, not the
+    /// number of variants in `U`.
+    #[allow(clippy::type_complexity)]
+    fn spike_ranges(&self, d: EventId, obj: ObjIdx) -> (Vec<(usize, std::ops::Range<usize>, bool)>, usize) {
         let dev = self.u.event(d);
         let mut ranges = Vec::new();
         let mut n = 0;
@@ -564,11 +575,21 @@ impl Qpor {
                 continue;
             }
             let lt = self.last_of(g.thread);
-            let rs = if lt == BOTTOM { [0..g.children().len(), 0..0] } else { g.after(self.u.thread_depth(lt), lt) };
-            for r in rs {
+            if lt == BOTTOM {
+                self.u.preds_below(
+                    g,
+                    |o| self.obj_last_of(o),
+                    |r| {
+                        n += r.len();
+                        ranges.push((gi, r, true));
+                    },
+                );
+                continue;
+            }
+            for r in g.after(self.u.thread_depth(lt), lt) {
                 if !r.is_empty() {
                     n += r.len();
-                    ranges.push((gi, r));
+                    ranges.push((gi, r, false));
                 }
             }
         }
