@@ -24,6 +24,14 @@ fn unfold(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_unfold")).current_dir(dir).args(args).output().expect("the unfold binary runs")
 }
 
+/// The JSON report of `unfold ARGS` run in `dir` (a panic naming the arguments if there
+/// is none).
+fn json_of(dir: &Path, args: &[&str]) -> Value {
+    let out = unfold(dir, args);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
+}
+
 #[derive(Debug, Default)]
 struct Expect {
     verdict: Option<String>,
@@ -724,11 +732,7 @@ fn stack_overflow_names_thread_and_function() {
 #[test]
 fn the_default_lets_reads_of_two_threads_commute() {
     let dir = corpus();
-    let run = |args: &[&str]| -> Value {
-        let out = unfold(&dir, args);
-        serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{args:?}: no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
-    };
+    let run = |args: &[&str]| json_of(&dir, args);
     // Peterson's lock: both threads read `want` and `turn`.
     let default = run(&["check", "peterson_bounded.c", "--json"]);
     let qpor = run(&["check", "peterson_bounded.c", "--json", "--algorithm", "qpor"]);
@@ -758,11 +762,7 @@ fn the_default_lets_reads_of_two_threads_commute() {
 #[test]
 fn an_svcomp_program_is_checked_under_sequential_consistency_by_default() {
     let dir = corpus();
-    let run = |args: &[&str]| -> Value {
-        let out = unfold(&dir, args);
-        serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{args:?}: no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
-    };
+    let run = |args: &[&str]| json_of(&dir, args);
     let default = run(&["check", "svcomp_racy_publish.c", "--json"]);
     assert_eq!(default["verdict"], "ok", "{default}");
     assert!(default["memory_choice"].as_str().is_some_and(|c| c.contains("SV-COMP") && c.contains("--memory races")));

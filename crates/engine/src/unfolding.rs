@@ -188,12 +188,22 @@ pub struct ChildGroup {
     pub thread: ThreadId,
     // invariant: sorted by `Child::key` (depth, then thread predecessor).
     children: Vec<Child>,
+    // invariant: the same children, sorted by `Unfolding::pred_order`: those whose
+    // thread predecessor is an operation on an object first, by that object, then by
+    // the predecessor's position in the object's tree in pre-order; the others last.
+    // The subtree of one node is then one range (see [`Unfolding::preds_below`]).
+    by_pred: Vec<EventId>,
 }
 
 impl ChildGroup {
     /// All the children, sorted by depth then thread predecessor.
     pub fn children(&self) -> &[Child] {
         &self.children
+    }
+
+    /// All the children, in the order of [`Unfolding::preds_below`]'s ranges.
+    pub fn by_pred(&self) -> &[EventId] {
+        &self.by_pred
     }
 
     /// The children that can follow `last`, an event of this thread, in a
@@ -400,6 +410,99 @@ impl Unfolding {
         self.tree_le(lo, hi, true)
     }
 
+    /// The order of two nodes of one object tree in a pre-order walk that visits the
+    /// children of a node by increasing event id ([`BOTTOM`], the root, comes first).
+    /// A node's subtree is then a contiguous range. The order of two live events never
+    /// changes: it depends only on their ancestors, which are live and keep their ids.
+    /// `O(log d · s log_s d)` for depth `d` (a binary search for the deepest common
+    /// ancestor with the skip-list queries of §5.2).
+    pub fn obj_preorder_cmp(&self, a: EventId, b: EventId) -> std::cmp::Ordering {
+        if a == b {
+            return std::cmp::Ordering::Equal;
+        }
+        let (da, db) = (self.depth(a, true), self.depth(b, true));
+        let m = da.min(db);
+        let (a1, b1) = (self.ancestor_at(a, m, true), self.ancestor_at(b, m, true));
+        if a1 == b1 {
+            // One is an ancestor of the other: it comes first.
+            return da.cmp(&db);
+        }
+        // invariant: the ancestors at depth `lo` are equal (depth 0: the root), those at
+        // depth `hi` differ.
+        let (mut lo, mut hi) = (0, m);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if self.ancestor_at(a1, mid, true) == self.ancestor_at(b1, mid, true) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        self.ancestor_at(a1, hi, true).0.cmp(&self.ancestor_at(b1, hi, true).0)
+    }
+
+    /// The key of a child of an object-tree node in [`ChildGroup::by_pred`]: the object
+    /// of its thread predecessor when that is an operation on an object by the same
+    /// thread (`None`, sorted last, otherwise).
+    fn pred_obj(&self, x: EventId) -> Option<ObjIdx> {
+        let ev = &self.events[x.index()];
+        if ev.tnode.parent == BOTTOM {
+            return None;
+        }
+        self.events[ev.tpred.index()].obj
+    }
+
+    /// The order of [`ChildGroup::by_pred`]: by the object of the thread predecessor
+    /// (`None` last), then by the predecessor's position in that object's tree.
+    fn pred_order(&self, x: EventId, y: EventId) -> std::cmp::Ordering {
+        let (ox, oy) = (self.pred_obj(x), self.pred_obj(y));
+        let key = |o: Option<ObjIdx>| o.unwrap_or(ObjIdx::MAX);
+        key(ox).cmp(&key(oy)).then_with(|| match ox {
+            Some(_) if ox == oy => self.obj_preorder_cmp(self.events[x.index()].tpred, self.events[y.index()].tpred),
+            _ => x.0.cmp(&y.0),
+        })
+    }
+
+    /// The children in `group` whose thread predecessor can lie outside a configuration
+    /// `C` in which their thread has no event: as index ranges of
+    /// [`ChildGroup::by_pred`]. `obj_last(o)` is `C`'s last operation on `o` ([`BOTTOM`]
+    /// if none). A child `x` whose thread predecessor `p` is an operation on an object
+    /// `o` is left out unless `p` is strictly below `obj_last(o)` in `o`'s tree: `p`
+    /// is outside `C` (its thread has no event there), so `lmax(x, o) ≥ p` is outside
+    /// `C` too and must follow `obj_last(o)` for `[x] ∪ C` to be a configuration; `p`
+    /// and `obj_last(o)` are then both ancestors of `lmax(x, o)`, hence comparable, and
+    /// `p` above would put `p` in `C`. The children whose predecessor is no object
+    /// operation are all returned. One binary search per object.
+    pub fn preds_below(
+        &self,
+        group: &ChildGroup,
+        obj_last: impl Fn(ObjIdx) -> EventId,
+        mut out: impl FnMut(std::ops::Range<usize>),
+    ) {
+        let v = &group.by_pred;
+        let mut start = 0;
+        while start < v.len() {
+            let Some(o) = self.pred_obj(v[start]) else {
+                out(start..v.len());
+                return;
+            };
+            let end = start + v[start..].partition_point(|&x| self.pred_obj(x) == Some(o));
+            let q = obj_last(o);
+            if q == BOTTOM {
+                out(start..end);
+            } else {
+                let run = &v[start..end];
+                let pred = |x: EventId| self.events[x.index()].tpred;
+                let lo = run.partition_point(|&x| self.obj_preorder_cmp(pred(x), q).is_le());
+                let hi = run.partition_point(|&x| self.obj_preorder_cmp(pred(x), q).is_le() || self.obj_le(q, pred(x)));
+                if lo < hi {
+                    out(start + lo..start + hi);
+                }
+            }
+            start = end;
+        }
+    }
+
     /// Whether `a` is `b` or an ancestor of `b` in their object's tree ([`BOTTOM`], the
     /// root, is an ancestor of every node). Both must be operations on one object.
     #[inline]
@@ -492,6 +595,15 @@ impl Unfolding {
         self.children.get(&(o, parent)).map_or(&[], |v| v.as_slice())
     }
 
+    /// The [`Child`] record of `e`, an operation on an object.
+    pub fn child_record(&self, e: EventId) -> Child {
+        let ev = &self.events[e.index()];
+        let tparent = ev.tnode.parent;
+        let tpred_obj =
+            (tparent != BOTTOM).then(|| &self.events[tparent.index()]).and_then(|p| p.obj.map(|o| (o, p.onode.depth)));
+        Child { event: e, thread: ev.thread, tpred: ev.tpred, depth: ev.tnode.depth, tpred_obj }
+    }
+
     /// Children of `parent` (or of object `o`'s virtual root if `parent` is
     /// [`BOTTOM`]) in the tree of object `o`.
     pub fn obj_children(&self, o: ObjIdx, parent: EventId) -> ObjChildren<'_> {
@@ -576,19 +688,23 @@ impl Unfolding {
             };
             let old = std::mem::replace(head, e);
             self.events[e.index()].next_osibling = old;
-            let depth = self.events[e.index()].tnode.depth;
+            let child = self.child_record(e);
             let groups = self.children.entry((obj, opred)).or_default();
-            let tpred_obj = (tparent != BOTTOM)
-                .then(|| &self.events[tparent.index()])
-                .and_then(|p| p.obj.map(|o| (o, p.onode.depth)));
-            let child = Child { event: e, thread, tpred, depth, tpred_obj };
-            match groups.iter_mut().find(|g| g.thread == thread) {
-                Some(g) => {
+            let gi = match groups.iter().position(|g| g.thread == thread) {
+                Some(gi) => {
+                    let g = &mut groups[gi];
                     let at = g.children.partition_point(|x| x.key() <= child.key());
                     g.children.insert(at, child);
+                    gi
                 }
-                None => groups.push(ChildGroup { thread, children: vec![child] }),
-            }
+                None => {
+                    groups.push(ChildGroup { thread, children: vec![child], by_pred: Vec::new() });
+                    groups.len() - 1
+                }
+            };
+            let by_pred = &self.children[&(obj, opred)][gi].by_pred;
+            let at = by_pred.partition_point(|&x| self.pred_order(x, e).is_lt());
+            self.children.get_mut(&(obj, opred)).expect("just inserted")[gi].by_pred.insert(at, e);
         }
         self.index.insert(key, e);
         (e, true)
@@ -778,6 +894,7 @@ impl Unfolding {
             }
             for g in v.iter_mut() {
                 g.children.retain(|c| events[c.event.index()].live);
+                g.by_pred.retain(|x| events[x.index()].live);
             }
             v.retain(|g| !g.children.is_empty());
             !v.is_empty()
@@ -924,6 +1041,35 @@ mod tests {
                 assert_eq!(u.depth(q, true), g);
                 assert!(naive_le(&u, q, b, true));
             }
+        }
+    }
+
+    /// `obj_preorder_cmp` against a pre-order walk of the tree (children by increasing
+    /// id): the index of spike candidates (`preds_below`) relies on subtrees being
+    /// contiguous in this order.
+    #[test]
+    fn preorder_comparison_matches_a_walk_of_the_tree() {
+        let mut rng = Rng::new(0x5eed_0f0d);
+        for (n, skip) in [(300, 2), (3_000, 4)] {
+            let (u, nodes) = random_tree(&mut rng, n, skip);
+            let mut rank = vec![usize::MAX; u.slots()];
+            let mut stack: Vec<EventId> = u.obj_children(0, BOTTOM).collect();
+            stack.sort_by_key(|e| std::cmp::Reverse(e.0));
+            let mut next = 0;
+            while let Some(e) = stack.pop() {
+                rank[e.index()] = next;
+                next += 1;
+                let mut cs: Vec<EventId> = u.obj_children(0, e).collect();
+                cs.sort_by_key(|e| std::cmp::Reverse(e.0));
+                stack.extend(cs);
+            }
+            assert_eq!(next, n, "the walk reaches every node");
+            for _ in 0..20_000 {
+                let a = nodes[rng.below(n)];
+                let b = nodes[rng.below(n)];
+                assert_eq!(u.obj_preorder_cmp(a, b), rank[a.index()].cmp(&rank[b.index()]), "{a:?} {b:?}");
+            }
+            assert!(nodes.iter().all(|&a| u.obj_preorder_cmp(BOTTOM, a).is_lt()));
         }
     }
 

@@ -55,34 +55,43 @@
 //! `K(C, D) = C ∪ D ∪ S(C)`, where `S(C)` = the object operations `x ∉ C` such that,
 //! for some node `j` of the branch where `pm(x)` is the last operation on `x`'s object
 //! `o` in `C_j` (`pm(x)` an event of `C`, or the root `⊥`),
-//! - `[x] ∪ C_lo` is a configuration, `C_lo` being the shortest such prefix (the one
-//!   ending with `pm(x)`), and
 //! - some thread other than `x`'s has its pending action on `o` at `C_j`,
+//! - `[x] ∪ C_j` is a configuration, and
+//! - `[x] ∩ D_j = ∅`,
 //!
 //! with `C` the branch and `D` the union of the sleep sets of its nodes. This is the
 //! only rule; `Qpor::prune` implements it. Why it suffices: a spike member at node `j`
 //! of the branch is a sibling `x` of some `d ∈ D_j` in `d`'s object tree, in another
-//! thread (`Qpor::spike_member`), with `[x] ∪ C_j` a configuration (Def. 6 step 3) —
-//! so `[x] ∪ C_lo` is one too, `C_lo ⊆ C_j` — and `d ∈ en(C_j)` is the pending action
-//! of its thread at `C_j`, on `o`. That holds for the events `D_j` will receive later
-//! as well (they are enabled at `C_j`), and a thread's pending action at `C_j` depends
-//! only on `C_j`, so the pending actions the run reported for the branch stay valid
-//! (`Qpor::next_pending`). The events an `Alt` at a node not yet created will use hang
-//! under events outside `C` and are added again by `cexp` when the run that creates
-//! that node passes through them. Causes are kept because trees, `tmax` and `lmax`
-//! refer to them.
+//! thread (`Qpor::spike_member`), with `[x] ∪ C_j` a configuration and `[x] ∩ D_j = ∅`
+//! (Def. 6 step 3), and `d ∈ en(C_j)` is the pending action of its thread at `C_j`, on
+//! `o`. While node `j` is on the branch, `C_j` is fixed and `D_j` only grows, so an `x`
+//! that fails the last two conditions now fails them at every later `Alt` at `j`; the
+//! events `D_j` will receive later are enabled at `C_j`, and a thread's pending action
+//! at `C_j` depends only on `C_j`, so the pending actions the run reported for the
+//! branch stay valid (`Qpor::next_pending`). A node created later below a node `k` of
+//! the window inherits the blocking: its configuration `C'` contains `C_k`, and if
+//! `[x] ∪ C'` is a configuration and `z ∈ [x] ∩ D_k`, no event of `C' \ C_k` is on
+//! `z`'s object (it would be comparable with `z` in that tree, putting `z` in `C'` or
+//! it in `C_k`), so `z` stays in every sleep set down to that node. The events an `Alt`
+//! at a node not yet created will use otherwise hang under events outside `C` and are
+//! added again by `cexp` when the run that creates that node passes through them.
+//! Causes are kept because trees, `tmax` and `lmax` refer to them.
 //!
 //! How `K` relates to `Q`: `Q` keeps every event in conflict with `C ∪ D`; on a
 //! lock-heavy program that is nearly all of `U`. `K` drops the ones hanging under
 //! events outside `C` and those on objects no other thread is about to touch — such
-//! as the variants of a thread's private inner lock, one per history of an outer lock.
-//! `K` is still not bounded by the branch when another thread does wait on the inner
-//! lock (nested locking with a partner per inner mutex, `bench/mpat_nested.c`): those
-//! variants are spike candidates for the `Alt` calls at the nodes before the first
-//! inner-lock operation of the branch, and both rules keep them (measured in
-//! `docs/qpor-performance.md`). Pruning runs when `U` has doubled since the last
+//! as the variants of a thread's private inner lock, one per history of an outer lock —
+//! and those whose history holds an event the sleep sets already exclude. `K` is still
+//! not bounded by the branch when another thread does wait on the inner lock (nested
+//! locking with a partner per inner mutex, `bench/mpat_nested.c`): the variants whose
+//! history avoids the sleep sets are spike candidates for the `Alt` calls at the nodes
+//! before the first inner-lock operation of the branch, and both rules keep them
+//! (measured in `docs/qpor-performance.md`). The spike scan does not pay for them:
+//! `Unfolding::preds_below` leaves out the variants whose history is not below the
+//! branch (`Qpor::spike_ranges`). Pruning runs when `U` has doubled since the last
 //! pruning, which keeps its cost amortised constant per event (the peak is at most
-//! twice the kept set plus the slack).
+//! twice the kept set plus the slack). Deciding one event walks at most `PRUNE_WALK`
+//! nodes of its window; an event not decided by then is kept (keeping is always safe).
 //!
 //! # Where Algorithm 1's lines are
 //!
@@ -130,9 +139,10 @@ struct Spike {
     candidates: usize,
     // invariant: the members among the candidates scanned so far, in scan order.
     members: Vec<EventId>,
-    // The candidates: (thread group, index range) into `pm(target)`'s children
-    // (`Qpor::spike_ranges`); the scan is at `ranges[range]`, index `pos`.
-    ranges: Vec<(usize, std::ops::Range<usize>)>,
+    // The candidates: (thread group, index range, whether the range is of
+    // `ChildGroup::by_pred` rather than `ChildGroup::children`) into `pm(target)`'s
+    // children (`Qpor::spike_ranges`); the scan is at `ranges[range]`, index `pos`.
+    ranges: Vec<(usize, std::ops::Range<usize>, bool)>,
     range: usize,
     pos: usize,
 }
@@ -541,7 +551,11 @@ impl Qpor {
                 spike.pos = spike.ranges.get(spike.range).map_or(0, |x| x.1.start);
                 continue;
             }
-            let c = groups[g].children()[spike.pos];
+            let c = if spike.ranges[spike.range].2 {
+                self.u.child_record(groups[g].by_pred()[spike.pos])
+            } else {
+                groups[g].children()[spike.pos]
+            };
             spike.pos += 1;
             s.stats.comb_scanned += 1;
             if self.spike_member(&c, spike.target, k) {
@@ -554,8 +568,14 @@ impl Qpor {
     /// The candidates of the spike of `d` with the branch at `C_k`: index ranges into
     /// the thread groups of `pm(d)`'s children. `d`'s own thread is skipped (see
     /// `spike_member`); in a thread with events in `C_k`, only the children whose
-    /// thread predecessor is its last event in `C_k`, or deeper, can be compatible.
-    fn spike_ranges(&self, d: EventId, obj: ObjIdx) -> (Vec<(usize, std::ops::Range<usize>)>, usize) {
+    /// thread predecessor is its last event in `C_k`, or deeper, can be compatible
+    /// (`ChildGroup::after`); in a thread with none, only those whose thread
+    /// predecessor, when it is an operation on an object, lies below `C_k`'s last
+    /// operation on that object (`Unfolding::preds_below`). The ranges hold every
+    /// member, so the scan's cost follows the candidates that can be members, not the
+    /// number of variants in `U`.
+    #[allow(clippy::type_complexity)]
+    fn spike_ranges(&self, d: EventId, obj: ObjIdx) -> (Vec<(usize, std::ops::Range<usize>, bool)>, usize) {
         let dev = self.u.event(d);
         let mut ranges = Vec::new();
         let mut n = 0;
@@ -564,11 +584,21 @@ impl Qpor {
                 continue;
             }
             let lt = self.last_of(g.thread);
-            let rs = if lt == BOTTOM { [0..g.children().len(), 0..0] } else { g.after(self.u.thread_depth(lt), lt) };
-            for r in rs {
+            if lt == BOTTOM {
+                self.u.preds_below(
+                    g,
+                    |o| self.obj_last_of(o),
+                    |r| {
+                        n += r.len();
+                        ranges.push((gi, r, true));
+                    },
+                );
+                continue;
+            }
+            for r in g.after(self.u.thread_depth(lt), lt) {
                 if !r.is_empty() {
                     n += r.len();
-                    ranges.push((gi, r));
+                    ranges.push((gi, r, false));
                 }
             }
         }
@@ -759,16 +789,23 @@ impl Qpor {
                 }
             }
         }
-        // Whether at some node j in lo..=hi a thread other than t has its pending action
-        // on object o.
-        let others_pending = |o: ObjIdx, t: ThreadId, lo: u32, hi: u32| -> bool {
+        // The nodes j in lo..=hi where a thread other than t has its pending action on
+        // object o, as ranges.
+        let others_pending = |o: ObjIdx, t: ThreadId, lo: u32, hi: u32| {
             let ch = &pending_changes[o as usize];
             let start = ch.partition_point(|c| c.0 <= lo).saturating_sub(1);
-            // ch[start] (if at or before lo) is the state at lo.
-            ch[start..]
-                .iter()
-                .take_while(|c| c.0 <= hi)
-                .any(|&(_, n, who)| n >= 2 || (n == 1 && who != t.index() as u32))
+            // ch[start] (if at or before lo) is the state at lo; each entry holds until
+            // the next one.
+            (start..ch.len()).take_while(move |&i| ch[i].0 <= hi).filter_map(move |i| {
+                let (j, n, who) = ch[i];
+                let end = ch.get(i + 1).map_or(hi, |c| (c.0 - 1).min(hi));
+                (n >= 2 || (n == 1 && who != t.index() as u32)).then_some(j.max(lo)..=end)
+            })
+        };
+        // Whether [x] ∪ C_j is a configuration (every lmax of x comparable with C_j's last
+        // operation on its object).
+        let compatible_at = |x: EventId, j: u32| {
+            self.u.lmax_all(x).iter().all(|&(o, y)| self.u.obj_comparable(y, last_in_prefix(o, j)))
         };
         for (i, kept) in keep.iter_mut().enumerate() {
             let x = EventId(i as u32);
@@ -776,9 +813,6 @@ impl Qpor {
                 continue;
             }
             let ev = self.u.event(x);
-            if ev.obj.is_none() {
-                continue;
-            }
             let Some(obj) = ev.obj else { continue };
             // The nodes j = lo..=hi of the branch where pm(x) is the last operation on
             // x's object.
@@ -794,17 +828,37 @@ impl Qpor {
                 }
             };
             let hi = hi.unwrap_or(self.c.len() as u32);
-            if !others_pending(obj, ev.thread, lo, hi) {
-                continue;
-            }
-            if self.u.lmax_all(x).iter().all(|&(o, y)| self.u.obj_comparable(y, last_in_prefix(o, lo))) {
-                *kept = true;
+            // A node j of the window where another thread is pending on the object, [x] ∪
+            // C_j is a configuration and [x] avoids D_j. Compatibility only gets lost as j
+            // grows (C_j grows), so the walk stops at the first incompatible node; a walk
+            // longer than `PRUNE_WALK` nodes keeps x (keeping is always safe).
+            let mut walked = 0;
+            'nodes: for r in others_pending(obj, ev.thread, lo, hi) {
+                for j in r {
+                    walked += 1;
+                    if walked > PRUNE_WALK {
+                        *kept = true;
+                        break 'nodes;
+                    }
+                    if !compatible_at(x, j) {
+                        break 'nodes;
+                    }
+                    if self.nodes[j as usize].sleep.iter().all(|&z| !self.u.le(z, x)) {
+                        *kept = true;
+                        break 'nodes;
+                    }
+                }
             }
         }
         self.u.retain(&mut keep);
         self.pruned_at = self.u.len();
     }
 }
+
+/// The most nodes `Qpor::prune` examines for one event before it keeps the event
+/// without deciding (which is always safe): bounds the cost of a pruning to
+/// `O(|U| · PRUNE_WALK · |D_j|)`.
+const PRUNE_WALK: u32 = 64;
 
 impl Explorer for Qpor {
     fn explore(&mut self, s: &mut Session<'_>) -> Result<(), ExploreError> {
