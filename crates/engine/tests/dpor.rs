@@ -385,7 +385,7 @@ fn try_waits(c: &Canon) -> [bool; 4] {
 /// locally (docs/memory.md).
 #[test]
 fn random_programs_with_try_spins() {
-    let seeds: u64 = std::env::var("UNFOLD_TRY_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
+    let seeds: u64 = std::env::var("UNFOLD_TRY_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(80);
     let plain = random::Shape { try_spins: true, ..random::Shape::default() };
     let mixed = random::Shape { try_spins: true, multi_spins: true, sync_objects: true, ..random::Shape::default() };
     for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
