@@ -104,9 +104,9 @@ impl Configuration {
     /// configuration.
     pub fn push(&mut self, u: &Unfolding, e: EventId) {
         let ev = u.event(e);
-        let (t, action, obj) = (ev.thread, ev.action, ev.obj);
+        let (t, action, obj) = (ev.thread, u.action(e), ev.obj);
         debug_assert!(
-            self.contains(ev.tpred) && self.contains(ev.opred) && ev.extra.iter().all(|&p| self.contains(p)),
+            self.contains(ev.tpred) && self.contains(ev.opred) && u.extra(e).iter().all(|&p| self.contains(p)),
             "checker bug: pushed {e:?} before its causes"
         );
         set_slot(&mut self.last, t.index(), e);
@@ -135,7 +135,7 @@ impl Configuration {
         let t = ev.thread;
         let prev = (ev.tpred != BOTTOM && u.event(ev.tpred).thread == t).then_some(ev.tpred);
         self.last[t.index()] = prev;
-        if let Action::Create(c) = ev.action {
+        if let Action::Create(c) = u.action(e) {
             self.creator[c.index()] = None;
         }
         if let Some(obj) = ev.obj {
@@ -157,7 +157,7 @@ impl Configuration {
             let ev = u.event(e);
             assert_eq!(self.position(e), Some(i), "checker bug: position of {e:?}");
             assert_eq!(self.sched[i], ev.thread, "checker bug: schedule at {i}");
-            for p in [ev.tpred, ev.opred].iter().chain(ev.extra.iter()) {
+            for p in [ev.tpred, ev.opred].iter().chain(u.extra(e)) {
                 assert!(
                     *p == BOTTOM || self.position(*p).is_some_and(|q| q < i),
                     "checker bug: {e:?} at {i} before its cause {p:?}"
@@ -167,7 +167,7 @@ impl Configuration {
                 assert!(!u.conflict(e, f), "checker bug: {e:?} and {f:?} in conflict in one configuration");
             }
             set_slot(&mut last, ev.thread.index(), e);
-            if let Action::Create(c) = ev.action {
+            if let Action::Create(c) = u.action(e) {
                 set_slot(&mut creator, c.index(), e);
             }
             if let Some(obj) = ev.obj {

@@ -253,7 +253,7 @@ impl Qpor {
         }
         match action {
             Action::Join(u) => {
-                let x = self.c.last_of(u).filter(|&x| self.u.event(x).action == Action::Exit);
+                let x = self.c.last_of(u).filter(|&x| self.u.action(x) == Action::Exit);
                 let Some(x) = x else {
                     return Err(ProgramError::Divergence {
                         step,
@@ -293,14 +293,14 @@ impl Qpor {
         let t0 = Instant::now();
         debug_assert_eq!(self.c.len(), from);
         for (i, (step, &t)) in exec.steps.iter().zip(self.c.schedule()).enumerate().take(from) {
-            if step.thread != t || step.action != self.u.event(self.c.events()[i]).action {
+            if step.thread != t || step.action != self.u.action(self.c.events()[i]) {
                 return Err(ProgramError::Divergence {
                     step: i,
                     detail: format!(
                         "replayed {} {:?}, the branch has {:?}",
                         step.thread,
                         step.action,
-                        self.u.event(self.c.events()[i])
+                        self.u.show(self.c.events()[i])
                     ),
                 }
                 .into());
@@ -381,7 +381,7 @@ impl Qpor {
         if ev.obj.is_none() || ev.opred == BOTTOM {
             return;
         }
-        let (thread, stmt, et, pm) = (ev.thread, ev.action.pending_form(), ev.tpred, ev.opred);
+        let (thread, stmt, et, pm) = (ev.thread, self.u.action(e).pending_form(), ev.tpred, ev.opred);
         if self.u.le(pm, et) {
             return;
         }
@@ -461,7 +461,7 @@ impl Qpor {
         if thread_next
             && ev.obj.is_none_or(|o| self.obj_last_of(o) == ev.opred)
             && in_c(ev.opred)
-            && ev.extra.iter().all(|&e| in_c(e))
+            && (!ev.has_extra() || self.u.extra(x).iter().all(|&e| in_c(e)))
         {
             return true;
         }
@@ -476,7 +476,7 @@ impl Qpor {
         if lt != BOTTOM && !self.u.le(lt, x) {
             return false;
         }
-        self.u.lmax_all(x).iter().all(|&(o, l)| self.obj_compatible(l, self.obj_last_of(o)))
+        self.u.lmax_all(x).all(|(o, l)| self.obj_compatible(l, self.obj_last_of(o)))
     }
 
     /// Whether `l`, an operation on object `o`, is comparable in `o`'s tree with
@@ -493,7 +493,7 @@ impl Qpor {
     fn preds_in_branch(&self, x: EventId) -> bool {
         let ev = self.u.event(x);
         let in_c = |e: EventId| e == BOTTOM || self.in_c(e);
-        in_c(ev.tpred) && in_c(ev.opred) && ev.extra.iter().all(|&e| in_c(e))
+        in_c(ev.tpred) && in_c(ev.opred) && (!ev.has_extra() || self.u.extra(x).iter().all(|&e| in_c(e)))
     }
 
     /// Whether `x`, a child of `pm(d)` in `d`'s object tree, belongs to the spike of
@@ -714,7 +714,7 @@ impl Qpor {
             }
             stack.push((e, true));
             let ev = self.u.event(e);
-            for &p in ev.extra.iter().rev().chain([ev.opred, ev.tpred].iter()) {
+            for &p in self.u.extra(e).iter().rev().chain([ev.opred, ev.tpred].iter()) {
                 if p != BOTTOM {
                     stack.push((p, false));
                 }
@@ -784,7 +784,7 @@ impl Qpor {
             for (i, (&t, &(next, child_next))) in self.c.schedule().iter().zip(&self.next_pending).enumerate() {
                 let j = i as u32 + 1;
                 set(t, obj_of(next), j, &mut pend);
-                if let Action::Create(c) = self.u.event(self.c.events()[i]).action {
+                if let Action::Create(c) = self.u.action(self.c.events()[i]) {
                     set(c, obj_of(child_next), j, &mut pend);
                 }
             }
@@ -804,9 +804,8 @@ impl Qpor {
         };
         // Whether [x] ∪ C_j is a configuration (every lmax of x comparable with C_j's last
         // operation on its object).
-        let compatible_at = |x: EventId, j: u32| {
-            self.u.lmax_all(x).iter().all(|&(o, y)| self.u.obj_comparable(y, last_in_prefix(o, j)))
-        };
+        let compatible_at =
+            |x: EventId, j: u32| self.u.lmax_all(x).all(|(o, y)| self.u.obj_comparable(y, last_in_prefix(o, j)));
         for (i, kept) in keep.iter_mut().enumerate() {
             let x = EventId(i as u32);
             if *kept || !self.u.is_live(x) {
@@ -905,7 +904,7 @@ impl Explorer for Qpor {
                 let dev = self.u.event(d);
                 let woken = dev.obj.is_some() && a.iter().any(|&x| self.u.event(x).obj == dev.obj);
                 if !woken {
-                    sleep_req.push((dev.thread, dev.action));
+                    sleep_req.push((dev.thread, self.u.action(d)));
                 }
             }
             from = k;
@@ -1210,7 +1209,7 @@ mod tests {
                     let ev = q.u.event(e);
                     [ev.tpred, ev.opred]
                         .iter()
-                        .chain(ev.extra.iter())
+                        .chain(q.u.extra(e))
                         .filter_map(|&p| pos(p))
                         .fold(0u64, |m, i| m | 1 << i)
                 })
