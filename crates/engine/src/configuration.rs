@@ -25,9 +25,12 @@ pub struct Configuration {
     last: Vec<Option<EventId>>,
     creator: Vec<Option<EventId>>,
     obj_last: Vec<Option<EventId>>,
-    // invariant: pos[seq[i]] == Some(i); None (or out of range) for other events.
-    pos: Vec<Option<u32>>,
+    // invariant: pos[seq[i]] == i; NOT_IN (or out of range) for other events.
+    pos: Vec<u32>,
 }
+
+/// The position of an event outside the configuration.
+const NOT_IN: u32 = u32::MAX;
 
 fn set_slot(v: &mut Vec<Option<EventId>>, i: usize, e: EventId) {
     if v.len() <= i {
@@ -74,7 +77,7 @@ impl Configuration {
         if e == BOTTOM {
             return None;
         }
-        self.pos.get(e.index()).copied().flatten().map(|p| p as usize)
+        self.pos.get(e.index()).copied().filter(|&p| p != NOT_IN).map(|p| p as usize)
     }
 
     /// The last event of thread `t`, if the thread has one.
@@ -117,9 +120,9 @@ impl Configuration {
             set_slot(&mut self.obj_last, obj as usize, e);
         }
         if self.pos.len() <= e.index() {
-            self.pos.resize(e.index() + 1, None);
+            self.pos.resize(e.index() + 1, NOT_IN);
         }
-        self.pos[e.index()] = Some(self.seq.len() as u32);
+        self.pos[e.index()] = self.seq.len() as u32;
         self.seq.push(e);
         self.sched.push(t);
     }
@@ -141,7 +144,7 @@ impl Configuration {
         if let Some(obj) = ev.obj {
             self.obj_last[obj as usize] = (ev.opred != BOTTOM).then_some(ev.opred);
         }
-        self.pos[e.index()] = None;
+        self.pos[e.index()] = NOT_IN;
         e
     }
 
@@ -180,7 +183,7 @@ impl Configuration {
         assert!(same(&last, &self.last), "checker bug: last event per thread");
         assert!(same(&creator, &self.creator), "checker bug: creator per thread");
         assert!(same(&obj_last, &self.obj_last), "checker bug: last operation per object");
-        let members = self.pos.iter().filter(|p| p.is_some()).count();
+        let members = self.pos.iter().filter(|&&p| p != NOT_IN).count();
         assert_eq!(members, self.seq.len(), "checker bug: membership of events not in the sequence");
     }
 }

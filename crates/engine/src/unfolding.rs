@@ -251,7 +251,8 @@ impl EventIndex {
     /// Add `e` (not present) with hash `hash`; at most 3/4 full.
     fn insert(&mut self, hash: u64, e: EventId) {
         if (self.len + 1) * 4 > self.slots.len() * 3 {
-            let old = std::mem::replace(self, EventIndex::with_room(2 * self.len.max(8)));
+            let cap = (2 * self.slots.len()).max(16);
+            let old = std::mem::replace(self, EventIndex { slots: vec![(0, BOTTOM); cap], len: 0 });
             for (t, x) in old.slots {
                 if x != BOTTOM {
                     self.put(t, x);
@@ -447,29 +448,51 @@ impl Child {
     }
 }
 
-/// The children of one object-tree node performed by one thread.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChildGroup {
-    /// The thread.
-    pub thread: ThreadId,
-    // invariant: sorted by `Child::key` (depth, then thread predecessor).
+/// The children of one object-tree node: thread by thread (by increasing thread id, so
+/// that a thread's run is a binary search away), each thread's run in two orders.
+#[derive(Clone, Debug, Default)]
+struct Kids {
+    // invariant: sorted by thread, then by `Child::key` (depth, then thread
+    // predecessor).
     children: Vec<Child>,
-    // invariant: the same children, sorted by `Unfolding::pred_order`: those whose
-    // thread predecessor is an operation on an object first, by that object, then by
-    // the predecessor's position in the object's tree in pre-order; the others last.
-    // The subtree of one node is then one range (see [`Unfolding::preds_below`]).
+    // invariant: the same children, in the same runs of threads; within a thread,
+    // sorted by `Unfolding::pred_order`: those whose thread predecessor is an operation
+    // on an object first, by that object, then by the predecessor's position in the
+    // object's tree in pre-order; the others last. The subtree of one node is then one
+    // range (see [`Unfolding::preds_below`]).
     by_pred: Vec<EventId>,
 }
 
-impl ChildGroup {
+/// Make room for one more element in `v`, growing it by half (most object-tree nodes
+/// have one or two children: the default doubling from 4 would waste most of it).
+fn grow<T>(v: &mut Vec<T>) {
+    if v.len() == v.capacity() {
+        v.reserve_exact(1 + v.len() / 2);
+    }
+}
+
+/// The children of one object-tree node performed by one thread: a run of the node's
+/// children ([`Unfolding::obj_children_by_thread`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChildGroup<'a> {
+    /// The thread.
+    pub thread: ThreadId,
+    /// Where the run starts among the node's children ([`Unfolding::obj_kids`]), in both
+    /// orders.
+    pub start: usize,
+    children: &'a [Child],
+    by_pred: &'a [EventId],
+}
+
+impl ChildGroup<'_> {
     /// All the children, sorted by depth then thread predecessor.
     pub fn children(&self) -> &[Child] {
-        &self.children
+        self.children
     }
 
     /// All the children, in the order of [`Unfolding::preds_below`]'s ranges.
     pub fn by_pred(&self) -> &[EventId] {
-        &self.by_pred
+        self.by_pred
     }
 
     /// The children that can follow `last`, an event of this thread, in a
@@ -478,11 +501,31 @@ impl ChildGroup {
     /// (which the caller must still test). Children at `last`'s depth or above with
     /// another predecessor cannot follow it.
     pub fn after(&self, last_depth: u32, last: EventId) -> [std::ops::Range<usize>; 2] {
-        let c = &self.children;
+        let c = self.children;
         let lo = c.partition_point(|x| x.key() < (last_depth + 1, last));
         let hi = c.partition_point(|x| x.key() <= (last_depth + 1, last));
         let deeper = c.partition_point(|x| x.depth <= last_depth + 1);
         [lo..hi, deeper..c.len()]
+    }
+}
+
+/// The runs of one thread each of a node's children ([`Unfolding::obj_children_by_thread`]).
+#[derive(Clone, Debug)]
+pub struct ChildGroups<'a> {
+    kids: Option<&'a Kids>,
+    at: usize,
+}
+
+impl<'a> Iterator for ChildGroups<'a> {
+    type Item = ChildGroup<'a>;
+
+    fn next(&mut self) -> Option<ChildGroup<'a>> {
+        let k = self.kids?;
+        let start = self.at;
+        let thread = k.children.get(start)?.thread;
+        let end = start + k.children[start..].partition_point(|c| c.thread == thread);
+        self.at = end;
+        Some(ChildGroup { thread, start, children: &k.children[start..end], by_pred: &k.by_pred[start..end] })
     }
 }
 
@@ -516,9 +559,11 @@ pub struct Unfolding {
     // The children of each object-tree node, compact and grouped by thread: per
     // (object, parent), per thread, each child with its thread predecessor, so that a
     // scan for spike candidates skips a whole thread at once and rejects most children
-    // without touching their events.
-    children: HashMap<(ObjIdx, EventId), Vec<ChildGroup>>,
+    // without touching their events. No entry for a node without children.
+    children: HashMap<(ObjIdx, EventId), Kids>,
     skip: u32,
+    // log2(skip) when the skip step is a power of two (the default, 4), else 0.
+    skip_log2: u32,
     live: usize,
     peak: usize,
     // Scratch buffers of `find_or_add` (tmax, lmax, a merge), kept between calls: a new
@@ -560,6 +605,7 @@ impl Unfolding {
             obj_ids: Vec::new(),
             children: HashMap::default(),
             skip: skip.max(2) as u32,
+            skip_log2: if skip.max(2).is_power_of_two() { skip.max(2).trailing_zeros() } else { 0 },
             live: 0,
             peak: 0,
             scratch: Default::default(),
@@ -669,6 +715,9 @@ impl Unfolding {
     /// `j ≥ 1`, dividing `d`.
     #[inline]
     fn skip_count(&self, mut d: u32) -> usize {
+        if let Some(n) = d.trailing_zeros().checked_div(self.skip_log2) {
+            return if d == 0 { 0 } else { n as usize };
+        }
         let mut n = 0;
         while d != 0 && d.is_multiple_of(self.skip) {
             n += 1;
@@ -691,6 +740,7 @@ impl Unfolding {
     }
 
     /// `q(n, g)` of QPOR §5.2: the ancestor of `n` at depth `g` (`g ≤ d(n)`).
+    #[inline(always)]
     fn ancestor_at(&self, mut n: EventId, g: u32, object_tree: bool) -> EventId {
         if g == 0 {
             return BOTTOM;
@@ -707,15 +757,29 @@ impl Unfolding {
             let dist = d - g;
             // Skips are at distances s, s^2, ... (the j-th one exists while s^j divides
             // d): take the longest that fits.
-            let mut next = parent;
-            let (mut jump, mut rest, mut i) = (s, d, off as usize);
-            while jump <= dist && rest.is_multiple_of(s) {
-                next = self.skip_pool.pool[i];
-                i += 1;
-                rest /= s;
-                jump = jump.saturating_mul(s);
-            }
-            n = next;
+            n = if dist < s {
+                parent
+            } else if self.skip_log2 != 0 {
+                // s = 2^k: the j-th skip exists iff d has at least j·k trailing zero
+                // bits, and fits iff j·k ≤ log2(dist).
+                let (k, t) = (self.skip_log2, d.trailing_zeros().min(31 - dist.leading_zeros()));
+                let j = if k == 2 { t >> 1 } else { t / k };
+                if j == 0 {
+                    parent
+                } else {
+                    self.skip_pool.pool[off as usize + j as usize - 1]
+                }
+            } else {
+                let mut next = parent;
+                let (mut jump, mut rest, mut i) = (s, d, off as usize);
+                while jump <= dist && rest.is_multiple_of(s) {
+                    next = self.skip_pool.pool[i];
+                    i += 1;
+                    rest /= s;
+                    jump = jump.saturating_mul(s);
+                }
+                next
+            };
         }
     }
 
@@ -930,8 +994,14 @@ impl Unfolding {
     /// The children of `parent` (or of object `o`'s virtual root if `parent` is
     /// [`BOTTOM`]) in the tree of object `o`, compact and grouped by thread (see
     /// [`Child`], [`ChildGroup`]).
-    pub fn obj_children_by_thread(&self, o: ObjIdx, parent: EventId) -> &[ChildGroup] {
-        self.children.get(&(o, parent)).map_or(&[], |v| v.as_slice())
+    pub fn obj_children_by_thread(&self, o: ObjIdx, parent: EventId) -> ChildGroups<'_> {
+        ChildGroups { kids: self.children.get(&(o, parent)), at: 0 }
+    }
+
+    /// All the children of `parent` (or of `o`'s root) in the tree of object `o`, in
+    /// both orders of [`ChildGroup`] (each group at its `start`).
+    pub fn obj_kids(&self, o: ObjIdx, parent: EventId) -> (&[Child], &[EventId]) {
+        self.children.get(&(o, parent)).map_or((&[], &[]), |k| (&k.children, &k.by_pred))
     }
 
     /// The [`Child`] record of `e`, an operation on an object.
@@ -946,7 +1016,7 @@ impl Unfolding {
     /// Children of `parent` (or of object `o`'s virtual root if `parent` is
     /// [`BOTTOM`]) in the tree of object `o`, thread by thread.
     pub fn obj_children(&self, o: ObjIdx, parent: EventId) -> impl Iterator<Item = EventId> + '_ {
-        self.obj_children_by_thread(o, parent).iter().flat_map(|g| g.children.iter().map(|c| c.event))
+        self.obj_kids(o, parent).0.iter().map(|c| c.event)
     }
 
     // ----- adding events ----------------------------------------------------------
@@ -1055,24 +1125,19 @@ impl Unfolding {
         self.scratch = (tmax, lmax, merged);
         self.events[e.index()] = ev;
         if let Some(obj) = obj {
-            // Link into the object tree's children.
+            // Link into the object tree's children: into the thread's run, at its place
+            // in both orders.
             let child = self.child_record(e);
-            let groups = self.children.entry((obj, opred)).or_default();
-            let gi = match groups.iter().position(|g| g.thread == thread) {
-                Some(gi) => {
-                    let g = &mut groups[gi];
-                    let at = g.children.partition_point(|x| x.key() <= child.key());
-                    g.children.insert(at, child);
-                    gi
-                }
-                None => {
-                    groups.push(ChildGroup { thread, children: vec![child], by_pred: Vec::new() });
-                    groups.len() - 1
-                }
-            };
-            let by_pred = &self.children[&(obj, opred)][gi].by_pred;
-            let at = by_pred.partition_point(|&x| self.pred_order(x, e).is_lt());
-            self.children.get_mut(&(obj, opred)).expect("just inserted")[gi].by_pred.insert(at, e);
+            let (c, b) = self.obj_kids(obj, opred);
+            let lo = c.partition_point(|x| x.thread < thread);
+            let hi = c.partition_point(|x| x.thread <= thread);
+            let at = lo + c[lo..hi].partition_point(|x| x.key() <= child.key());
+            let at_pred = lo + b[lo..hi].partition_point(|&x| self.pred_order(x, e).is_lt());
+            let kids = self.children.entry((obj, opred)).or_default();
+            grow(&mut kids.children);
+            kids.children.insert(at, child);
+            grow(&mut kids.by_pred);
+            kids.by_pred.insert(at_pred, e);
         }
         self.index.insert(hash, e);
         (e, true)
@@ -1169,15 +1234,17 @@ impl Unfolding {
         if tmax.len() < n {
             tmax.resize(n, BOTTOM);
         }
-        for (i, slot) in tmax.iter_mut().enumerate().take(n) {
-            let m = if i == own { p } else { tv.get(i).copied().unwrap_or(BOTTOM) };
-            if m == BOTTOM {
-                continue;
-            }
-            // Events of one thread in a configuration form a chain: keep the deeper.
-            if *slot == BOTTOM || self.depth(m, false) > self.depth(*slot, false) {
+        // Events of one thread in a configuration form a chain: keep the deeper. `p`'s
+        // own entry is `p` (the vector's may be an earlier event of the thread: `p`,
+        // deeper, replaces it).
+        for (slot, &m) in tmax.iter_mut().zip(tv) {
+            if m != BOTTOM && (*slot == BOTTOM || self.depth(m, false) > self.depth(*slot, false)) {
                 *slot = m;
             }
+        }
+        let slot = &mut tmax[own];
+        if *slot == BOTTOM || ev.tdepth > self.depth(*slot, false) {
+            *slot = p;
         }
         if lmax.is_empty() {
             lmax.extend(self.lmax_all(p));
@@ -1255,16 +1322,15 @@ impl Unfolding {
         }
         self.live -= freed;
         let events = &self.events;
-        self.children.retain(|&(_, parent), v| {
+        self.children.retain(|&(_, parent), k| {
             if parent != BOTTOM && !events[parent.index()].live() {
                 return false;
             }
-            for g in v.iter_mut() {
-                g.children.retain(|c| events[c.event.index()].live());
-                g.by_pred.retain(|x| events[x.index()].live());
-            }
-            v.retain(|g| !g.children.is_empty());
-            !v.is_empty()
+            k.children.retain(|c| events[c.event.index()].live());
+            k.by_pred.retain(|x| events[x.index()].live());
+            k.children.shrink_to(k.children.len() + k.children.len() / 2);
+            k.by_pred.shrink_to(k.by_pred.len() + k.by_pred.len() / 2);
+            !k.children.is_empty()
         });
         // The dedup index has no deletions: rebuild it from the live events.
         let mut index = EventIndex::with_room(self.live);

@@ -139,10 +139,11 @@ struct Spike {
     candidates: usize,
     // invariant: the members among the candidates scanned so far, in scan order.
     members: Vec<EventId>,
-    // The candidates: (thread group, index range, whether the range is of
-    // `ChildGroup::by_pred` rather than `ChildGroup::children`) into `pm(target)`'s
-    // children (`Qpor::spike_ranges`); the scan is at `ranges[range]`, index `pos`.
-    ranges: Vec<(usize, std::ops::Range<usize>, bool)>,
+    // The candidates: (index range, whether the range is of the children in the order
+    // of `ChildGroup::by_pred` rather than `ChildGroup::children`) into `pm(target)`'s
+    // children (`Unfolding::obj_kids`, `Qpor::spike_ranges`); the scan is at
+    // `ranges[range]`, index `pos`.
+    ranges: Vec<(std::ops::Range<usize>, bool)>,
     range: usize,
     pos: usize,
 }
@@ -543,19 +544,16 @@ impl Qpor {
     /// candidate list: a spike is scanned only as far as the search needs (the lazy
     /// comb construction the paper's §6 suggests).
     fn spike_get(&self, spike: &mut Spike, i: usize, k: usize, s: &mut Session<'_>) -> Option<EventId> {
-        let groups = self.u.obj_children_by_thread(spike.obj, self.u.event(spike.target).opred);
+        let (children, by_pred) = self.u.obj_kids(spike.obj, self.u.event(spike.target).opred);
         while spike.members.len() <= i && spike.range < spike.ranges.len() {
-            let (g, end) = (spike.ranges[spike.range].0, spike.ranges[spike.range].1.end);
+            let end = spike.ranges[spike.range].0.end;
             if spike.pos >= end {
                 spike.range += 1;
-                spike.pos = spike.ranges.get(spike.range).map_or(0, |x| x.1.start);
+                spike.pos = spike.ranges.get(spike.range).map_or(0, |x| x.0.start);
                 continue;
             }
-            let c = if spike.ranges[spike.range].2 {
-                self.u.child_record(groups[g].by_pred()[spike.pos])
-            } else {
-                groups[g].children()[spike.pos]
-            };
+            let c =
+                if spike.ranges[spike.range].1 { self.u.child_record(by_pred[spike.pos]) } else { children[spike.pos] };
             spike.pos += 1;
             s.stats.comb_scanned += 1;
             if self.spike_member(&c, spike.target, k) {
@@ -575,22 +573,23 @@ impl Qpor {
     /// member, so the scan's cost follows the candidates that can be members, not the
     /// number of variants in `U`.
     #[allow(clippy::type_complexity)]
-    fn spike_ranges(&self, d: EventId, obj: ObjIdx) -> (Vec<(usize, std::ops::Range<usize>, bool)>, usize) {
+    fn spike_ranges(&self, d: EventId, obj: ObjIdx) -> (Vec<(std::ops::Range<usize>, bool)>, usize) {
         let dev = self.u.event(d);
         let mut ranges = Vec::new();
         let mut n = 0;
-        for (gi, g) in self.u.obj_children_by_thread(obj, dev.opred).iter().enumerate() {
+        for g in self.u.obj_children_by_thread(obj, dev.opred) {
             if g.thread == dev.thread {
                 continue;
             }
+            let at = |r: std::ops::Range<usize>| g.start + r.start..g.start + r.end;
             let lt = self.last_of(g.thread);
             if lt == BOTTOM {
                 self.u.preds_below(
-                    g,
+                    &g,
                     |o| self.obj_last_of(o),
                     |r| {
                         n += r.len();
-                        ranges.push((gi, r, true));
+                        ranges.push((at(r), true));
                     },
                 );
                 continue;
@@ -598,7 +597,7 @@ impl Qpor {
             for r in g.after(self.u.thread_depth(lt), lt) {
                 if !r.is_empty() {
                     n += r.len();
-                    ranges.push((gi, r, false));
+                    ranges.push((at(r), false));
                 }
             }
         }
@@ -620,7 +619,7 @@ impl Qpor {
                 return None;
             };
             let (ranges, n) = self.spike_ranges(d, obj);
-            let pos = ranges.first().map_or(0, |r| r.1.start);
+            let pos = ranges.first().map_or(0, |r| r.0.start);
             comb.spikes.push(Spike { target: d, obj, candidates: n, members: Vec::new(), ranges, range: 0, pos });
         }
         // Shortest candidate lists first: an empty spike is found after the least work,
