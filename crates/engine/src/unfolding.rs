@@ -810,31 +810,34 @@ impl Unfolding {
     /// children of a node by increasing event id ([`BOTTOM`], the root, comes first).
     /// A node's subtree is then a contiguous range. The order of two live events never
     /// changes: it depends only on their ancestors, which are live and keep their ids.
-    /// `O(log d · s log_s d)` for depth `d` (a binary search for the deepest common
-    /// ancestor with the skip-list queries of §5.2).
+    ///
+    /// After bringing both to one depth, climbs both at once to the children of their
+    /// deepest common ancestor with the skip pointers of §5.2: two nodes at one depth
+    /// have skip pointers at the same depths, so the farthest pair that still differs
+    /// is a safe jump (binary lifting). `O(s log_s d)` for depth `d`.
     pub fn obj_preorder_cmp(&self, a: EventId, b: EventId) -> std::cmp::Ordering {
         if a == b {
             return std::cmp::Ordering::Equal;
         }
         let (da, db) = (self.depth(a, true), self.depth(b, true));
         let m = da.min(db);
-        let (a1, b1) = (self.ancestor_at(a, m, true), self.ancestor_at(b, m, true));
-        if a1 == b1 {
+        let (mut x, mut y) = (self.ancestor_at(a, m, true), self.ancestor_at(b, m, true));
+        if x == y {
             // One is an ancestor of the other: it comes first.
             return da.cmp(&db);
         }
-        // invariant: the ancestors at depth `lo` are equal (depth 0: the root), those at
-        // depth `hi` differ.
-        let (mut lo, mut hi) = (0, m);
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if self.ancestor_at(a1, mid, true) == self.ancestor_at(b1, mid, true) {
-                lo = mid;
-            } else {
-                hi = mid;
+        // invariant: x ≠ y, at one depth.
+        loop {
+            let (px, py) = (self.parent(x, true), self.parent(y, true));
+            if px == py {
+                return x.0.cmp(&y.0);
+            }
+            let (sx, sy) = (self.skips(x, true), self.skips(y, true));
+            match (0..sx.len()).rev().find(|&j| sx[j] != sy[j]) {
+                Some(j) => (x, y) = (sx[j], sy[j]),
+                None => (x, y) = (px, py),
             }
         }
-        self.ancestor_at(a1, hi, true).0.cmp(&self.ancestor_at(b1, hi, true).0)
     }
 
     /// The key of a child of an object-tree node in [`ChildGroup::by_pred`]: the object
