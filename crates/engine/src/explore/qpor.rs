@@ -151,9 +151,13 @@ struct Spike {
 /// A comb (QPOR Def. 5): one spike per selected event of `D`; a solution picks one
 /// member per spike, pairwise conflict-free (Def. 6 step 4), and `J` is the union of
 /// their causal histories.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Comb {
     spikes: Vec<Spike>,
+    // Spikes of earlier calls, kept for their vectors: most `Alt` calls end at their
+    // first empty spike, and allocating a comb's vectors afresh each time cost more
+    // than the scan.
+    spare: Vec<Spike>,
 }
 
 /// A node of the branch: the state at configuration `C_i`.
@@ -182,6 +186,8 @@ pub struct Qpor {
     // pending action at C_i depends only on C_i, so they stay valid while C_i does.
     first_pending: Option<Action>,
     next_pending: Vec<(Option<Action>, Option<Action>)>,
+    // The comb of the last `Alt` call, reused (see `Comb::spare`).
+    comb: Comb,
 }
 
 impl Qpor {
@@ -205,6 +211,7 @@ impl Qpor {
             pruned_at: 0,
             first_pending: None,
             next_pending: Vec::new(),
+            comb: Comb::default(),
         })
     }
 
@@ -563,8 +570,9 @@ impl Qpor {
         spike.members.get(i).copied()
     }
 
-    /// The candidates of the spike of `d` with the branch at `C_k`: index ranges into
-    /// the thread groups of `pm(d)`'s children. `d`'s own thread is skipped (see
+    /// The candidates of the spike of `d` with the branch at `C_k`, added to `ranges`
+    /// (their number is returned): index ranges into `pm(d)`'s children, thread by
+    /// thread (`Unfolding::obj_kids`). `d`'s own thread is skipped (see
     /// `spike_member`); in a thread with events in `C_k`, only the children whose
     /// thread predecessor is its last event in `C_k`, or deeper, can be compatible
     /// (`ChildGroup::after`); in a thread with none, only those whose thread
@@ -573,9 +581,8 @@ impl Qpor {
     /// member, so the scan's cost follows the candidates that can be members, not the
     /// number of variants in `U`.
     #[allow(clippy::type_complexity)]
-    fn spike_ranges(&self, d: EventId, obj: ObjIdx) -> (Vec<(std::ops::Range<usize>, bool)>, usize) {
+    fn spike_ranges(&self, d: EventId, obj: ObjIdx, ranges: &mut Vec<(std::ops::Range<usize>, bool)>) -> usize {
         let dev = self.u.event(d);
-        let mut ranges = Vec::new();
         let mut n = 0;
         for g in self.u.obj_children_by_thread(obj, dev.opred) {
             if g.thread == dev.thread {
@@ -601,26 +608,48 @@ impl Qpor {
                 }
             }
         }
-        (ranges, n)
+        n
     }
 
     /// `Alt(C_k, D_k)` with the branch at `C_k` (Alg. 1 line 17, via a comb: §5, Def.
     /// 5–6): a clue `J`, returned as `J \ C_k` in causal order, or `None`.
     fn alternative(&mut self, k: usize, s: &mut Session<'_>) -> Option<Vec<EventId>> {
+        let mut comb = std::mem::take(&mut self.comb);
+        let spare = &mut comb.spare;
+        spare.append(&mut comb.spikes);
+        let found = self.alternative_with(&mut comb, k, s);
+        self.comb = comb;
+        found
+    }
+
+    /// [`Qpor::alternative`] with the spikes of `comb` (empty; its spare spikes are
+    /// reused).
+    fn alternative_with(&self, comb: &mut Comb, k: usize, s: &mut Session<'_>) -> Option<Vec<EventId>> {
         s.stats.alt_calls += 1;
         let sleep = &self.nodes[k].sleep;
         // Step 1–2: the selected events of D (the last k for k-partial alternatives).
         let take = self.k.unwrap_or(usize::MAX).min(sleep.len());
-        let mut comb = Comb { spikes: Vec::with_capacity(take) };
         for &d in sleep[sleep.len() - take..].iter().rev() {
             let dev = self.u.event(d);
             let Some(obj) = dev.obj else {
                 // Never in conflict with anything: no configuration avoids it.
                 return None;
             };
-            let (ranges, n) = self.spike_ranges(d, obj);
-            let pos = ranges.first().map_or(0, |r| r.0.start);
-            comb.spikes.push(Spike { target: d, obj, candidates: n, members: Vec::new(), ranges, range: 0, pos });
+            let mut spike = comb.spare.pop().unwrap_or_else(|| Spike {
+                target: d,
+                obj,
+                candidates: 0,
+                members: Vec::new(),
+                ranges: Vec::new(),
+                range: 0,
+                pos: 0,
+            });
+            spike.members.clear();
+            spike.ranges.clear();
+            let n = self.spike_ranges(d, obj, &mut spike.ranges);
+            let pos = spike.ranges.first().map_or(0, |r| r.0.start);
+            (spike.target, spike.obj, spike.candidates, spike.range, spike.pos) = (d, obj, n, 0, pos);
+            comb.spikes.push(spike);
         }
         // Shortest candidate lists first: an empty spike is found after the least work,
         // and the search branches least near its root.
@@ -634,7 +663,7 @@ impl Qpor {
         // above, cost more than some of the work it timed.)
         let t1 = Instant::now();
         // Step 4: depth-first search for a conflict-free combination.
-        let chosen = self.search_comb(&mut comb, k, s);
+        let chosen = self.search_comb(comb, k, s);
         let size: u64 = comb.spikes.iter().map(|sp| sp.members.len() as u64).sum();
         s.stats.comb_total += size;
         s.stats.comb_max = s.stats.comb_max.max(size);
