@@ -650,6 +650,11 @@ impl Qpor {
             let pos = spike.ranges.first().map_or(0, |r| r.0.start);
             (spike.target, spike.obj, spike.candidates, spike.range, spike.pos) = (d, obj, n, 0, pos);
             comb.spikes.push(spike);
+            if n == 0 {
+                // A spike without candidates has no member (step 3): no alternative, and
+                // the other spikes need not be built.
+                return None;
+            }
         }
         // Shortest candidate lists first: an empty spike is found after the least work,
         // and the search branches least near its root.
