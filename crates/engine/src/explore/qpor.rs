@@ -345,8 +345,8 @@ impl Qpor {
                         step: i,
                         detail: format!(
                             "the run did not follow the alternative: expected {x:?} {:?}, got {e:?} {:?}",
-                            self.u.event(x),
-                            self.u.event(e)
+                            self.u.show(x),
+                            self.u.show(e)
                         ),
                     }
                     .into());
@@ -1318,7 +1318,7 @@ mod tests {
                     assert!(
                         !new,
                         "seed {seed}: the extension {:?} of t{t} after {h:#b} is missing from U\n{:?}\n{:?}",
-                        u.event(e),
+                        u.show(e),
                         exec.steps,
                         q.u
                     );
