@@ -69,9 +69,13 @@ pub enum Action {
     /// seen the given numbers of writes) and changed nothing, so it cannot make progress
     /// until another thread writes one of them: enabled once the write count of some
     /// awaited location differs from the one seen. A read of every awaited location
-    /// otherwise (see `objects::memory`). One of the watched objects may be a mutex, with
-    /// the number of its releases seen: a poll of plain locations under that mutex waits
-    /// for another thread's unlock of it (see `objects::mutex` and docs/memory.md).
+    /// otherwise (see `objects::memory`). The watched objects may also be synchronising
+    /// objects, each with its await count seen ([`Action::moves_await_count`]): a mutex
+    /// (its releases: a poll of plain locations under it waits for another thread's
+    /// unlock, a `trylock` retry loop for the mutex to be released), a semaphore (its
+    /// posts: a `trywait` retry loop), a read-write lock (its unlocks: a try retry loop)
+    /// or a condition variable (its signals: a timed wait that timed out in a loop). See
+    /// docs/memory.md.
     Await(Awaited),
     /// First half of `pthread_cond_wait`: the thread joins the condition variable's
     /// waiters (the mutex is then released by the [`Action::Unlock`] that follows).
@@ -458,6 +462,21 @@ impl Action {
         }
     }
 
+    /// Which [`Access::Read`] operations commute with each other under
+    /// [`Independence::ReadReadIndependent`]: those of the same class. Class 0: memory
+    /// reads and spin-waits ([`Action::Await`], a read of each watched object); class 1:
+    /// the read side of a read-write lock (read locks, failed or successful read tries,
+    /// read unlocks). Two classes share an object only when a spin-wait watches a
+    /// read-write lock (a `tryrdlock`/`trywrlock` retry loop): a read unlock moves the
+    /// lock's await count, which enables the wait, so the two must not commute (a read
+    /// lock would: making every read-side operation dependent with the wait keeps the
+    /// equivalence classes simple — the reads between two writes form runs of one class,
+    /// each run a set: `crate::trace`).
+    #[inline]
+    pub fn read_class(self) -> u8 {
+        matches!(self.obj_kind(), Some(ObjKind::RwLock)) as u8
+    }
+
     /// True for `acq` actions: a lock, or a successful trylock.
     #[inline]
     pub fn is_acquire(self) -> bool {
@@ -492,12 +511,45 @@ impl Action {
 
     /// Whether this executed action moves the *await count* of its object, the state a
     /// spin-wait ([`Action::Await`]) on that object watches: a location's write count
-    /// ([`Action::moves_writes`]) or a mutex's release count (an unlock). The one
-    /// definition the DPOR analysis uses to place a wait; the object kinds count the same
-    /// way ([`crate::objects::ObjectKind::await_count`]), as does the C runtime.
+    /// ([`Action::moves_writes`]), a mutex's release count (an unlock), a semaphore's
+    /// posts (a post or an initialisation), a read-write lock's unlocks (read or write),
+    /// a condition variable's signals (a signal or broadcast). For a synchronising
+    /// object these are the operations that may make a failed try or timed operation on
+    /// it succeed ([`Action::is_failed_try`]; docs/memory.md). The one definition the
+    /// DPOR analysis uses to place a wait; the object kinds count the same way
+    /// ([`crate::objects::ObjectKind::await_count`]), as do the C runtime and the test
+    /// model.
     #[inline]
     pub fn moves_await_count(self) -> bool {
-        self.moves_writes() || matches!(self, Action::Unlock(_))
+        self.moves_writes()
+            || matches!(
+                self,
+                Action::Unlock(_)
+                    | Action::SemPost(_)
+                    | Action::SemInit(..)
+                    | Action::RwUnlock(..)
+                    | Action::Signal(_)
+                    | Action::Broadcast(_)
+            )
+    }
+
+    /// Whether this executed action is a try or timed operation that failed (a
+    /// `trylock` or `timedlock` of a held mutex, a `trywait`/`timedwait` of a zero
+    /// semaphore, a `tryrdlock`/`trywrlock` or timed lock of a read-write lock held
+    /// against it). Such a step changes nothing another thread can see, like a failed
+    /// compare-exchange: for spin detection it is a load of its object, with the
+    /// object's await count ([`Action::moves_await_count`]) at that moment, and a retry
+    /// loop whose iteration made only loads and failed tries waits for that count to
+    /// move (docs/memory.md, "Failed try and timed operations").
+    #[inline]
+    pub fn is_failed_try(self) -> bool {
+        matches!(
+            self,
+            Action::TryLock(_, false)
+                | Action::SemTryWait(_, false)
+                | Action::TryRdLock(_, false)
+                | Action::TryWrLock(_, false)
+        )
     }
 
     /// Whether `self`, as a frontend reported it executed, is what the resolved pending
@@ -626,7 +678,9 @@ impl Independence {
 
     /// Whether two actions (assumed to be of different threads) are dependent through
     /// the object they touch: every two operations on one object are, except two
-    /// [`Access::Read`]s in [`Independence::ReadReadIndependent`] mode.
+    /// [`Access::Read`]s in [`Independence::ReadReadIndependent`] mode — and even then a
+    /// spin-wait and a read-side operation of a read-write lock (it may watch the lock,
+    /// whose await count a read unlock moves) are dependent: [`Action::read_class`].
     #[inline]
     pub fn objects_conflict(self, a: Action, b: Action) -> bool {
         let shared = match (a, b) {
@@ -635,7 +689,11 @@ impl Independence {
             (a, Action::Await(y)) => a.object().is_some_and(|o| y.contains(o)),
             (a, b) => a.object().is_some() && a.object() == b.object(),
         };
-        shared && (self == Independence::AllDependent || a.access() == Access::Write || b.access() == Access::Write)
+        shared
+            && (self == Independence::AllDependent
+                || a.access() == Access::Write
+                || b.access() == Access::Write
+                || a.read_class() != b.read_class())
     }
 }
 

@@ -348,6 +348,74 @@ fn random_programs_with_polls_under_a_mutex() {
     }
 }
 
+/// Which kinds of wait on a synchronising object a trace performed: a wait after a
+/// failed try (the wait follows the failed step directly) of a mutex, a semaphore or a
+/// read-write lock, and a timed-wait poll (the wait, on the mutex and the condition
+/// variable, follows the unlock of the timed wait).
+fn try_waits(c: &Canon) -> [bool; 4] {
+    let after = |pre: &[&str], multi: bool| {
+        c.threads.iter().any(|(_, a)| {
+            a.windows(2).any(|w| {
+                let (x, y) = (&w[0].1, &w[1].1);
+                pre.iter().any(|p| x.starts_with(p))
+                    && (multi || x.ends_with("=busy"))
+                    && y.starts_with("await(")
+                    && (!multi || y.contains(';'))
+            })
+        })
+    };
+    [
+        after(&["trylock("], false),
+        after(&["sem-trywait("], false),
+        after(&["tryrdlock(", "trywrlock("], false),
+        after(&["unlock("], true),
+    ]
+}
+
+/// Retry loops of failed try operations (`while (pthread_mutex_trylock(&m));`,
+/// `while (sem_trywait(&s));`, read-write lock try loops) and timed condition waits in a
+/// loop (`lock(m); while (!flag) timedwait(c, m);`), written with the model's waits as
+/// the C runtime makes them: a failed try is a load of its object, and the retry loop
+/// waits for the object's await count to move (an unlock, a post, a read-write unlock);
+/// the timed-wait poll waits, still among the waiters, for another thread's unlock of
+/// the mutex or a signal. Every explorer of the family under both independence relations
+/// (a wait on a read-write lock is dependent with its read side) finds exactly the brute
+/// force's traces and verdicts, optimal-DPOR with no sleep-set-blocked execution, and
+/// every kind of wait is performed in some programs. `UNFOLD_TRY_SEEDS` runs more seeds
+/// locally (docs/memory.md).
+#[test]
+fn random_programs_with_try_spins() {
+    let seeds: u64 = std::env::var("UNFOLD_TRY_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(80);
+    let plain = random::Shape { try_spins: true, ..random::Shape::default() };
+    let mixed = random::Shape { try_spins: true, multi_spins: true, sync_objects: true, ..random::Shape::default() };
+    for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
+        let mut kinds = [0u64; 4];
+        for (shape, base) in [(plain, 30_000), (mixed, 31_000)] {
+            let (mut checked, mut waited, mut defective) = (0u64, 0u64, 0u64);
+            for seed in base..base + seeds {
+                let name = format!("try spins from {base}, seed {seed}");
+                let Some(brute) = agrees_with_brute_force(&name, seed, shape, mode) else { continue };
+                checked += 1;
+                defective += !brute.defective.is_empty() as u64;
+                let mut any = false;
+                for (k, n) in kinds.iter_mut().enumerate() {
+                    let performed = brute.traces.iter().any(|c| try_waits(c)[k]);
+                    *n += performed as u64;
+                    any |= performed;
+                }
+                waited += any as u64;
+            }
+            println!("{mode:?} from {base}: {checked} checked, {waited} with a wait on a synchronising object, {defective} defective");
+            assert!(
+                checked * 2 >= seeds && waited * 5 >= checked,
+                "{mode:?} from {base}: {checked} checked, {waited} waited"
+            );
+        }
+        println!("{mode:?}: waits after a failed trylock, trywait, read-write try; timed-wait polls: {kinds:?}");
+        assert!(kinds.iter().all(|&n| n >= 4), "{mode:?}: {kinds:?}");
+    }
+}
+
 /// Peterson's algorithm with its unbounded two-location wait: every explorer of the
 /// family finds exactly the brute force's traces, the correct version has no failing
 /// trace and the broken one has.
@@ -683,6 +751,7 @@ fn optimal_regression_prefix_races() {
         rmw_spins: false,
         flag_turn: false,
         poll_mutex: false,
+        try_spins: false,
         misuse: false,
     };
     let m = random::program_with(228, shape);
@@ -714,6 +783,7 @@ fn larger_random_programs_agree_across_algorithms() {
         rmw_spins: false,
         flag_turn: false,
         poll_mutex: false,
+        try_spins: false,
         misuse: false,
     };
     let mut compared = 0;

@@ -100,6 +100,18 @@ pub struct Shape {
     /// variable atomically in the critical section (a wait on the mutex and the
     /// variable).
     pub poll_mutex: bool,
+    /// Also retry loops of try operations as the C runtime makes them after a pure
+    /// iteration (a failed try is a load of its object; the loop waits for the object's
+    /// await count to move: [`ThreadBuilder::trylock_spin`] and the like):
+    /// critical sections entered with a `trylock` retry loop, `sem_trywait` retry loops
+    /// waiting for another thread's post, read and write sections of a read-write lock
+    /// entered with try retry loops, and `lock(m); while (!flag) timedwait(c, m);`
+    /// ([`ThreadBuilder::cond_timedwait_poll`]) against a thread that sets the flag under
+    /// `m` and signals (or forgets to). Each program plans one or two of these families
+    /// with their partners, and random statements (nested in other critical sections, so
+    /// that deadlocks and livelocks occur) use them too. With `multi_spins`, some retry
+    /// loops also read a visible variable and leave the loop when it is set.
+    pub try_spins: bool,
     /// Also make deliberate mutex misuse (unlocking a mutex the thread does not hold,
     /// relocking one it holds), often under a data-dependent branch, so that whether it
     /// happens depends on the schedule.
@@ -121,6 +133,7 @@ impl Default for Shape {
             rmw_spins: false,
             flag_turn: false,
             poll_mutex: false,
+            try_spins: false,
             misuse: false,
         }
     }
@@ -135,7 +148,11 @@ struct Ctx {
     rmw_spins: bool,
     flag_turn: bool,
     poll_mutex: bool,
+    try_spins: bool,
     misuse: bool,
+    /// The condition variable of timed-wait polls ([`Shape::try_spins`]), used with the
+    /// first mutex.
+    timed_cond: Option<Cond>,
     /// Spinlock words ([`Shape::rmw_spins`]).
     spinlocks: Vec<Var>,
     mutexes: Vec<Mutex>,
@@ -397,8 +414,126 @@ impl Gen<'_> {
         }
     }
 
+    /// A variable a retry loop may also read ([`Shape::try_spins`] with `multi_spins`).
+    fn also(&mut self) -> Option<Var> {
+        (self.ctx.multi_spins && !self.ctx.visible.is_empty() && self.rng.chance(30))
+            .then(|| self.ctx.visible[self.rng.below(self.ctx.visible.len())])
+    }
+
+    /// A critical section entered with a `trylock` retry loop on mutex `m` (a free one if
+    /// `None`); false if it does not fit.
+    fn trylock_section(&mut self, t: &mut ThreadBuilder, depth: usize, m: Option<usize>) -> bool {
+        let free: Vec<usize> = (0..self.ctx.mutexes.len()).filter(|m| !self.held.contains(m)).collect();
+        let m = match m {
+            Some(m) if !self.held.contains(&m) => m,
+            Some(_) => return false,
+            None if free.is_empty() => return false,
+            None => free[self.rng.below(free.len())],
+        };
+        if self.budget < 2 {
+            return false;
+        }
+        self.budget -= 2;
+        let also = self.also();
+        let r = t.trylock_spin(self.ctx.mutexes[m], also);
+        let saved = self.data.len();
+        t.if_(r.e(), |t| {
+            self.held.push(m);
+            for _ in 0..1 + self.rng.below(2) {
+                self.statement(t, depth + 1);
+            }
+            self.held.pop();
+            t.unlock(self.ctx.mutexes[m]);
+        });
+        self.data.truncate(saved);
+        self.data.push(r);
+        true
+    }
+
+    /// A read or write section of the read-write lock entered with a try retry loop;
+    /// false if it does not fit.
+    fn rw_try_section(&mut self, t: &mut ThreadBuilder, depth: usize, write: bool) -> bool {
+        if self.ctx.rwlocks.is_empty() || self.budget < 2 {
+            return false;
+        }
+        self.budget -= 2;
+        let l = self.ctx.rwlocks[0];
+        let also = self.also();
+        let r = t.rw_try_spin(l, write, also);
+        let saved = self.data.len();
+        t.if_(r.e(), |t| {
+            if !self.ctx.visible.is_empty() && self.budget > 0 && self.rng.chance(60) {
+                self.budget -= 1;
+                let v = self.ctx.visible[self.rng.below(self.ctx.visible.len())];
+                if write {
+                    t.write(v, 1 + self.rng.below(2) as i64);
+                } else {
+                    let x = t.read(v);
+                    self.data.push(x);
+                }
+            } else if depth < 2 {
+                self.statement(t, depth + 1);
+            }
+            t.rwunlock(l);
+        });
+        self.data.truncate(saved);
+        self.data.push(r);
+        true
+    }
+
+    /// A `sem_trywait` retry loop; false if it does not fit.
+    fn sem_try_statement(&mut self, t: &mut ThreadBuilder) -> bool {
+        if self.ctx.sems.is_empty() || self.budget < 2 {
+            return false;
+        }
+        self.budget -= 2;
+        let also = self.also();
+        let r = t.sem_trywait_spin(self.ctx.sems[0], also);
+        self.data.push(r);
+        true
+    }
+
+    /// `lock(m); while (!flag) timedwait(c, m); unlock(m);`; false if it does not fit.
+    fn cond_poll_statement(&mut self, t: &mut ThreadBuilder) -> bool {
+        let (Some(c), m) = (self.ctx.timed_cond, 0) else { return false };
+        if self.held.contains(&m) || self.budget < 4 {
+            return false;
+        }
+        self.budget -= 4;
+        let r = t.cond_timedwait_poll(c, self.ctx.mutexes[m], self.ctx.guarded[m]);
+        self.data.push(r);
+        true
+    }
+
+    /// A statement of [`Shape::try_spins`]. (Timed-wait polls are planned only, one per
+    /// program: two pollers of one mutex wake each other with their unlocks, an unbounded
+    /// number of times — see docs/memory.md.)
+    fn try_statement(&mut self, t: &mut ThreadBuilder, depth: usize) {
+        match self.rng.below(6) {
+            0 | 1 => {
+                self.trylock_section(t, depth, None);
+            }
+            2 => {
+                self.sem_try_statement(t);
+            }
+            3 | 4 => {
+                let write = self.rng.chance(50);
+                self.rw_try_section(t, depth, write);
+            }
+            _ if !self.ctx.sems.is_empty() => {
+                self.budget = self.budget.saturating_sub(1);
+                t.sem_post(self.ctx.sems[0]);
+            }
+            _ => {}
+        }
+    }
+
     fn statement(&mut self, t: &mut ThreadBuilder, depth: usize) {
         if self.budget == 0 {
+            return;
+        }
+        if self.ctx.try_spins && self.rng.chance(20) {
+            self.try_statement(t, depth);
             return;
         }
         if self.ctx.rmw_spins && self.rng.chance(25) {
@@ -611,6 +746,34 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let (mut conds, mut sems, mut rwlocks, mut barriers) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut sem_init = Vec::new();
     let mut barrier_init = Vec::new();
+    // Retry loops of failed tries: one or two planned families (a trylock-entered
+    // section contended by two threads, a semaphore handed over by a post, read-write
+    // lock sections entered with tries, a timed condition wait in a loop) and their
+    // objects.
+    let try_families: Vec<u8> = if shape.try_spins && !shape.lock_free {
+        let first = rng.below(4) as u8;
+        let mut f = vec![first];
+        if rng.chance(30) {
+            let second = rng.below(4) as u8;
+            if second != first {
+                f.push(second);
+            }
+        }
+        f
+    } else {
+        Vec::new()
+    };
+    if try_families.contains(&1) {
+        let s = b.sem();
+        sems.push(s);
+        sem_init.push((s, rng.chance(20) as u32));
+    }
+    if try_families.contains(&2) {
+        rwlocks.push(b.rwlock());
+    }
+    // Apart from `conds` (whose waiter and setter plans would make programs too big
+    // for brute force).
+    let timed_cond = try_families.contains(&3).then(|| b.cond());
     if shape.sync_objects && !shape.lock_free {
         if rng.chance(70) {
             conds.push((b.cond(), rng.below(nm)));
@@ -638,7 +801,9 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         rmw_spins: shape.rmw_spins,
         flag_turn: shape.flag_turn && shape.spins,
         poll_mutex: shape.poll_mutex,
+        try_spins: shape.try_spins && !shape.lock_free,
         misuse: shape.misuse && !shape.lock_free,
+        timed_cond,
         spinlocks,
         mutexes,
         guarded,
@@ -692,6 +857,39 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         plans[b2].push(12);
         if ctx.mutexes.len() >= 2 && rng.chance(40) {
             plans[rng.below(total)].push(13);
+        }
+    }
+    for &family in &try_families {
+        if total < 2 {
+            break;
+        }
+        let a = rng.below(total);
+        let b2 = (a + 1 + rng.below(total - 1)) % total;
+        // 14: a trylock-entered section of the first mutex; 15/16: a trywait loop and a
+        // post; 17: a read or write section entered with tries (18: a blocking write
+        // section); 19/20: a timed-wait poll of the first mutex's flag and a thread that
+        // sets it under the mutex and signals (or not).
+        match family {
+            0 => {
+                plans[a].push(14);
+                plans[b2].push(14);
+            }
+            1 => {
+                plans[a].push(15);
+                plans[b2].push(16);
+            }
+            2 => {
+                plans[a].push(17);
+                plans[b2].push(if rng.chance(50) { 17 } else { 18 });
+            }
+            _ => {
+                // The poller is a child (main polling before it creates the setter would
+                // only ever livelock).
+                let a = 1 + rng.below(total - 1);
+                let b2 = (a + 1 + rng.below(total - 1)) % total;
+                plans[a].push(19);
+                plans[b2].push(20);
+            }
         }
     }
     if !ctx.barriers.is_empty() && total >= 2 {
@@ -765,6 +963,39 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
                 t.lock(m);
                 t.store(g.ctx.guarded[0], 1);
                 t.unlock(m);
+            } else if p == 14 {
+                g.budget += 2;
+                g.trylock_section(t, 0, Some(0));
+            } else if p == 15 {
+                g.budget += 2;
+                g.sem_try_statement(t);
+            } else if p == 16 {
+                t.sem_post(g.ctx.sems[0]);
+            } else if p == 17 {
+                g.budget += 2;
+                let write = g.rng.chance(50);
+                g.rw_try_section(t, 0, write);
+            } else if p == 18 {
+                let l = g.ctx.rwlocks[0];
+                t.wrlock(l);
+                if !g.ctx.visible.is_empty() {
+                    t.write(g.ctx.visible[0], 2);
+                }
+                t.rwunlock(l);
+            } else if p == 19 {
+                g.budget += 4;
+                g.cond_poll_statement(t);
+            } else if p == 20 {
+                // Set the flag under the mutex, then signal, broadcast, or forget to.
+                let (c, m) = (g.ctx.timed_cond.expect("a timed-wait poll's condition variable"), 0);
+                t.lock(g.ctx.mutexes[m]);
+                t.store(g.ctx.guarded[m], 1);
+                match g.rng.below(4) {
+                    0 | 1 => t.signal(c),
+                    2 => t.broadcast(c),
+                    _ => {}
+                }
+                t.unlock(g.ctx.mutexes[m]);
             } else if p == 5 {
                 g.budget += 2;
                 g.barrier_statement(t, 0);

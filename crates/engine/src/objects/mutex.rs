@@ -10,7 +10,9 @@
 //! that changed nothing waits for another thread's unlock. In a race-free program every
 //! write by another thread to what it read happens while that thread holds the mutex,
 //! hence before that thread's next unlock: until then the iteration would give the same
-//! state again (docs/memory.md, "Polling under a mutex").
+//! state again (docs/memory.md, "Polling under a mutex"). A `trylock` (or `timedlock`)
+//! retry loop whose attempts failed waits for the same count: the mutex can only become
+//! free by an unlock (docs/memory.md, "Failed try and timed operations").
 
 use super::ObjectKind;
 use crate::action::Action;
