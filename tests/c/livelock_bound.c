@@ -1,8 +1,12 @@
-// The worker exits holding the mutex; main spins on trylock forever.
+// The worker exits holding the mutex; main retries trylock forever, counting its
+// attempts in a global: every iteration changes memory, so it is not a spin-wait (a
+// retry loop that changes nothing is: spin_try_mutex_livelock.c) and the execution runs
+// to the step bound.
 // expect: verdict=defect kind=bound flags=--max-steps=60
 #include <pthread.h>
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+long attempts;
 
 void *worker(void *arg) {
     (void)arg;
@@ -15,6 +19,7 @@ int main(void) {
     pthread_create(&t, 0, worker, 0);
     pthread_join(t, 0);
     while (pthread_mutex_trylock(&m) != 0) {
+        attempts++;
     }
     return 0;
 }

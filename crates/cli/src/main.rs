@@ -74,7 +74,7 @@ steps, elapsed_s, peak_rss_bytes, algorithm, isolation, defects: [{kind, message
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
 use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, heap-buffer-overflow, livelock, bound, timeout; \
-dot_error if --dot failed; warnings if any; algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object). On an error: {verdict: error, error_kind (usage, input, compile, \
+dot_error if --dot failed; warnings if any; algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object); memory_choice when a program written for SV-COMP is checked under --memory sc by default. On an error: {verdict: error, error_kind (usage, input, compile, \
 refused, limit, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";
 
@@ -176,9 +176,12 @@ struct BuildArgs {
     /// plain or atomic, is a scheduling point under sequential consistency; races are not
     /// reported), or `none` (the program is not instrumented: only pthread calls are
     /// visible, atomics run unobserved — for measurements and programs whose memory
-    /// accesses are all protected by locks).
-    #[arg(long, value_name = "MODE", default_value = "races", help_heading = "Execution")]
-    memory: String,
+    /// accesses are all protected by locks) [default: races; sc for a program written for
+    /// SV-COMP (it uses reach_error, __VERIFIER_error, __VERIFIER_assume or
+    /// __VERIFIER_atomic_*), whose concurrency tasks are racy by design and are checked
+    /// under sequential consistency].
+    #[arg(long, value_name = "MODE", value_parser = ["races", "sc", "none"], help_heading = "Execution")]
+    memory: Option<String>,
     /// Explore spurious wake-ups: every untimed condition wait may also return without
     /// a signal (as POSIX allows).
     #[arg(long, help_heading = "Execution")]
@@ -214,7 +217,7 @@ impl BuildArgs {
             cflags: self.cflags.iter().flat_map(|s| s.split_whitespace().map(String::from)).collect(),
             args: self.args.clone(),
             max_steps: self.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
-            memory: self.memory.clone(),
+            memory: self.memory.clone().unwrap_or_else(|| MEMORY_AUTO.to_string()),
             spurious_wakeups: self.spurious_wakeups,
             stack_size: self.stack_size.clone(),
             check_uninit: self.check_uninit,
@@ -461,7 +464,13 @@ struct Loaded {
     build: Build,
     /// Warnings about the program (printed on stderr when loading; also in the JSON).
     warnings: Vec<String>,
+    /// Why the memory model is not the default one, when `--memory` was not given.
+    memory_choice: Option<String>,
 }
+
+/// `Build::memory` when `--memory` was not given: `races`, or `sc` for a program written
+/// for SV-COMP (resolved by [`load`], so tokens record the mode that ran).
+const MEMORY_AUTO: &str = "auto";
 
 fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded> {
     compile::check_source(file).map_err(|e| failure("input", format!("{e:#}")))?;
@@ -485,6 +494,20 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         "persistent" => Mode::Persistent,
         _ => Mode::ForkPerExecution,
     };
+    let mut build = build.clone();
+    let mut memory_choice = None;
+    if build.memory == MEMORY_AUTO {
+        let svcomp = compile::written_for_svcomp(&source);
+        build.memory = if svcomp { "sc" } else { "races" }.to_string();
+        if svcomp {
+            memory_choice = Some(
+                "memory sc: the program is written for SV-COMP (it uses reach_error or __VERIFIER_*), whose \
+                 concurrency tasks are racy by design; every shared access is a scheduling point under sequential \
+                 consistency and data races are not reported (--memory races checks them)"
+                    .to_string(),
+            );
+        }
+    }
     let memory = match build.memory.as_str() {
         "races" => MemoryMode::Races,
         "sc" => MemoryMode::Sc,
@@ -493,6 +516,7 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
     };
     // Before any worker is forked (they inherit it).
     unfold_runtime::sync::set_spurious_wakeups(build.spurious_wakeups);
+    unfold_runtime::memory::set_weak_unlocks(!c.tries_mutexes);
     let stack_size = unfold_runtime::mem::parse_size(&build.stack_size)
         .filter(|s| (unfold_runtime::mem::MIN_STACK..=unfold_runtime::mem::MAX_STACK).contains(s))
         .ok_or_else(|| failure("usage", format!("--stack-size `{}`: not a valid stack size", build.stack_size)))?;
@@ -533,7 +557,8 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         mode,
         stateful: c.stateful_imports,
         source_hash: report::source_hash(&source),
-        build: build.clone(),
+        build,
+        memory_choice,
     })
 }
 
@@ -880,11 +905,17 @@ fn check(a: CheckArgs) -> Result<u8> {
         if let Some(c) = &choice {
             j["algorithm_choice"] = c.as_str().into();
         }
+        if let Some(c) = &l.memory_choice {
+            j["memory_choice"] = c.as_str().into();
+        }
         emit(&format!("{j}\n"))?;
     } else {
         let mut out = String::new();
         use std::fmt::Write as _;
         let _ = writeln!(out, "unfold: {} ({})", a.file.display(), alg.name());
+        if let Some(c) = &l.memory_choice {
+            let _ = writeln!(out, "note: {c}");
+        }
         if let Some(c) = &choice {
             let _ = writeln!(out, "note: {c}");
         }
@@ -999,6 +1030,9 @@ fn build_mismatches(given: &BuildArgs, recorded: &Build) -> Vec<String> {
     cmp("program arguments", &g.args, &recorded.args);
     if given.opt.is_some() && g.opt != recorded.opt {
         v.push(format!("-O: recorded {:?}, given {:?}", recorded.opt, g.opt));
+    }
+    if given.memory.is_some() && g.memory != recorded.memory {
+        v.push(format!("--memory: recorded {}, given {}", recorded.memory, g.memory));
     }
     if given.max_steps.is_some() && g.max_steps != recorded.max_steps {
         v.push(format!("--max-steps: recorded {}, given {}", recorded.max_steps, g.max_steps));

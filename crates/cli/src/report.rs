@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
 use unfold_engine::program::Site;
-use unfold_engine::{Action, Awaited, DefectKind, End, Execution, ObjId, ThreadId};
+use unfold_engine::{Action, Awaited, DefectKind, End, Execution, ObjId, Step, ThreadId};
 use unfold_runtime::{
     decode_site, memory_addr, site_role, site_word_offset, CProgram, Region, SiteKind, SiteRole, ATOMIC_OBJ,
 };
@@ -130,9 +130,9 @@ impl Symbols {
     }
 
     /// The locations a spin-wait watches: the first one read at the byte `first_off` of
-    /// its word (the wait's site names it), the others by their word. A mutex it waits
-    /// on (a poll of plain locations under it, waiting for an unlock) is not among them:
-    /// see [`Symbols::awaited_mutex`].
+    /// its word (the wait's site names it), the others by their word. The synchronising
+    /// objects it waits on (a mutex polled under, an object of a failed try) are not
+    /// among them: see [`Symbols::wait_parts`].
     pub fn awaited(&self, prog: &CProgram, w: Awaited, first_off: u64) -> String {
         let names: Vec<String> = w
             .iter()
@@ -146,29 +146,61 @@ impl Symbols {
         names.join(" or ")
     }
 
-    /// The mutex a spin-wait waits to see unlocked, if any (memory objects are tagged
-    /// with their low bit, mutexes are addresses).
-    pub fn awaited_mutex(&self, prog: &CProgram, w: Awaited) -> Option<String> {
-        w.iter().find(|(o, _)| o.0 & 1 == 0).map(|(o, _)| self.object(prog, o))
+    /// What a spin-wait of thread `t`, pending after `steps`, watches, for reports: its
+    /// memory locations (one part), and each synchronising object (memory objects are
+    /// tagged with their low bit, the others are addresses) with how the thread came to
+    /// wait on it, read off its last operation on the object: a mutex it unlocked is
+    /// polled under, one whose trylock failed is retried, and so are a semaphore's
+    /// trywait and a read-write lock's try; a condition variable is waited on by a timed
+    /// wait in a loop.
+    pub fn wait_parts(
+        &self,
+        prog: &CProgram,
+        w: Awaited,
+        first_off: u64,
+        steps: &[Step],
+        t: ThreadId,
+    ) -> Vec<WaitPart> {
+        let mut parts = Vec::new();
+        for (o, _) in w.iter().filter(|(o, _)| o.0 & 1 == 0) {
+            let name = self.object(prog, o);
+            let last = steps
+                .iter()
+                .rev()
+                .find(|s| s.thread == t && s.action.touches(o) && !matches!(s.action, Action::Await(_)));
+            parts.push(match last.map(|s| s.action) {
+                Some(Action::TryLock(..)) => WaitPart::TryLock(name),
+                Some(Action::SemTryWait(..)) => WaitPart::TryWait(name),
+                Some(Action::TryRdLock(..) | Action::TryWrLock(..)) => WaitPart::RwTry(name),
+                Some(Action::CondWait(_) | Action::CondWake(..)) => WaitPart::TimedWait(name),
+                _ => WaitPart::Poll(name),
+            });
+        }
+        let locs = self.awaited(prog, w, first_off);
+        if !locs.is_empty() {
+            let many = w.iter().filter(|(o, _)| o.0 & 1 == 1).count() > 1;
+            parts.push(WaitPart::Locations(locs, many));
+        }
+        parts
     }
 
-    fn spin_wait(&self, prog: &CProgram, w: Awaited, first_off: u64) -> String {
-        let locs = self.awaited(prog, w, first_off);
-        match self.awaited_mutex(prog, w) {
-            Some(m) if locs.is_empty() => format!("poll under {m} (until another thread unlocks it)"),
-            Some(m) => {
-                format!("poll under {m} and spin-wait on {locs} (until another thread unlocks {m} or writes {locs})")
-            }
-            None => {
-                let them = if w.len() > 1 { "one of them" } else { "it" };
-                format!("spin-wait on {locs} (until another thread writes {them})")
-            }
-        }
+    /// A spin-wait as a trace step: what it watches and what ends it.
+    fn spin_wait(&self, parts: &[WaitPart]) -> String {
+        let what: Vec<String> = parts.iter().map(WaitPart::noun).collect();
+        let until: Vec<String> = parts.iter().map(|p| p.wake(parts.len() == 1, false)).collect();
+        format!("{} (until another thread {})", what.join(" and "), until.join(" or "))
     }
 
     /// A step's operation with its object named (a memory access names the accessed
     /// byte, which the step's site carries, not just its word).
-    pub fn step_op(&self, prog: &CProgram, s: &unfold_engine::Step) -> String {
+    pub fn step_op(&self, prog: &CProgram, s: &Step) -> String {
+        self.step_op_in(prog, std::slice::from_ref(s), 0)
+    }
+
+    /// [`Symbols::step_op`] for step `i` of `steps`: a spin-wait is described with what
+    /// the thread's earlier steps say about the objects it watches ([`Symbols::wait_parts`]).
+    pub fn step_op_in(&self, prog: &CProgram, steps: &[Step], i: usize) -> String {
+        let s = &steps[i];
         let at = |o: ObjId| self.byte(prog, memory_addr(o) + site_word_offset(s.site));
         let call = match site_role(s.site) {
             SiteRole::Call => None,
@@ -195,7 +227,9 @@ impl Symbols {
             Action::Write(o) => format!("write({})", at(o)),
             Action::Rmw(o, true) => format!("rmw({})", at(o)),
             Action::Rmw(o, false) => format!("rmw({}) unchanged", at(o)),
-            Action::Await(w) => self.spin_wait(prog, w, site_word_offset(s.site)),
+            Action::Await(w) => {
+                self.spin_wait(&self.wait_parts(prog, w, site_word_offset(s.site), &steps[..i], s.thread))
+            }
             a => self.action(prog, a),
         }
     }
@@ -218,7 +252,7 @@ impl Symbols {
             Action::Write(m) => format!("write({})", o(m)),
             Action::Rmw(m, true) => format!("rmw({})", o(m)),
             Action::Rmw(m, false) => format!("rmw({}) unchanged", o(m)),
-            Action::Await(w) => self.spin_wait(prog, w, 0),
+            Action::Await(w) => self.spin_wait(&self.wait_parts(prog, w, 0, &[], ThreadId::MAIN)),
             Action::CondWait(c) => format!("pthread_cond_wait({}) begins", o(c)),
             Action::CondWake(c, false, _) => format!("pthread_cond_wait({}) woken", o(c)),
             // A timed wake is also how an untimed wait is explored with --spurious-wakeups;
@@ -448,6 +482,71 @@ pub fn findings(
     v
 }
 
+/// One part of what a spin-wait watches ([`Symbols::wait_parts`]), with the object's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WaitPart {
+    /// Memory locations (names joined with "or"; whether there are several).
+    Locations(String, bool),
+    /// A mutex polled under (the thread unlocked it in its loop).
+    Poll(String),
+    /// A mutex whose trylock (or timed lock) failed.
+    TryLock(String),
+    /// A semaphore whose trywait (or timed wait) failed.
+    TryWait(String),
+    /// A read-write lock whose try (or timed) lock failed.
+    RwTry(String),
+    /// A condition variable of a timed wait in a loop.
+    TimedWait(String),
+}
+
+impl WaitPart {
+    /// As a trace step's operation ("poll under m").
+    fn noun(&self) -> String {
+        match self {
+            WaitPart::Locations(x, _) => format!("spin-wait on {x}"),
+            WaitPart::Poll(m) => format!("poll under {m}"),
+            WaitPart::TryLock(m) => format!("retry of trylock({m})"),
+            WaitPart::TryWait(s) => format!("retry of sem_trywait({s})"),
+            WaitPart::RwTry(l) => format!("retry of a try-lock of {l}"),
+            WaitPart::TimedWait(c) => format!("timed wait on {c}"),
+        }
+    }
+
+    /// What the thread does, in a livelock ("polls under m").
+    fn verb(&self) -> String {
+        match self {
+            WaitPart::Locations(x, _) => format!("spins on {x}"),
+            WaitPart::Poll(m) => format!("polls under {m}"),
+            WaitPart::TryLock(m) => format!("retries trylock({m})"),
+            WaitPart::TryWait(s) => format!("retries sem_trywait({s})"),
+            WaitPart::RwTry(l) => format!("retries a try-lock of {l}"),
+            WaitPart::TimedWait(c) => format!("waits on {c} with a time-out"),
+        }
+    }
+
+    /// What another thread must do to end the wait: "unlocks m" (`will`: "unlock m"),
+    /// "it" for the object when the wait has only this part (`alone`).
+    fn wake(&self, alone: bool, will: bool) -> String {
+        let (verb, what) = match self {
+            WaitPart::Locations(x, many) => (
+                ("writes", "write"),
+                match (alone, many) {
+                    (true, false) => "it",
+                    (true, true) if will => "any of them",
+                    (true, true) => "one of them",
+                    _ => x,
+                },
+            ),
+            WaitPart::Poll(o) | WaitPart::TryLock(o) | WaitPart::RwTry(o) => {
+                (("unlocks", "unlock"), if alone { "it" } else { o })
+            }
+            WaitPart::TryWait(o) => (("posts", "post"), if alone { "it" } else { o }),
+            WaitPart::TimedWait(o) => (("signals", "signal"), if alone { "it" } else { o }),
+        };
+        format!("{} {what}", if will { verb.1 } else { verb.0 })
+    }
+}
+
 /// One step of a rendered trace.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct TraceStep {
@@ -494,13 +593,14 @@ pub fn trace(sym: &Symbols, prog: &CProgram, exec: &Execution) -> Vec<TraceStep>
         .collect();
     exec.steps
         .iter()
-        .map(|s| TraceStep {
+        .enumerate()
+        .map(|(i, s)| TraceStep {
             thread: s.thread.to_string(),
             op: match s.action {
                 Action::Unlock(m, false) if polled.contains(&m) => {
-                    format!("{} (weak: wakes no poller)", sym.step_op(prog, s))
+                    format!("{} (weak: wakes no poller)", sym.step_op_in(prog, &exec.steps, i))
                 }
-                _ => sym.step_op(prog, s),
+                _ => sym.step_op_in(prog, &exec.steps, i),
             },
             location: sym.location(prog, Some(s.site)),
         })
@@ -526,19 +626,13 @@ pub fn describe_deadlock(sym: &Symbols, prog: &CProgram, exec: &Execution, group
         Action::Await(w) => {
             let site = prog.pending_site(t);
             let off = site.map_or(0, site_word_offset);
-            let x = sym.awaited(prog, w, off);
+            let parts = sym.wait_parts(prog, w, off, &exec.steps, t);
             // The loop's line: every spinning thread of a livelock is named with its loop.
             let at = sym.location(prog, site).map(|l| format!(" at {l}")).unwrap_or_default();
-            match sym.awaited_mutex(prog, w) {
-                Some(m) if x.is_empty() => format!("{t} polls under {m}{at} and no other thread will unlock it"),
-                Some(m) => {
-                    format!("{t} polls under {m} and spins on {x}{at} and no other thread will unlock {m} or write {x}")
-                }
-                None => {
-                    let them = if w.len() > 1 { "any of them" } else { "it" };
-                    format!("{t} spins on {x}{at} and no thread will write {them}")
-                }
-            }
+            let what: Vec<String> = parts.iter().map(WaitPart::verb).collect();
+            let wake: Vec<String> = parts.iter().map(|p| p.wake(parts.len() == 1, true)).collect();
+            let other = if parts.iter().all(|p| matches!(p, WaitPart::Locations(..))) { "" } else { " other" };
+            format!("{t} {}{at} and no{other} thread will {}", what.join(" and "), wake.join(" or "))
         }
         other => format!("{t} waits for {}", sym.action(prog, other)),
     };

@@ -24,6 +24,14 @@ fn unfold(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_unfold")).current_dir(dir).args(args).output().expect("the unfold binary runs")
 }
 
+/// The JSON report of `unfold ARGS` run in `dir` (a panic naming the arguments if there
+/// is none).
+fn json_of(dir: &Path, args: &[&str]) -> Value {
+    let out = unfold(dir, args);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
+}
+
 #[derive(Debug, Default)]
 struct Expect {
     verdict: Option<String>,
@@ -548,6 +556,62 @@ fn every_algorithm_agrees_on_the_rmw_spin_corpus() {
     assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
 }
 
+/// Retry loops of failed try and timed operations (`tests/c/spin_try_*.c`: trylock,
+/// spinlock trylock, timedlock, sem_trywait/timedwait and read-write lock try loops, timed
+/// condition waits in a loop, C11): every algorithm meets the expectation (qpor is
+/// skipped where the program names its algorithm: a timed-wait poll waits on the mutex and
+/// the condition variable, which qpor refuses), so the counts are cross-checked with dfs;
+/// each livelock names the objects and the loop's line.
+#[test]
+fn every_algorithm_agrees_on_the_try_spin_corpus() {
+    let dir = corpus();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/c is readable")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("spin_try_") && n.ends_with(".c"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 19, "the try-spin corpus has {} programs", files.len());
+    let livelocks = [
+        (
+            "spin_try_mutex_livelock.c",
+            "t1 retries trylock(m) at spin_try_mutex_livelock.c:11 and no other thread will unlock it",
+        ),
+        (
+            "spin_try_sem_livelock.c",
+            "t0 retries sem_trywait(s) at spin_try_sem_livelock.c:22 and no other thread will post it",
+        ),
+        (
+            "spin_try_cond_livelock.c",
+            "t0 polls under m and waits on cv with a time-out at spin_try_cond_livelock.c:27 and no other thread will \
+             unlock m or signal cv",
+        ),
+        (
+            "spin_try_cond_lost_signal.c",
+            "t0 waits on cv with a time-out at spin_try_cond_lost_signal.c:31 and no other thread will signal it",
+        ),
+    ];
+    let mut errs = Vec::new();
+    for f in &files {
+        let mut e = expectation(&std::fs::read_to_string(dir.join(f)).expect("readable"));
+        let pinned = e.flags.iter().any(|f| f.starts_with("--algorithm"));
+        e.flags.retain(|f| !f.starts_with("--algorithm"));
+        for alg in ["qpor", "optimal-dpor", "source-dpor", "classic-dpor", "dfs"] {
+            if pinned && alg == "qpor" {
+                continue;
+            }
+            let Some(j) = check_under(&dir, f, alg, &e, &mut errs) else { continue };
+            if let Some((_, needle)) = livelocks.iter().find(|(name, _)| name == f) {
+                let msg = j["defects"][0]["message"].as_str().unwrap_or_default();
+                if !msg.contains(needle) {
+                    errs.push(format!("{f} {alg}: the livelock does not say `{needle}`: {msg}"));
+                }
+            }
+        }
+    }
+    assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
+}
+
 /// A memory error names the allocation, the free and the access by file and line, and a
 /// NULL dereference stays a crash at its line.
 #[test]
@@ -668,11 +732,7 @@ fn stack_overflow_names_thread_and_function() {
 #[test]
 fn the_default_lets_reads_of_two_threads_commute() {
     let dir = corpus();
-    let run = |args: &[&str]| -> Value {
-        let out = unfold(&dir, args);
-        serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{args:?}: no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)))
-    };
+    let run = |args: &[&str]| json_of(&dir, args);
     // Peterson's lock: both threads read `want` and `turn`.
     let default = run(&["check", "peterson_bounded.c", "--json"]);
     let qpor = run(&["check", "peterson_bounded.c", "--json", "--algorithm", "qpor"]);
@@ -693,6 +753,31 @@ fn the_default_lets_reads_of_two_threads_commute() {
     let one_reader = run(&["check", "spin_flag_handoff.c", "--json"]);
     assert_eq!(one_reader["algorithm"], "qpor", "{one_reader}");
     assert!(one_reader.get("algorithm_choice").is_none(), "{one_reader}");
+}
+
+/// A program written for SV-COMP (it names `reach_error`) is checked under sequential
+/// consistency by default, SV-COMP's semantics for its racy-by-design tasks, and says so;
+/// `--memory races` still finds its races, and a program without the harness keeps the
+/// race detector by default.
+#[test]
+fn an_svcomp_program_is_checked_under_sequential_consistency_by_default() {
+    let dir = corpus();
+    let run = |args: &[&str]| json_of(&dir, args);
+    let default = run(&["check", "svcomp_racy_publish.c", "--json"]);
+    assert_eq!(default["verdict"], "ok", "{default}");
+    assert!(default["memory_choice"].as_str().is_some_and(|c| c.contains("SV-COMP") && c.contains("--memory races")));
+    let races = run(&["check", "svcomp_racy_publish.c", "--json", "--memory", "races"]);
+    assert_eq!(races["defects"][0]["kind"], "data-race", "{races}");
+    assert!(races.get("memory_choice").is_none(), "{races}");
+    // The racy counter without the harness: a data race by default.
+    let plain = run(&["check", "race_counter.c", "--json"]);
+    assert_eq!(plain["defects"][0]["kind"], "data-race", "{plain}");
+    assert!(plain.get("memory_choice").is_none(), "{plain}");
+    // The replay token records the mode that ran: replaying the races run's defect
+    // re-finds the race without naming --memory.
+    let token = races["defects"][0]["replay"].as_str().expect("a replay token");
+    let replay = run(&["replay", "svcomp_racy_publish.c", token, "--json"]);
+    assert_eq!(replay["defects"][0]["kind"], "data-race", "{replay}");
 }
 
 /// `pthread_mutex_init` and `pthread_mutex_destroy` are modelled as a trylock (is the

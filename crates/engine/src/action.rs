@@ -76,9 +76,13 @@ pub enum Action {
     /// seen the given numbers of writes) and changed nothing, so it cannot make progress
     /// until another thread writes one of them: enabled once the write count of some
     /// awaited location differs from the one seen. A read of every awaited location
-    /// otherwise (see `objects::memory`). One of the watched objects may be a mutex, with
-    /// the number of its releases seen: a poll of plain locations under that mutex waits
-    /// for another thread's unlock of it (see `objects::mutex` and docs/memory.md).
+    /// otherwise (see `objects::memory`). The watched objects may also be synchronising
+    /// objects, each with its await count seen ([`Action::moves_await_count`]): a mutex
+    /// (its releases: a poll of plain locations under it waits for another thread's
+    /// unlock, a `trylock` retry loop for the mutex to be released), a semaphore (its
+    /// posts: a `trywait` retry loop), a read-write lock (its unlocks: a try retry loop)
+    /// or a condition variable (its signals: a timed wait that timed out in a loop). See
+    /// docs/memory.md.
     Await(Awaited),
     /// First half of `pthread_cond_wait`: the thread joins the condition variable's
     /// waiters (the mutex is then released by the [`Action::Unlock`] that follows).
@@ -124,66 +128,159 @@ pub enum Action {
 }
 
 /// Most locations one spin-wait watches ([`Awaited`]). A loop iteration that read more
-/// distinct locations is explored iteration by iteration. (Two: Peterson's wait, a
-/// two-flag wait. Every [`Action`] is as large as its largest variant: with two, an
-/// action takes 32 bytes, with three it took 48 and optimal-DPOR's memory on lock-heavy
-/// programs grew by 70 %.)
-pub const MAX_AWAITED: usize = 2;
+/// distinct locations is explored iteration by iteration. Waits on up to
+/// [`INLINE_AWAITED`] locations (a flag; Peterson's `want[other]` and `turn`) are held in
+/// the action itself; larger ones (waiting until every one of N flags is set) are
+/// interned (see [`Awaited`]), so that every [`Action`] stays 32 bytes (with three
+/// inline locations an action took 48 and optimal-DPOR's memory on lock-heavy programs
+/// grew by 70 %).
+pub const MAX_AWAITED: usize = 16;
+
+/// Most locations an [`Awaited`] holds inline.
+pub const INLINE_AWAITED: usize = 2;
 
 /// The objects a spin-wait ([`Action::Await`]) watches, each with the value of its
 /// *await count* the thread had seen (a location's writes, a mutex's releases:
 /// [`Action::moves_await_count`]): 1 to [`MAX_AWAITED`] distinct objects, in the order
 /// the loop iteration first read them.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+///
+/// Up to [`INLINE_AWAITED`] objects are stored in place; a larger list is interned in a
+/// process-wide table and the value holds its index. Interning is by content, so the
+/// derived equality and hash (of the index) are those of the list. The table only grows
+/// (one entry per distinct list and counts a run waits on); an index means nothing in
+/// another process: lists cross process boundaries by value (serde, the runtime's wire
+/// format), never by index.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Awaited {
-    // invariant: objs[0] != NONE; the used entries are the leading ones that are not
-    // NONE (no object is `ObjId(u64::MAX)`: the C runtime's objects are addresses, the
-    // test model's small numbers), distinct; an unused entry has seen 0 (so that the
-    // derived equality and hash see only the used ones).
-    objs: [ObjId; MAX_AWAITED],
-    seen: [u32; MAX_AWAITED],
+    // invariant: either objs[0] is an object (!= NONE, != MANY): the used entries are the
+    // leading ones that are not NONE (no object is `ObjId(u64::MAX)` or
+    // `ObjId(u64::MAX - 1)`: the C runtime's objects are addresses, the test model's
+    // small numbers), distinct, and an unused entry has seen 0 (so that the derived
+    // equality and hash see only the used ones); or objs[0] == MANY, seen[0] is the
+    // index of an interned list of more than INLINE_AWAITED distinct entries, objs[1] its
+    // first object and seen[1] its length.
+    objs: [ObjId; INLINE_AWAITED],
+    seen: [u32; INLINE_AWAITED],
 }
 
 /// The unused entries of an [`Awaited`].
 const NONE: ObjId = ObjId(u64::MAX);
+/// The mark of an interned [`Awaited`].
+const MANY: ObjId = ObjId(u64::MAX - 1);
+
+/// The interned lists of the waits on more than [`INLINE_AWAITED`] locations.
+#[derive(Default)]
+struct AwaitTable {
+    lists: Vec<std::sync::Arc<[(ObjId, u32)]>>,
+    index: rustc_hash::FxHashMap<std::sync::Arc<[(ObjId, u32)]>, u32>,
+}
+
+fn await_table() -> std::sync::MutexGuard<'static, AwaitTable> {
+    static TABLE: std::sync::OnceLock<std::sync::Mutex<AwaitTable>> = std::sync::OnceLock::new();
+    // A panic while the lock is held cannot leave the table inconsistent (an entry is
+    // pushed and indexed by one statement each, both infallible but for allocation).
+    TABLE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The entries of an [`Awaited`], inline or interned.
+#[derive(Clone, Debug)]
+enum AwaitedList {
+    Inline(Awaited),
+    Interned(std::sync::Arc<[(ObjId, u32)]>),
+}
+
+/// Iterator over an [`Awaited`]'s `(object, count seen)` entries.
+#[derive(Clone, Debug)]
+pub struct AwaitedIter {
+    list: AwaitedList,
+    next: usize,
+}
+
+impl Iterator for AwaitedIter {
+    type Item = (ObjId, u32);
+
+    #[inline]
+    fn next(&mut self) -> Option<(ObjId, u32)> {
+        let i = self.next;
+        let item = match &self.list {
+            AwaitedList::Inline(w) => (i < INLINE_AWAITED && w.objs[i] != NONE).then(|| (w.objs[i], w.seen[i])),
+            AwaitedList::Interned(l) => l.get(i).copied(),
+        };
+        self.next += item.is_some() as usize;
+        item
+    }
+}
 
 impl Awaited {
     /// A wait on one object.
     pub fn one(o: ObjId, seen: u32) -> Awaited {
-        assert!(o != NONE, "unfold bug: a wait on the reserved object id");
-        let mut w = Awaited { objs: [NONE; MAX_AWAITED], seen: [0; MAX_AWAITED] };
+        assert!(o != NONE && o != MANY, "unfold bug: a wait on a reserved object id");
+        let mut w = Awaited { objs: [NONE; INLINE_AWAITED], seen: [0; INLINE_AWAITED] };
         w.objs[0] = o;
         w.seen[0] = seen;
         w
     }
 
     /// A wait on the given locations (the first count kept for a repeated one); `None`
-    /// if there are none or more than [`MAX_AWAITED`] distinct ones (or the reserved
-    /// `ObjId(u64::MAX)`).
+    /// if there are none or more than [`MAX_AWAITED`] distinct ones (or a reserved
+    /// object id: `ObjId(u64::MAX)`, `ObjId(u64::MAX - 1)`).
     pub fn new(reads: impl IntoIterator<Item = (ObjId, u32)>) -> Option<Awaited> {
-        let mut w = Awaited { objs: [NONE; MAX_AWAITED], seen: [0; MAX_AWAITED] };
+        let mut list: [(ObjId, u32); MAX_AWAITED] = [(NONE, 0); MAX_AWAITED];
         let mut len = 0;
         for (o, v) in reads {
-            if o == NONE {
+            if o == NONE || o == MANY {
                 return None;
             }
-            if w.objs[..len].contains(&o) {
+            if list[..len].iter().any(|e| e.0 == o) {
                 continue;
             }
             if len == MAX_AWAITED {
                 return None;
             }
-            w.objs[len] = o;
-            w.seen[len] = v;
+            list[len] = (o, v);
             len += 1;
         }
-        (len > 0).then_some(w)
+        let list = &list[..len];
+        match len {
+            0 => None,
+            1..=INLINE_AWAITED => {
+                let mut w = Awaited { objs: [NONE; INLINE_AWAITED], seen: [0; INLINE_AWAITED] };
+                for (k, &(o, v)) in list.iter().enumerate() {
+                    w.objs[k] = o;
+                    w.seen[k] = v;
+                }
+                Some(w)
+            }
+            _ => {
+                let mut t = await_table();
+                let id = match t.index.get(list) {
+                    Some(&id) => id,
+                    None => {
+                        let id = u32::try_from(t.lists.len()).expect("unfold limit: 2^32 distinct spin-waits");
+                        let l: std::sync::Arc<[(ObjId, u32)]> = list.into();
+                        t.lists.push(l.clone());
+                        t.index.insert(l, id);
+                        id
+                    }
+                };
+                Some(Awaited { objs: [MANY, list[0].0], seen: [id, len as u32] })
+            }
+        }
+    }
+
+    #[inline]
+    fn interned(&self) -> bool {
+        self.objs[0] == MANY
     }
 
     /// The number of locations watched.
     #[inline]
     pub fn len(&self) -> usize {
-        self.objs.iter().take_while(|&&o| o != NONE).count()
+        if self.interned() {
+            self.seen[1] as usize
+        } else {
+            self.objs.iter().take_while(|&&o| o != NONE).count()
+        }
     }
 
     /// Always false (a wait watches at least one location); for clippy's sake.
@@ -195,19 +292,32 @@ impl Awaited {
     /// The first location read by the loop iteration.
     #[inline]
     pub fn first(&self) -> ObjId {
-        self.objs[0]
+        if self.interned() {
+            self.objs[1]
+        } else {
+            self.objs[0]
+        }
     }
 
     /// The locations with the write counts seen.
     #[inline]
-    pub fn iter(self) -> impl Iterator<Item = (ObjId, u32)> {
-        (0..self.len()).map(move |i| (self.objs[i], self.seen[i]))
+    pub fn iter(self) -> AwaitedIter {
+        let list = if self.interned() {
+            AwaitedList::Interned(await_table().lists[self.seen[0] as usize].clone())
+        } else {
+            AwaitedList::Inline(self)
+        };
+        AwaitedIter { list, next: 0 }
     }
 
     /// Whether `o` is watched.
     #[inline]
     pub fn contains(&self, o: ObjId) -> bool {
-        o != NONE && self.objs.contains(&o)
+        if self.interned() {
+            o != NONE && o != MANY && self.iter().any(|(x, _)| x == o)
+        } else {
+            o != NONE && self.objs.contains(&o)
+        }
     }
 
     /// Whether the wait is over, given each location's current write count: some
@@ -215,6 +325,22 @@ impl Awaited {
     #[inline]
     pub fn woken(&self, mut writes: impl FnMut(ObjId) -> u32) -> bool {
         self.iter().any(|(o, seen)| writes(o) != seen)
+    }
+}
+
+impl serde::Serialize for Awaited {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Awaited {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let list = Vec::<(ObjId, u32)>::deserialize(d)?;
+        let distinct = list.iter().enumerate().all(|(i, e)| list[..i].iter().all(|x| x.0 != e.0));
+        Awaited::new(list.iter().copied())
+            .filter(|_| distinct)
+            .ok_or_else(|| serde::de::Error::custom("a spin-wait on 1 to MAX_AWAITED distinct objects"))
     }
 }
 
@@ -349,6 +475,22 @@ impl Action {
         }
     }
 
+    /// Which [`Access::Read`] operations commute with each other under
+    /// [`Independence::ReadReadIndependent`]: those of the same class. Class 0: memory
+    /// reads, spin-waits ([`Action::Await`], a read of each watched object) and weak
+    /// unlocks (which commute with the waits on their mutex); class 1:
+    /// the read side of a read-write lock (read locks, failed or successful read tries,
+    /// read unlocks). Two classes share an object only when a spin-wait watches a
+    /// read-write lock (a `tryrdlock`/`trywrlock` retry loop): a read unlock moves the
+    /// lock's await count, which enables the wait, so the two must not commute (a read
+    /// lock would: making every read-side operation dependent with the wait keeps the
+    /// equivalence classes simple — the reads between two writes form runs of one class,
+    /// each run a set: `crate::trace`).
+    #[inline]
+    pub fn read_class(self) -> u8 {
+        matches!(self.obj_kind(), Some(ObjKind::RwLock)) as u8
+    }
+
     /// True for `acq` actions: a lock, or a successful trylock.
     #[inline]
     pub fn is_acquire(self) -> bool {
@@ -383,13 +525,46 @@ impl Action {
 
     /// Whether this executed action moves the *await count* of its object, the state a
     /// spin-wait ([`Action::Await`]) on that object watches: a location's write count
-    /// ([`Action::moves_writes`]) or a mutex's release count (an unlock that is not
-    /// weak: see [`Action::Unlock`]). The one definition the DPOR analysis uses to place a
-    /// wait; the object kinds count the same way
-    /// ([`crate::objects::ObjectKind::await_count`]), as does the C runtime.
+    /// ([`Action::moves_writes`]), a mutex's release count (an unlock that is not
+    /// weak: see [`Action::Unlock`]), a semaphore's
+    /// posts (a post or an initialisation), a read-write lock's unlocks (read or write),
+    /// a condition variable's signals (a signal or broadcast). For a synchronising
+    /// object these are the operations that may make a failed try or timed operation on
+    /// it succeed ([`Action::is_failed_try`]; docs/memory.md). The one definition the
+    /// DPOR analysis uses to place a wait; the object kinds count the same way
+    /// ([`crate::objects::ObjectKind::await_count`]), as do the C runtime and the test
+    /// model.
     #[inline]
     pub fn moves_await_count(self) -> bool {
-        self.moves_writes() || matches!(self, Action::Unlock(_, true))
+        self.moves_writes()
+            || matches!(
+                self,
+                Action::Unlock(_, true)
+                    | Action::SemPost(_)
+                    | Action::SemInit(..)
+                    | Action::RwUnlock(..)
+                    | Action::Signal(_)
+                    | Action::Broadcast(_)
+            )
+    }
+
+    /// Whether this executed action is a try or timed operation that failed (a
+    /// `trylock` or `timedlock` of a held mutex, a `trywait`/`timedwait` of a zero
+    /// semaphore, a `tryrdlock`/`trywrlock` or timed lock of a read-write lock held
+    /// against it). Such a step changes nothing another thread can see, like a failed
+    /// compare-exchange: for spin detection it is a load of its object, with the
+    /// object's await count ([`Action::moves_await_count`]) at that moment, and a retry
+    /// loop whose iteration made only loads and failed tries waits for that count to
+    /// move (docs/memory.md, "Failed try and timed operations").
+    #[inline]
+    pub fn is_failed_try(self) -> bool {
+        matches!(
+            self,
+            Action::TryLock(_, false)
+                | Action::SemTryWait(_, false)
+                | Action::TryRdLock(_, false)
+                | Action::TryWrLock(_, false)
+        )
     }
 
     /// Whether `self`, as a frontend reported it executed, is what the resolved pending
@@ -519,7 +694,9 @@ impl Independence {
 
     /// Whether two actions (assumed to be of different threads) are dependent through
     /// the object they touch: every two operations on one object are, except two
-    /// [`Access::Read`]s in [`Independence::ReadReadIndependent`] mode.
+    /// [`Access::Read`]s in [`Independence::ReadReadIndependent`] mode — and even then a
+    /// spin-wait and a read-side operation of a read-write lock (it may watch the lock,
+    /// whose await count a read unlock moves) are dependent: [`Action::read_class`].
     #[inline]
     pub fn objects_conflict(self, a: Action, b: Action) -> bool {
         let shared = match (a, b) {
@@ -528,7 +705,11 @@ impl Independence {
             (a, Action::Await(y)) => a.object().is_some_and(|o| y.contains(o)),
             (a, b) => a.object().is_some() && a.object() == b.object(),
         };
-        shared && (self == Independence::AllDependent || a.access() == Access::Write || b.access() == Access::Write)
+        shared
+            && (self == Independence::AllDependent
+                || a.access() == Access::Write
+                || b.access() == Access::Write
+                || a.read_class() != b.read_class())
     }
 }
 
@@ -608,7 +789,7 @@ mod tests {
         let (y, z) = (ObjId(0x11), ObjId(0x21));
         let w = Awaited::new([(y, 1), (z, 2), (y, 5)]).expect("two locations");
         assert_eq!(w.iter().collect::<Vec<_>>(), vec![(y, 1), (z, 2)]);
-        assert!(Awaited::new([(y, 1), (z, 2), (ObjId(0x31), 0)]).is_none(), "three locations");
+        assert_eq!(w.len(), 2);
         let a = Action::Await(w);
         for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
             assert!(mode.dependent(T0, a, T1, Action::Write(z)));
@@ -619,6 +800,30 @@ mod tests {
         assert!(!Independence::ReadReadIndependent.dependent(T0, a, T1, Action::Read(z)));
         assert!(w.woken(|o| if o == z { 3 } else { 1 }));
         assert!(!w.woken(|o| if o == z { 2 } else { 1 }));
+    }
+
+    #[test]
+    fn a_wait_on_more_locations_than_fit_inline_is_interned_by_content() {
+        let objs: Vec<ObjId> = (0..MAX_AWAITED as u64 + 1).map(|k| ObjId(0x101 + 0x10 * k)).collect();
+        let three = |c: u32| Awaited::new([(objs[0], c), (objs[1], 2), (objs[2], 3), (objs[0], 9)]).expect("three");
+        let w = three(1);
+        assert_eq!(w.len(), 3);
+        assert_eq!(w.first(), objs[0]);
+        assert_eq!(w.iter().collect::<Vec<_>>(), vec![(objs[0], 1), (objs[1], 2), (objs[2], 3)]);
+        assert!(w.contains(objs[2]) && !w.contains(objs[3]) && !w.contains(MANY) && !w.contains(NONE));
+        assert_eq!(w, three(1), "the same list and counts are the same wait");
+        assert_ne!(w, three(4), "another count is another wait");
+        assert!(w.woken(|o| if o == objs[2] { 4 } else { 1 + (o == objs[1]) as u32 }));
+        assert!(!w.woken(|o| [(objs[0], 1), (objs[1], 2), (objs[2], 3)].iter().find(|e| e.0 == o).unwrap().1));
+        let a = Action::Await(w);
+        assert!(a.touches(objs[1]) && a.objects().count() == 3);
+        assert!(Independence::AllDependent.dependent(T0, a, T1, Action::Write(objs[2])));
+        assert!(!Independence::AllDependent.dependent(T0, a, T1, Action::Write(objs[3])));
+        let all = Awaited::new(objs[..MAX_AWAITED].iter().map(|&o| (o, 0))).expect("MAX_AWAITED locations");
+        assert_eq!(all.len(), MAX_AWAITED);
+        assert!(Awaited::new(objs.iter().map(|&o| (o, 0))).is_none(), "more than MAX_AWAITED");
+        assert!(Awaited::new([(objs[0], 0), (objs[1], 0), (MANY, 0)]).is_none(), "a reserved id");
+        assert_eq!(format!("{a:?}"), format!("await({}, 1; {}, 2; {}, 3)", objs[0], objs[1], objs[2]));
     }
 
     #[test]

@@ -25,9 +25,12 @@ pub struct Configuration {
     last: Vec<Option<EventId>>,
     creator: Vec<Option<EventId>>,
     obj_last: Vec<Option<EventId>>,
-    // invariant: pos[seq[i]] == Some(i); None (or out of range) for other events.
-    pos: Vec<Option<u32>>,
+    // invariant: pos[seq[i]] == i; NOT_IN (or out of range) for other events.
+    pos: Vec<u32>,
 }
+
+/// The position of an event outside the configuration.
+const NOT_IN: u32 = u32::MAX;
 
 fn set_slot(v: &mut Vec<Option<EventId>>, i: usize, e: EventId) {
     if v.len() <= i {
@@ -74,7 +77,7 @@ impl Configuration {
         if e == BOTTOM {
             return None;
         }
-        self.pos.get(e.index()).copied().flatten().map(|p| p as usize)
+        self.pos.get(e.index()).copied().filter(|&p| p != NOT_IN).map(|p| p as usize)
     }
 
     /// The last event of thread `t`, if the thread has one.
@@ -104,9 +107,9 @@ impl Configuration {
     /// configuration.
     pub fn push(&mut self, u: &Unfolding, e: EventId) {
         let ev = u.event(e);
-        let (t, action, obj) = (ev.thread, ev.action, ev.obj);
+        let (t, action, obj) = (ev.thread, u.action(e), ev.obj);
         debug_assert!(
-            self.contains(ev.tpred) && self.contains(ev.opred) && ev.extra.iter().all(|&p| self.contains(p)),
+            self.contains(ev.tpred) && self.contains(ev.opred) && u.extra(e).iter().all(|&p| self.contains(p)),
             "checker bug: pushed {e:?} before its causes"
         );
         set_slot(&mut self.last, t.index(), e);
@@ -117,9 +120,9 @@ impl Configuration {
             set_slot(&mut self.obj_last, obj as usize, e);
         }
         if self.pos.len() <= e.index() {
-            self.pos.resize(e.index() + 1, None);
+            self.pos.resize(e.index() + 1, NOT_IN);
         }
-        self.pos[e.index()] = Some(self.seq.len() as u32);
+        self.pos[e.index()] = self.seq.len() as u32;
         self.seq.push(e);
         self.sched.push(t);
     }
@@ -135,13 +138,13 @@ impl Configuration {
         let t = ev.thread;
         let prev = (ev.tpred != BOTTOM && u.event(ev.tpred).thread == t).then_some(ev.tpred);
         self.last[t.index()] = prev;
-        if let Action::Create(c) = ev.action {
+        if let Action::Create(c) = u.action(e) {
             self.creator[c.index()] = None;
         }
         if let Some(obj) = ev.obj {
             self.obj_last[obj as usize] = (ev.opred != BOTTOM).then_some(ev.opred);
         }
-        self.pos[e.index()] = None;
+        self.pos[e.index()] = NOT_IN;
         e
     }
 
@@ -157,7 +160,7 @@ impl Configuration {
             let ev = u.event(e);
             assert_eq!(self.position(e), Some(i), "checker bug: position of {e:?}");
             assert_eq!(self.sched[i], ev.thread, "checker bug: schedule at {i}");
-            for p in [ev.tpred, ev.opred].iter().chain(ev.extra.iter()) {
+            for p in [ev.tpred, ev.opred].iter().chain(u.extra(e)) {
                 assert!(
                     *p == BOTTOM || self.position(*p).is_some_and(|q| q < i),
                     "checker bug: {e:?} at {i} before its cause {p:?}"
@@ -167,7 +170,7 @@ impl Configuration {
                 assert!(!u.conflict(e, f), "checker bug: {e:?} and {f:?} in conflict in one configuration");
             }
             set_slot(&mut last, ev.thread.index(), e);
-            if let Action::Create(c) = ev.action {
+            if let Action::Create(c) = u.action(e) {
                 set_slot(&mut creator, c.index(), e);
             }
             if let Some(obj) = ev.obj {
@@ -180,7 +183,7 @@ impl Configuration {
         assert!(same(&last, &self.last), "checker bug: last event per thread");
         assert!(same(&creator, &self.creator), "checker bug: creator per thread");
         assert!(same(&obj_last, &self.obj_last), "checker bug: last operation per object");
-        let members = self.pos.iter().filter(|p| p.is_some()).count();
+        let members = self.pos.iter().filter(|&&p| p != NOT_IN).count();
         assert_eq!(members, self.seq.len(), "checker bug: membership of events not in the sequence");
     }
 }

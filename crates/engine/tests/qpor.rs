@@ -322,6 +322,44 @@ fn several_pollers_of_one_mutex_match_brute_force() {
     }
 }
 
+/// Retry loops of failed try operations (see the DPOR family's
+/// `random_programs_with_try_spins`): after a failed `trylock`, `trywait` or read-write
+/// try the thread waits for the object's await count to move (an unlock, a post), an
+/// await event in the object's tree, enabled where the count after its tree predecessor
+/// differs from the one seen. QPOR with optimal alternatives and with k = 1, pruning on,
+/// finds exactly the brute force's traces, the optimal one with no redundant and no SSB
+/// execution. Programs with a timed-wait poll (a wait on the mutex and the condition
+/// variable) wait on two objects, which QPOR refuses: they are skipped (and retry loops
+/// that also read a variable are not in this shape). `UNFOLD_TRY_SEEDS` runs more seeds
+/// locally.
+#[test]
+fn random_programs_with_try_spins_match_brute_force() {
+    let shape = random::Shape { try_spins: true, ..random::Shape::default() };
+    let n: u64 = std::env::var("UNFOLD_TRY_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
+    let (mut checked, mut waited, mut multi) = (0u64, 0u64, 0u64);
+    for seed in 30_000..30_000 + n {
+        let m = random::program_with(seed, shape);
+        if format!("{m:?}").contains("AwaitUnlock(") {
+            // A timed-wait poll: a wait on two objects.
+            multi += 1;
+            continue;
+        }
+        let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
+        checked += 1;
+        waited += brute.traces.iter().any(|c| {
+            c.threads
+                .iter()
+                .any(|(_, a)| a.windows(2).any(|w| w[0].1.ends_with("=busy") && w[1].1.starts_with("await(")))
+        }) as u64;
+        optimal_and_k1_match(seed, &m, &brute.traces);
+    }
+    println!("{checked} programs with try retry loops, {waited} with a wait after a failed try ({multi} skipped: waits on two objects)");
+    assert!(
+        checked * 2 >= n - multi && waited * 4 >= checked,
+        "{checked} checked, {waited} with a wait after a failed try"
+    );
+}
+
 /// Pruning keeps the unfolding near the size of what the current branch can still use,
 /// not of everything explored: over thousands of executions, the most events held at once
 /// stays a small fraction of the events created (without pruning they are equal).

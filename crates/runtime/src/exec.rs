@@ -680,7 +680,22 @@ impl Frontend for CRun<'_> {
                     rt.mem.detector.on_step(t, action);
                 }
             }
+            // A failed try or timed operation, joining a condition variable's waiters and
+            // a timed wake that timed out change nothing another thread can see: the loop
+            // iteration goes on (the shims log them as loads: memory.rs, "Failed try and
+            // timed operations"); happens-before as usual.
+            a if a.is_failed_try() || matches!(a, Action::CondWait(_) | Action::CondWake(_, true, false)) => {
+                if rt.mem.tracking() {
+                    rt.mem.detector.on_step(t, action);
+                }
+            }
             _ => {
+                // The await count of a synchronising object (the engine's state a wait
+                // after a failed try watches: `Action::moves_await_count`).
+                if let (true, Some(o)) = (action.moves_await_count(), action.object()) {
+                    let v = rt.mem.versions.entry(o).or_insert(0);
+                    *v = v.wrapping_add(1);
+                }
                 // Any other visible operation changes what other threads can see (or
                 // ends a spin-wait): the thread's loop iterations start afresh.
                 rt.thread(t).spin.clear();

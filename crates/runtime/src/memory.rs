@@ -568,11 +568,29 @@ pub(crate) fn spin_mutex_op(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId
 /// unlock of `m` that is not weak, after the waiter's own (docs/memory.md, "Two pollers
 /// of one mutex", for the proof). So two threads polling one mutex no longer wake each
 /// other with their unlocks.
+///
+/// Only where [`set_weak_unlocks`] allowed them: a weak unlock moves no release count,
+/// so it would not wake a `trylock` or `timedlock` retry loop (or a timed condition wait
+/// poll), which waits for any unlock of its mutex.
 pub(crate) fn unlock(m: ObjId) -> Action {
+    if !WEAK_UNLOCKS.load(std::sync::atomic::Ordering::Relaxed) {
+        return Action::Unlock(m, true);
+    }
     with_rt(|rt| {
         let t = rt.current;
         Action::Unlock(m, rt.thread(t).clean_unlock != Some(m))
     })
+}
+
+static WEAK_UNLOCKS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Allow weak unlocks ([`unlock`]): the frontend's choice for the whole program, made
+/// from what it calls — on when it never tries a mutex or waits on a condition variable
+/// with a time-out, whose retry loops (waiting for any unlock of the mutex) a weak unlock
+/// would not wake. Off by default. Set in the parent before any worker is forked
+/// (workers inherit it).
+pub fn set_weak_unlocks(on: bool) {
+    WEAK_UNLOCKS.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Before `pthread_mutex_lock(m)`: block on the wait a pure iteration polling under `m`
@@ -591,6 +609,89 @@ pub(crate) fn spin_before_lock(m: ObjId, site: Site) {
                 Awaited::new(w.iter().map(|(o, v)| if o == m { (o, seen) } else { (o, v) })).map(|w| (w, b))
             }
             Some((w, d, b)) if d == m => Some((w, b)),
+            _ => None,
+        }
+    });
+    if let Some((w, b)) = w {
+        with_rt(|rt| register_awaited(rt, &w, b));
+        suspend(Yield::Pending(Action::Await(w), site));
+    }
+}
+
+// ---- failed try and timed operations --------------------------------------------------
+//
+// A try or timed operation that failed (`pthread_mutex_trylock` of a held mutex,
+// `sem_trywait` at zero, a read-write lock try, a timed variant that timed out) changes
+// nothing another thread can see, like a failed compare-exchange: it is logged as a load
+// of its object with the object's await count then (the engine's
+// `ObjectKind::await_count`: a mutex's releases, a semaphore's posts, a read-write lock's
+// unlocks; the runtime counts them in `MemState::versions` as the engine does,
+// `Action::moves_await_count`). A retry loop `while (pthread_mutex_trylock(&m));` may make
+// no memory access at all, so the call itself is a checkpoint: tsan.c's `__unfold_try_*`
+// entry points capture the caller's state and call `__unfold_sync_checkpoint` before the
+// shim. An iteration whose visible operations were only loads and failed tries, with the
+// same local state, is an `Await` on those objects: the thread waits for one of their
+// counts to move (an unlock, a post) instead of failing again and again.
+//
+// A timed condition wait that timed out leaves the condition variable as it was (the
+// thread joined the waiters and left them without a signal): joining is logged as a load
+// of the condition variable (its await count is its signals and broadcasts), and the
+// timed-out wake changes nothing. An iteration `lock(m); while (!flag) timedwait(c, m);`
+// is then a poll under `m` (its mutex operations are the wait's unlock and relock), found
+// pure at the read of `flag` (or at the timed wait's call) while the thread holds `m`:
+// the wait is deferred, and taken inside the next timed wait on `c` with `m`, after its
+// unlock and before its wake (`spin_before_timed_wake`): the thread, still a waiter of
+// `c`, waits for another thread's unlock of `m` or a signal of `c` (docs/memory.md,
+// "Timed condition waits in a loop", for why that loses no behaviour).
+
+/// Before a try or timed operation (tsan.c's `__unfold_try_*` entry points, with the
+/// caller's state): the call is a checkpoint of the thread's loop; if the iteration since
+/// the last call from the same site was pure, the thread blocks on its spin-wait first.
+///
+/// # Safety
+/// Called by tsan.c on a program thread: `ctx` is null or points to the caller's live
+/// `struct unfold_ctx`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_sync_checkpoint(ra: *mut c_void, ctx: *const UnfoldCtx) {
+    if with_rt(|rt| rt.active) {
+        spin_wait(code_site(ra), ctx);
+    }
+}
+
+/// The current thread failed a try or timed operation on synchronising object `o`, or
+/// joined condition variable `o`'s waiters: logged as a load of `o` (with its await count
+/// now) for spin detection.
+pub(crate) fn log_sync_read(o: ObjId) {
+    log_read(o, 0);
+}
+
+/// The await count of object `o` now (as the engine counts it).
+pub(crate) fn await_count_now(o: ObjId) -> u32 {
+    with_rt(|rt| rt.mem.versions.get(&o).copied().unwrap_or(0))
+}
+
+/// Inside `pthread_cond_timedwait(c, m)`, after the thread joined `c`'s waiters (when
+/// `c`'s await count was `joined`) and released `m`: block on the wait a pure iteration
+/// of a timed-wait loop on `c` and `m` deferred, if any, with `m`'s release count after
+/// this unlock and `c`'s count when the thread joined (see above).
+pub(crate) fn spin_before_timed_wake(c: ObjId, m: ObjId, joined: u32, site: Site) {
+    let w = with_rt(|rt| {
+        let t = rt.current;
+        let spin = &mut rt.thread(t).spin;
+        match spin.deferred {
+            Some((w, d, b)) if d == m && w.contains(c) => {
+                spin.deferred = None;
+                let released = match spin.released {
+                    Some((r, n)) if r == m => n,
+                    _ => return None,
+                };
+                let w = w.iter().map(|(o, v)| match o {
+                    o if o == m => (o, released),
+                    o if o == c => (o, joined),
+                    o => (o, v),
+                });
+                Awaited::new(w).map(|w| (w, b))
+            }
             _ => None,
         }
     });
@@ -930,7 +1031,7 @@ pub fn check_tsan_object() -> Result<(), String> {
 }
 
 /// Addresses that keep `tsan.c` and these entry points in the `unfold` binary.
-pub fn shim_table() -> [usize; 5] {
+pub fn shim_table() -> [usize; 6] {
     [
         // SAFETY: a C function without preconditions returning a function address.
         unsafe { __unfold_tsan_anchor() } as usize,
@@ -938,6 +1039,7 @@ pub fn shim_table() -> [usize; 5] {
         __unfold_mem_atomic_pre as *const () as usize,
         __unfold_mem_atomic_post as *const () as usize,
         __unfold_mem_cas_expected as *const () as usize,
+        __unfold_sync_checkpoint as *const () as usize,
     ]
 }
 

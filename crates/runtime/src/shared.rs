@@ -74,7 +74,10 @@ unsafe impl Plain for AtomicU64 {}
 
 /// An `Option<Action>` as two words: `tag | flag1 << 8 | flag2 << 9 | arg << 32` (tag 0:
 /// none; `arg` a thread id or a count) and the object id; a spin-wait on two locations
-/// puts its second location and count in two more words (zero otherwise).
+/// puts its second location and count in two more words (zero otherwise). A spin-wait on
+/// more locations (an interned [`Awaited`], whose index means nothing in the other
+/// process) is sent by value: its list goes into the direction's [`WireAwaits`], the
+/// action has `flag2` set and the two more words are the list's start and length there.
 #[repr(C)]
 pub(crate) struct WireAction {
     word: AtomicU64,
@@ -177,21 +180,120 @@ fn second_awaited(a: Option<Action>) -> (u64, u64) {
     }
 }
 
+/// Capacity, in `(object, count)` pairs, of the lists of the spin-waits on more than
+/// [`unfold_engine::action::INLINE_AWAITED`] locations one request or one execution
+/// carries ([`WireAwaits`]).
+pub(crate) const MAX_AWAIT_PAIRS: usize = 1 << 16;
+
+/// The lists of the spin-waits on more than two locations that one side sends (the parent
+/// with a request's sleep set, the worker with an execution's results): appended by the
+/// writer, emptied at the start of each request or execution.
+#[repr(C)]
+pub(crate) struct WireAwaits {
+    len: AtomicU64,
+    pairs: [[AtomicU64; 2]; MAX_AWAIT_PAIRS],
+}
+
+// SAFETY: repr(C), atomics only.
+unsafe impl Plain for WireAwaits {}
+
+/// The lists of one request or execution did not fit in its [`WireAwaits`].
+#[derive(Debug)]
+pub(crate) struct AwaitsFull;
+
+impl AwaitsFull {
+    /// The error reported for the execution.
+    pub(crate) fn message(&self) -> String {
+        format!(
+            "more than {MAX_AWAIT_PAIRS} locations in the spin-waits on several locations of one execution \
+             (a limit of the checker)"
+        )
+    }
+}
+
+impl WireAwaits {
+    /// Empty the lists (the writer, before a new request or execution).
+    pub(crate) fn clear(&self) {
+        self.len.store(0, R);
+    }
+
+    /// Append `w`'s list: its start.
+    fn push(&self, w: Awaited) -> Result<u64, AwaitsFull> {
+        let start = self.len.load(R) as usize;
+        let n = w.len();
+        if start > MAX_AWAIT_PAIRS || MAX_AWAIT_PAIRS - start < n {
+            return Err(AwaitsFull);
+        }
+        for (slot, (o, c)) in self.pairs[start..start + n].iter().zip(w.iter()) {
+            slot[0].store(o.0, R);
+            slot[1].store(c as u64, R);
+        }
+        self.len.store((start + n) as u64, R);
+        Ok(start as u64)
+    }
+
+    /// The list at `start`, of `n` entries, as a wait.
+    fn get(&self, start: u64, n: u64, what: &dyn Fn() -> String) -> Result<Awaited, Corrupt> {
+        let len = load_len(&self.len, MAX_AWAIT_PAIRS, "spin-wait lists")?;
+        let (start, n) =
+            (usize::try_from(start).map_err(|_| Corrupt(what()))?, usize::try_from(n).map_err(|_| Corrupt(what()))?);
+        if n <= unfold_engine::action::INLINE_AWAITED
+            || n > unfold_engine::action::MAX_AWAITED
+            || start > len
+            || len - start < n
+        {
+            return corrupt(what());
+        }
+        let mut list = [(ObjId(0), 0u32); unfold_engine::action::MAX_AWAITED];
+        for (e, slot) in list.iter_mut().zip(&self.pairs[start..start + n]) {
+            *e = (ObjId(slot[0].load(R)), u32::try_from(slot[1].load(R)).map_err(|_| Corrupt(what()))?);
+        }
+        let w = Awaited::new(list[..n].iter().copied()).ok_or_else(|| Corrupt(what()))?;
+        // Distinct entries only: the list must be what the writer's wait held.
+        if w.len() != n {
+            return corrupt(what());
+        }
+        Ok(w)
+    }
+}
+
 impl WireAction {
+    /// Store `a`; the list of a wait on more than two locations goes to `awaits`.
     #[inline]
-    pub(crate) fn store(&self, a: Option<Action>) {
-        let (w, o) = encode_action(a);
-        let (o2, c2) = second_awaited(a);
+    pub(crate) fn store(&self, a: Option<Action>, awaits: &WireAwaits) -> Result<(), AwaitsFull> {
+        let (mut w, o) = encode_action(a);
+        let (o2, c2) = match a {
+            Some(Action::Await(x)) if x.len() > unfold_engine::action::INLINE_AWAITED => {
+                w |= F2;
+                (awaits.push(x)?, x.len() as u64)
+            }
+            _ => second_awaited(a),
+        };
         self.word.store(w, R);
         self.obj.store(o, R);
         self.obj2.store(o2, R);
         self.arg2.store(c2, R);
+        Ok(())
     }
 
-    /// The action, or [`Corrupt`] naming `what` (built only on failure).
+    /// The action, or [`Corrupt`] naming `what` (built only on failure); the list of a
+    /// wait on more than two locations comes from `awaits`.
     #[inline]
-    pub(crate) fn load(&self, what: &dyn Fn() -> String) -> Result<Option<Action>, Corrupt> {
-        let a = decode_action(self.word.load(R), self.obj.load(R), what)?;
+    pub(crate) fn load(&self, awaits: &WireAwaits, what: &dyn Fn() -> String) -> Result<Option<Action>, Corrupt> {
+        let word = self.word.load(R);
+        if word & 0xff == 11 && word & F2 != 0 {
+            // A wait sent by value: the first location and count are in the action as
+            // for a wait on one location (checked by decoding it), the list in `awaits`.
+            let Some(Action::Await(first)) = decode_action(word & !F2, self.obj.load(R), what)? else {
+                return corrupt(what());
+            };
+            let w = awaits.get(self.obj2.load(R), self.arg2.load(R), what)?;
+            if w.iter().next() != first.iter().next() {
+                return corrupt(what());
+            }
+            return Ok(Some(Action::Await(w)));
+        }
+        let a = decode_action(word, self.obj.load(R), what)?;
         let (o2, c2) = (self.obj2.load(R), self.arg2.load(R));
         if (o2, c2) == (0, 0) {
             return Ok(a);
@@ -225,14 +327,14 @@ pub(crate) struct WirePair {
 }
 
 impl WirePair {
-    pub(crate) fn store(&self, (t, a): (ThreadId, Action)) {
+    pub(crate) fn store(&self, (t, a): (ThreadId, Action), awaits: &WireAwaits) -> Result<(), AwaitsFull> {
         self.thread.store(t.0 as u64, R);
-        self.action.store(Some(a));
+        self.action.store(Some(a), awaits)
     }
 
-    pub(crate) fn load(&self, what: &dyn Fn() -> String) -> Result<(ThreadId, Action), Corrupt> {
+    pub(crate) fn load(&self, awaits: &WireAwaits, what: &dyn Fn() -> String) -> Result<(ThreadId, Action), Corrupt> {
         let t = decode_thread(self.thread.load(R), what)?;
-        match self.action.load(what)? {
+        match self.action.load(awaits, what)? {
             Some(a) => Ok((t, a)),
             None => corrupt(what()),
         }
@@ -254,25 +356,25 @@ unsafe impl Plain for WireStep {}
 
 impl WireStep {
     #[inline]
-    pub(crate) fn store(&self, s: &Step) {
+    pub(crate) fn store(&self, s: &Step, awaits: &WireAwaits) -> Result<(), AwaitsFull> {
         self.thread.store(s.thread.0 as u64, R);
         self.site.store(s.site, R);
-        self.action.store(Some(s.action));
-        self.next.store(s.next);
-        self.child_next.store(s.child_next);
+        self.action.store(Some(s.action), awaits)?;
+        self.next.store(s.next, awaits)?;
+        self.child_next.store(s.child_next, awaits)
     }
 
     #[inline]
-    pub(crate) fn load(&self, index: usize) -> Result<Step, Corrupt> {
+    pub(crate) fn load(&self, index: usize, awaits: &WireAwaits) -> Result<Step, Corrupt> {
         let what = || format!("step {index} of the trace");
         let thread = decode_thread(self.thread.load(R), &what)?;
-        let Some(action) = self.action.load(&what)? else { return corrupt(what()) };
+        let Some(action) = self.action.load(awaits, &what)? else { return corrupt(what()) };
         Ok(Step {
             thread,
             action,
             site: self.site.load(R),
-            next: self.next.load(&what)?,
-            child_next: self.child_next.load(&what)?,
+            next: self.next.load(awaits, &what)?,
+            child_next: self.child_next.load(awaits, &what)?,
         })
     }
 }
@@ -435,6 +537,8 @@ pub(crate) struct Header {
     pub(crate) independence: AtomicU64,
     pub(crate) max_steps: AtomicU64,
     pub(crate) sleep: [WirePair; MAX_SLEEP],
+    /// The lists of the sleep set's waits on more than two locations.
+    pub(crate) sleep_awaits: WireAwaits,
     // The results (worker; the parent reads `nsteps`, `running` and the crash fields of a
     // worker that died or timed out mid-execution).
     pub(crate) nsteps: AtomicU64,
@@ -470,6 +574,9 @@ pub(crate) struct Header {
     pub(crate) error_msg: WireMsg,
     pub(crate) nsites: AtomicU64,
     pub(crate) sites: [AtomicU64; MAX_SLEEP],
+    /// The lists of the results' waits on more than two locations (steps, `first`,
+    /// `blocked`).
+    pub(crate) awaits: WireAwaits,
     pub(crate) run_ns: AtomicU64,
     pub(crate) reset_ns: AtomicU64,
     /// Fork mode: the peak resident set size of the execution processes so far, in bytes
@@ -486,7 +593,8 @@ pub(crate) struct Header {
     pub(crate) parent_waiting: AtomicU32,
 }
 
-// SAFETY: repr(C), atomics only (WirePair, WireAction, WireDefect, WireMsg are too).
+// SAFETY: repr(C), atomics only (WirePair, WireAction, WireAwaits, WireDefect, WireMsg are
+// too).
 unsafe impl Plain for Header {}
 
 impl Header {
@@ -692,6 +800,48 @@ mod tests {
             assert_eq!(decode_action(w, o, &none).ok(), Some(Some(a)));
         }
         assert_eq!(decode_action(0, 0, &none).ok(), Some(None));
+    }
+
+    #[test]
+    fn a_wait_on_many_locations_crosses_the_wire_by_value_and_a_bad_list_is_corruption() {
+        let what = || "x".to_string();
+        let shared: Shared<WireAwaits> = Shared::new(1).expect("map");
+        let awaits = shared.one();
+        let wire: Shared<WireStep> = Shared::new(1).expect("map");
+        let objs = [ObjId(0x1001), ObjId(0x2001), ObjId(0x3001), ObjId(0x4001)];
+        let w = Awaited::new(objs.iter().copied().zip([7, 8, 9, 10])).expect("four locations");
+        let two = Awaited::new(objs[..2].iter().map(|&o| (o, 1))).expect("two");
+        let step = Step {
+            thread: ThreadId(2),
+            action: Action::Await(w),
+            site: 5,
+            next: Some(Action::Await(two)),
+            child_next: Some(Action::Await(w)),
+        };
+        wire.one().store(&step, awaits).expect("room");
+        assert_eq!(awaits.len.load(R), 8, "two lists of four (a wait on two stays inline)");
+        let back = wire.one().load(0, awaits).expect("valid");
+        assert_eq!((back.action, back.next, back.child_next), (step.action, step.next, step.child_next));
+        // A list cut short, a length beyond MAX_AWAITED, a repeated location, a first
+        // entry that differs from the action's: all corruption.
+        let a = &wire.one().action;
+        awaits.len.store(3, R);
+        assert!(a.load(awaits, &what).is_err(), "list beyond the written length");
+        awaits.len.store(8, R);
+        a.arg2.store(unfold_engine::action::MAX_AWAITED as u64 + 1, R);
+        assert!(a.load(awaits, &what).is_err(), "too many locations");
+        a.arg2.store(4, R);
+        awaits.pairs[1][0].store(objs[0].0, R);
+        assert!(a.load(awaits, &what).is_err(), "a location twice");
+        awaits.pairs[1][0].store(objs[1].0, R);
+        awaits.pairs[0][1].store(6, R);
+        assert!(a.load(awaits, &what).is_err(), "first count differs from the action's");
+        awaits.pairs[0][1].store(7, R);
+        assert_eq!(a.load(awaits, &what).expect("restored"), Some(Action::Await(w)));
+        // A full list area is reported, not overrun.
+        awaits.len.store(MAX_AWAIT_PAIRS as u64 - 3, R);
+        assert!(a.store(Some(Action::Await(w)), awaits).is_err());
+        assert!(a.store(Some(Action::Await(two)), awaits).is_ok(), "inline waits need no room");
     }
 
     #[test]

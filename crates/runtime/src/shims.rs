@@ -835,6 +835,8 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_trylock(
             with_rt(|rt| rt.held.insert(addr, (me, 1)));
             0
         } else {
+            // A load of the mutex for spin detection (a retry loop waits for an unlock).
+            crate::memory::log_sync_read(ObjId(addr));
             libc::EBUSY
         }
     })

@@ -381,6 +381,11 @@ fn cond_wait(c: u64, m: *mut libc::pthread_mutex_t, timed: bool, file: *const c_
         );
     };
     visible(Action::CondWait(ObjId(c)), file, line);
+    // Joining changes nothing for spin detection (a load of the condition variable); a
+    // timed wait that then times out leaves it as it was (memory.rs, "Failed try and
+    // timed operations").
+    let joined = crate::memory::await_count_now(ObjId(c));
+    crate::memory::log_sync_read(ObjId(c));
     // Joined the waiters: every waiter at this moment must use the same mutex.
     let other = with_sync(|s| {
         let e = s.cond.entry(c).or_insert((maddr, 0));
@@ -400,6 +405,10 @@ fn cond_wait(c: u64, m: *mut libc::pthread_mutex_t, timed: bool, file: *const c_
     }
     visible(crate::memory::unlock(ObjId(maddr)), file, line);
     with_rt(|rt| rt.held.remove(&maddr));
+    if timed {
+        // A pure iteration of a timed-wait loop waits here, among the waiters.
+        crate::memory::spin_before_timed_wake(ObjId(c), ObjId(maddr), joined, site_file_line(file, line));
+    }
     let spurious = !timed && SPURIOUS.load(Ordering::Relaxed) && with_sync(|s| !s.spurious_used.contains(&me));
     let untimed_wake = !timed && !spurious;
     let signalled = visible(Action::CondWake(ObjId(c), !untimed_wake, untimed_wake), file, line) == 1;
@@ -611,6 +620,7 @@ fn sem_try(s: *mut libc::sem_t, fail_errno: c_int, file: *const c_char, line: c_
     if visible(Action::SemTryWait(ObjId(addr), false), file, line) == 1 {
         0
     } else {
+        crate::memory::log_sync_read(ObjId(addr));
         set_errno(fail_errno);
         -1
     }
@@ -769,6 +779,7 @@ fn rw_lock(
         rw_took(addr, me, write);
         0
     } else {
+        crate::memory::log_sync_read(o);
         fail.unwrap_or(0)
     }
 }
@@ -1077,6 +1088,7 @@ pub unsafe extern "C" fn __unfold_pthread_spin_trylock(
             with_rt(|rt| rt.held.insert(addr, (me, 1)));
             0
         } else {
+            crate::memory::log_sync_read(ObjId(addr));
             libc::EBUSY
         }
     })

@@ -202,3 +202,49 @@ unsigned long long __unfold_tsan_source_hash(void) { return UNFOLD_TSAN_SOURCE_H
 
 /* Keeps this object (and so every definition above) in the link. */
 void *__unfold_tsan_anchor(void) { return (void *)__tsan_init; }
+
+/*
+ * ---- try and timed operations: spin checkpoints ----------------------------------------
+ * A retry loop of a failed try or timed operation (`while (pthread_mutex_trylock(&m));`)
+ * may make no memory access at all, so the call itself is the loop's checkpoint: unfold.h
+ * routes these calls here (`__unfold_try_<api>`), which capture the caller's state like
+ * the hooks above, hand it to the spin tracker (`__unfold_sync_checkpoint`: the thread
+ * blocks on a spin-wait if its iteration since the last call from the same site was pure),
+ * then call the runtime's shim (crates/runtime/src/sync.rs, shims.rs, c11.rs), which logs
+ * a failed try as a load of its object (memory.rs, "Failed try and timed operations").
+ */
+void __unfold_sync_checkpoint(void *ra, struct unfold_ctx *ctx);
+#define TRY_ENTRY(api)                                                                     \
+    int __unfold_##api(void *, const char *, int);                                         \
+    int __unfold_try_##api(void *o, const char *file, int line) {                          \
+        CAPTURE(c);                                                                        \
+        __unfold_sync_checkpoint(RA, &c);                                                  \
+        return __unfold_##api(o, file, line);                                              \
+    }
+#define TIMED_ENTRY(api)                                                                   \
+    int __unfold_##api(void *, const void *, const char *, int);                           \
+    int __unfold_try_##api(void *o, const void *t, const char *file, int line) {           \
+        CAPTURE(c);                                                                        \
+        __unfold_sync_checkpoint(RA, &c);                                                  \
+        return __unfold_##api(o, t, file, line);                                           \
+    }
+#define TIMED_COND_ENTRY(api)                                                              \
+    int __unfold_##api(void *, void *, const void *, const char *, int);                   \
+    int __unfold_try_##api(void *cv, void *m, const void *t, const char *file, int line) { \
+        CAPTURE(c);                                                                        \
+        __unfold_sync_checkpoint(RA, &c);                                                  \
+        return __unfold_##api(cv, m, t, file, line);                                       \
+    }
+TRY_ENTRY(pthread_mutex_trylock)
+TRY_ENTRY(pthread_spin_trylock)
+TRY_ENTRY(mtx_trylock)
+TRY_ENTRY(sem_trywait)
+TRY_ENTRY(pthread_rwlock_tryrdlock)
+TRY_ENTRY(pthread_rwlock_trywrlock)
+TIMED_ENTRY(pthread_mutex_timedlock)
+TIMED_ENTRY(mtx_timedlock)
+TIMED_ENTRY(sem_timedwait)
+TIMED_ENTRY(pthread_rwlock_timedrdlock)
+TIMED_ENTRY(pthread_rwlock_timedwrlock)
+TIMED_COND_ENTRY(pthread_cond_timedwait)
+TIMED_COND_ENTRY(cnd_timedwait)

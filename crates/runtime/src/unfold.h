@@ -105,7 +105,8 @@ int __unfold_pthread_mutexattr_gettype(const pthread_mutexattr_t *, int *);
 #define pthread_mutex_destroy(m) __unfold_pthread_mutex_destroy((m), __FILE__, __LINE__)
 #define pthread_mutex_lock(m) __unfold_pthread_mutex_lock((m), __FILE__, __LINE__)
 #define pthread_mutex_unlock(m) __unfold_pthread_mutex_unlock((m), __FILE__, __LINE__)
-#define pthread_mutex_trylock(m) __unfold_pthread_mutex_trylock((m), __FILE__, __LINE__)
+int __unfold_try_pthread_mutex_trylock(pthread_mutex_t *, const char *, int);
+#define pthread_mutex_trylock(m) __unfold_try_pthread_mutex_trylock((m), __FILE__, __LINE__)
 #define pthread_mutexattr_init __unfold_pthread_mutexattr_init
 #define pthread_mutexattr_destroy __unfold_pthread_mutexattr_destroy
 #define pthread_mutexattr_settype __unfold_pthread_mutexattr_settype
@@ -204,7 +205,9 @@ void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile
 /* ==== synchronising objects beyond mutexes (crates/runtime/src/sync.rs, c11.rs) ======
  * Condition variables, semaphores, read-write locks, barriers, pthread_once, spinlocks,
  * pthread_mutex_timedlock, pthread_yield and C11 <threads.h> (except tss_*). Time-outs
- * are explored, not timed. */
+ * are explored, not timed. Try and timed operations go through `__unfold_try_*` entry
+ * points (crates/runtime/src/tsan.c), which capture the caller's state: a retry loop of
+ * failed tries is a spin (crates/runtime/src/memory.rs). */
 #include <semaphore.h>
 #include <time.h>
 #if defined(__has_include)
@@ -220,7 +223,8 @@ void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile
 #undef pthread_rwlock_timedwrlock
 int __unfold_pthread_mutex_timedlock(pthread_mutex_t *, const struct timespec *, const char *, int);
 int __unfold_pthread_yield(void);
-#define pthread_mutex_timedlock(m, t) __unfold_pthread_mutex_timedlock((m), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_mutex_timedlock(pthread_mutex_t *, const struct timespec *, const char *, int);
+#define pthread_mutex_timedlock(m, t) __unfold_try_pthread_mutex_timedlock((m), (t), __FILE__, __LINE__)
 #define pthread_yield __unfold_pthread_yield
 
 int __unfold_pthread_cond_init(pthread_cond_t *, const pthread_condattr_t *, const char *, int);
@@ -233,7 +237,9 @@ int __unfold_pthread_cond_destroy(pthread_cond_t *, const char *, int);
 int __unfold_pthread_condattr_any(void *, int);
 #define pthread_cond_init(c, a) __unfold_pthread_cond_init((c), (a), __FILE__, __LINE__)
 #define pthread_cond_wait(c, m) __unfold_pthread_cond_wait((c), (m), __FILE__, __LINE__)
-#define pthread_cond_timedwait(c, m, t) __unfold_pthread_cond_timedwait((c), (m), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_cond_timedwait(pthread_cond_t *, pthread_mutex_t *, const struct timespec *,
+                                        const char *, int);
+#define pthread_cond_timedwait(c, m, t) __unfold_try_pthread_cond_timedwait((c), (m), (t), __FILE__, __LINE__)
 #define pthread_cond_signal(c) __unfold_pthread_cond_signal((c), __FILE__, __LINE__)
 #define pthread_cond_broadcast(c) __unfold_pthread_cond_broadcast((c), __FILE__, __LINE__)
 #define pthread_cond_destroy(c) __unfold_pthread_cond_destroy((c), __FILE__, __LINE__)
@@ -251,8 +257,10 @@ int __unfold_sem_getvalue(sem_t *, int *, const char *, int);
 int __unfold_sem_destroy(sem_t *, const char *, int);
 #define sem_init(s, p, v) __unfold_sem_init((s), (p), (v), __FILE__, __LINE__)
 #define sem_wait(s) __unfold_sem_wait((s), __FILE__, __LINE__)
-#define sem_trywait(s) __unfold_sem_trywait((s), __FILE__, __LINE__)
-#define sem_timedwait(s, t) __unfold_sem_timedwait((s), (t), __FILE__, __LINE__)
+int __unfold_try_sem_trywait(sem_t *, const char *, int);
+#define sem_trywait(s) __unfold_try_sem_trywait((s), __FILE__, __LINE__)
+int __unfold_try_sem_timedwait(sem_t *, const struct timespec *, const char *, int);
+#define sem_timedwait(s, t) __unfold_try_sem_timedwait((s), (t), __FILE__, __LINE__)
 #define sem_post(s) __unfold_sem_post((s), __FILE__, __LINE__)
 #define sem_getvalue(s, v) __unfold_sem_getvalue((s), (v), __FILE__, __LINE__)
 #define sem_destroy(s) __unfold_sem_destroy((s), __FILE__, __LINE__)
@@ -270,10 +278,14 @@ int __unfold_pthread_attr_noop(void *, int);
 #define pthread_rwlock_init(l, a) __unfold_pthread_rwlock_init((l), (a), __FILE__, __LINE__)
 #define pthread_rwlock_rdlock(l) __unfold_pthread_rwlock_rdlock((l), __FILE__, __LINE__)
 #define pthread_rwlock_wrlock(l) __unfold_pthread_rwlock_wrlock((l), __FILE__, __LINE__)
-#define pthread_rwlock_tryrdlock(l) __unfold_pthread_rwlock_tryrdlock((l), __FILE__, __LINE__)
-#define pthread_rwlock_trywrlock(l) __unfold_pthread_rwlock_trywrlock((l), __FILE__, __LINE__)
-#define pthread_rwlock_timedrdlock(l, t) __unfold_pthread_rwlock_timedrdlock((l), (t), __FILE__, __LINE__)
-#define pthread_rwlock_timedwrlock(l, t) __unfold_pthread_rwlock_timedwrlock((l), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_rwlock_tryrdlock(pthread_rwlock_t *, const char *, int);
+#define pthread_rwlock_tryrdlock(l) __unfold_try_pthread_rwlock_tryrdlock((l), __FILE__, __LINE__)
+int __unfold_try_pthread_rwlock_trywrlock(pthread_rwlock_t *, const char *, int);
+#define pthread_rwlock_trywrlock(l) __unfold_try_pthread_rwlock_trywrlock((l), __FILE__, __LINE__)
+int __unfold_try_pthread_rwlock_timedrdlock(pthread_rwlock_t *, const struct timespec *, const char *, int);
+#define pthread_rwlock_timedrdlock(l, t) __unfold_try_pthread_rwlock_timedrdlock((l), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_rwlock_timedwrlock(pthread_rwlock_t *, const struct timespec *, const char *, int);
+#define pthread_rwlock_timedwrlock(l, t) __unfold_try_pthread_rwlock_timedwrlock((l), (t), __FILE__, __LINE__)
 #define pthread_rwlock_unlock(l) __unfold_pthread_rwlock_unlock((l), __FILE__, __LINE__)
 #define pthread_rwlock_destroy(l) __unfold_pthread_rwlock_destroy((l), __FILE__, __LINE__)
 #define pthread_rwlockattr_init(a) __unfold_pthread_attr_noop((a), 0)
@@ -300,7 +312,8 @@ int __unfold_pthread_spin_unlock(pthread_spinlock_t *, const char *, int);
 int __unfold_pthread_spin_destroy(pthread_spinlock_t *, const char *, int);
 #define pthread_spin_init(s, p) __unfold_pthread_spin_init((s), (p), __FILE__, __LINE__)
 #define pthread_spin_lock(s) __unfold_pthread_spin_lock((s), __FILE__, __LINE__)
-#define pthread_spin_trylock(s) __unfold_pthread_spin_trylock((s), __FILE__, __LINE__)
+int __unfold_try_pthread_spin_trylock(pthread_spinlock_t *, const char *, int);
+#define pthread_spin_trylock(s) __unfold_try_pthread_spin_trylock((s), __FILE__, __LINE__)
 #define pthread_spin_unlock(s) __unfold_pthread_spin_unlock((s), __FILE__, __LINE__)
 #define pthread_spin_destroy(s) __unfold_pthread_spin_destroy((s), __FILE__, __LINE__)
 
@@ -335,15 +348,18 @@ void __unfold_call_once(once_flag *, void (*)(void), const char *, int);
 #define thrd_yield __unfold_thrd_yield
 #define mtx_init(m, k) __unfold_mtx_init((m), (k), __FILE__, __LINE__)
 #define mtx_lock(m) __unfold_mtx_lock((m), __FILE__, __LINE__)
-#define mtx_trylock(m) __unfold_mtx_trylock((m), __FILE__, __LINE__)
-#define mtx_timedlock(m, t) __unfold_mtx_timedlock((m), (t), __FILE__, __LINE__)
+int __unfold_try_mtx_trylock(mtx_t *, const char *, int);
+#define mtx_trylock(m) __unfold_try_mtx_trylock((m), __FILE__, __LINE__)
+int __unfold_try_mtx_timedlock(mtx_t *, const struct timespec *, const char *, int);
+#define mtx_timedlock(m, t) __unfold_try_mtx_timedlock((m), (t), __FILE__, __LINE__)
 #define mtx_unlock(m) __unfold_mtx_unlock((m), __FILE__, __LINE__)
 #define mtx_destroy(m) __unfold_mtx_destroy((m), __FILE__, __LINE__)
 #define cnd_init(c) __unfold_cnd_init((c), __FILE__, __LINE__)
 #define cnd_signal(c) __unfold_cnd_signal((c), __FILE__, __LINE__)
 #define cnd_broadcast(c) __unfold_cnd_broadcast((c), __FILE__, __LINE__)
 #define cnd_wait(c, m) __unfold_cnd_wait((c), (m), __FILE__, __LINE__)
-#define cnd_timedwait(c, m, t) __unfold_cnd_timedwait((c), (m), (t), __FILE__, __LINE__)
+int __unfold_try_cnd_timedwait(cnd_t *, mtx_t *, const struct timespec *, const char *, int);
+#define cnd_timedwait(c, m, t) __unfold_try_cnd_timedwait((c), (m), (t), __FILE__, __LINE__)
 #define cnd_destroy(c) __unfold_cnd_destroy((c), __FILE__, __LINE__)
 #define call_once(o, f) __unfold_call_once((o), (f), __FILE__, __LINE__)
 #endif

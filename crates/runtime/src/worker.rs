@@ -24,8 +24,8 @@ use crate::image::Image;
 use crate::mem::{Arena, ImageSnapshot, Stacks, TlsBlocks};
 use crate::shared::{
     decode_independence, decode_name, encode_independence, encode_name, end_tag, error_code, load_len, pipe, read_byte,
-    relax, wait_seq, write_byte, Corrupt, Header, Shared, WireStep, MAX_DEFECTS, MAX_NAMES, MAX_SLEEP, PARENT_SPIN,
-    WORKER_SPIN,
+    relax, wait_seq, write_byte, AwaitsFull, Corrupt, Header, Shared, WireStep, MAX_DEFECTS, MAX_NAMES, MAX_SLEEP,
+    PARENT_SPIN, WORKER_SPIN,
 };
 use crate::signals::{
     describe_wait_status, die_with, install_crash_handler, interrupted, signal_name, INTERRUPT_SIGNALS,
@@ -168,20 +168,28 @@ struct ShmSink<'a> {
     hdr: &'a Header,
     steps: &'a [WireStep],
     n: usize,
+    /// The lists of the spin-waits on several locations overflowed their capacity: the
+    /// run was stopped and is reported as a limit of the checker.
+    full: Option<AwaitsFull>,
 }
 
 impl StepSink for ShmSink<'_> {
     fn push(&mut self, s: Step) -> bool {
         let Some(slot) = self.steps.get(self.n) else { return false };
         self.hdr.last_final.store(0, Ordering::Release);
-        slot.store(&s);
+        if let Err(e) = slot.store(&s, &self.hdr.awaits) {
+            self.full = Some(e);
+            return false;
+        }
         self.n += 1;
         self.hdr.running.store(s.thread.0 as u64, Ordering::Relaxed);
         self.hdr.nsteps.store(self.n as u64, Ordering::Release);
         true
     }
     fn update_last(&mut self, s: Step) {
-        self.steps[self.n - 1].store(&s);
+        if let Err(e) = self.steps[self.n - 1].store(&s, &self.hdr.awaits) {
+            self.full = Some(e);
+        }
         self.hdr.last_final.store(1, Ordering::Release);
     }
     fn running(&mut self, t: ThreadId) {
@@ -226,32 +234,41 @@ impl WorkerCtx<'_> {
         hdr.nblocked.store(0, Ordering::Relaxed);
         hdr.nsites.store(0, Ordering::Relaxed);
         hdr.error.store(error_code::NONE, Ordering::Relaxed);
+        hdr.awaits.clear();
         let r = match self.decode_request() {
             Ok(req) => {
-                let mut sink = ShmSink { hdr, steps: self.steps, n: 0 };
+                let mut sink = ShmSink { hdr, steps: self.steps, n: 0, full: None };
                 let replay = std::mem::take(&mut self.replay_buf);
                 let sleep = std::mem::take(&mut self.sleep_buf);
                 let req = RunRequest { replay: &replay, sleep: &sleep, independence: req.0, max_steps: req.1 };
                 let r = self.exec.run(&req, &mut sink);
                 (self.replay_buf, self.sleep_buf) = (replay, sleep);
-                r
+                match sink.full {
+                    Some(e) => Err(ProgramError::Limit(e.message())),
+                    None => r,
+                }
             }
             Err(c) => Err(ProgramError::Failed(c.message())),
         };
         let (defects, assumed) = take_results();
+        // The results' waits on several locations: `first` and the blocked threads.
+        let r = r.and_then(|o| {
+            let full = |e: AwaitsFull| ProgramError::Limit(e.message());
+            hdr.first.store(o.first, &hdr.awaits).map_err(full)?;
+            if let End::Deadlock { blocked } = &o.end {
+                let n = blocked.len().min(MAX_SLEEP);
+                for (w, &b) in hdr.blocked.iter().zip(&blocked[..n]) {
+                    w.store(b, &hdr.awaits).map_err(full)?;
+                }
+                hdr.nblocked.store(n as u64, Ordering::Relaxed);
+            }
+            Ok(o)
+        });
         match r {
             Ok(o) => {
-                hdr.first.store(o.first);
                 let tag = match o.end {
                     End::Finished => end_tag::FINISHED,
-                    End::Deadlock { blocked } => {
-                        let n = blocked.len().min(MAX_SLEEP);
-                        for (w, &b) in hdr.blocked.iter().zip(&blocked[..n]) {
-                            w.store(b);
-                        }
-                        hdr.nblocked.store(n as u64, Ordering::Relaxed);
-                        end_tag::DEADLOCK
-                    }
+                    End::Deadlock { .. } => end_tag::DEADLOCK,
                     End::SleepBlocked => end_tag::SLEEP_BLOCKED,
                     End::StepBound => end_tag::STEP_BOUND,
                     End::Timeout | End::Crash(_) => end_tag::TIMEOUT,
@@ -309,7 +326,7 @@ impl WorkerCtx<'_> {
         let n = load_len(&hdr.sleep_len, MAX_SLEEP, "sleeping threads")?;
         self.sleep_buf.clear();
         for (i, w) in hdr.sleep[..n].iter().enumerate() {
-            self.sleep_buf.push(w.load(&|| format!("sleep set entry {i}"))?);
+            self.sleep_buf.push(w.load(&hdr.sleep_awaits, &|| format!("sleep set entry {i}"))?);
         }
         let independence = decode_independence(hdr.independence.load(Ordering::Relaxed))?;
         let max_steps = load_len(&hdr.max_steps, self.steps.len(), "maximum steps")?;
@@ -717,8 +734,9 @@ impl Program for CProgram {
             for (w, &t) in self.replay.get().iter().zip(req.replay) {
                 w.store(t.0, Ordering::Relaxed);
             }
+            hdr.sleep_awaits.clear();
             for (w, &p) in hdr.sleep.iter().zip(req.sleep) {
-                w.store(p);
+                w.store(p, &hdr.sleep_awaits).map_err(|e| ProgramError::Limit(e.message()))?;
             }
             hdr.replay_len.store(req.replay.len() as u64, Ordering::Relaxed);
             hdr.sleep_len.store(req.sleep.len() as u64, Ordering::Relaxed);
@@ -816,7 +834,7 @@ impl CProgram {
         }
         out.steps.reserve(nsteps);
         for (i, w) in self.steps.get()[..nsteps].iter().enumerate() {
-            match w.load(i) {
+            match w.load(i, &hdr.awaits) {
                 Ok(s) => out.steps.push(s),
                 Err(c) => return Err(c),
             }
@@ -880,7 +898,7 @@ impl CProgram {
                 _ => return Err(Corrupt("error code".into())),
             }));
         }
-        out.first = hdr.first.load(&|| "first action".into())?;
+        out.first = hdr.first.load(&hdr.awaits, &|| "first action".into())?;
         let n = load_len(&hdr.ndefects, MAX_DEFECTS, "defects")?;
         for (i, d) in hdr.defects[..n].iter().enumerate() {
             out.defects.push(d.load(i)?);
@@ -899,7 +917,7 @@ impl CProgram {
                 let n = load_len(&hdr.nblocked, MAX_SLEEP, "blocked threads")?;
                 let mut blocked = Vec::with_capacity(n);
                 for (i, w) in hdr.blocked[..n].iter().enumerate() {
-                    blocked.push(w.load(&|| format!("blocked thread {i}"))?);
+                    blocked.push(w.load(&hdr.awaits, &|| format!("blocked thread {i}"))?);
                 }
                 End::Deadlock { blocked }
             }

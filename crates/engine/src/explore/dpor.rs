@@ -105,6 +105,9 @@ struct AccessState {
     last: Option<u32>,
     last_write: Option<u32>,
     reads: Vec<u32>,
+    /// Whether `reads` holds reads of each [`Action::read_class`] (two classes share an
+    /// object only when a spin-wait watches a read-write lock).
+    classes: [bool; 2],
 }
 
 impl Analysis {
@@ -187,6 +190,16 @@ impl Analysis {
                 if mode == Independence::ReadReadIndependent {
                     if s.action.access() == Access::Read {
                         cands.extend(st.last_write);
+                        // Reads of the other class since the last write conflict with it
+                        // (a spin-wait on a read-write lock and the lock's read side).
+                        let class = s.action.read_class() as usize;
+                        if st.classes[1 - class] {
+                            let evs = &self.evs;
+                            cands.extend(
+                                st.reads.iter().filter(|&&r| evs[r as usize].action.read_class() as usize != class),
+                            );
+                        }
+                        st.classes[class] = true;
                         st.reads.push(j as u32);
                     } else {
                         if st.reads.is_empty() {
@@ -195,6 +208,7 @@ impl Analysis {
                             cands.extend_from_slice(&st.reads);
                         }
                         st.reads.clear();
+                        st.classes = [false; 2];
                         st.last_write = Some(j as u32);
                     }
                 } else {
@@ -261,9 +275,9 @@ impl Analysis {
         let ev = self.evs[e];
         if self.mode == Independence::AllDependent || ev.action.access() == Access::Write {
             // Every later operation on the object happens after e.
-            return self.before[e].enabled(p, a);
+            return self.state_before(e, o).enabled(p, a);
         }
-        let mut st = self.before[e].clone();
+        let mut st = self.state_before(e, o);
         if let Some(list) = self.by_object.get(&o) {
             let from = list.partition_point(|&x| x as usize <= e);
             for &x in &list[from..] {
@@ -277,6 +291,27 @@ impl Analysis {
             }
         }
         st.enabled(p, a)
+    }
+
+    /// The state of object `o` just before event `e`, which touches it: `before[e]` when
+    /// `o` is `e`'s object; otherwise `e` is a spin-wait on several objects (which
+    /// changes none of them) and `o` is in the state the last earlier event with `o` as
+    /// its object left it in.
+    fn state_before(&self, e: usize, o: ObjId) -> ObjState {
+        if self.evs[e].action.object() == Some(o) {
+            return self.before[e].clone();
+        }
+        let list = self.by_object.get(&o).map_or(&[][..], |l| l.as_slice());
+        let upto = list.partition_point(|&x| (x as usize) < e);
+        for &x in list[..upto].iter().rev() {
+            let ev = self.evs[x as usize];
+            if ev.action.object() == Some(o) {
+                let mut st = self.before[x as usize].clone();
+                let _ = st.apply(ev.thread, ev.action);
+                return st;
+            }
+        }
+        ObjState::Fresh
     }
 
     /// The events before `k` with which thread `p`'s pending request `a` races in the

@@ -55,34 +55,43 @@
 //! `K(C, D) = C ∪ D ∪ S(C)`, where `S(C)` = the object operations `x ∉ C` such that,
 //! for some node `j` of the branch where `pm(x)` is the last operation on `x`'s object
 //! `o` in `C_j` (`pm(x)` an event of `C`, or the root `⊥`),
-//! - `[x] ∪ C_lo` is a configuration, `C_lo` being the shortest such prefix (the one
-//!   ending with `pm(x)`), and
 //! - some thread other than `x`'s has its pending action on `o` at `C_j`,
+//! - `[x] ∪ C_j` is a configuration, and
+//! - `[x] ∩ D_j = ∅`,
 //!
 //! with `C` the branch and `D` the union of the sleep sets of its nodes. This is the
 //! only rule; `Qpor::prune` implements it. Why it suffices: a spike member at node `j`
 //! of the branch is a sibling `x` of some `d ∈ D_j` in `d`'s object tree, in another
-//! thread (`Qpor::spike_member`), with `[x] ∪ C_j` a configuration (Def. 6 step 3) —
-//! so `[x] ∪ C_lo` is one too, `C_lo ⊆ C_j` — and `d ∈ en(C_j)` is the pending action
-//! of its thread at `C_j`, on `o`. That holds for the events `D_j` will receive later
-//! as well (they are enabled at `C_j`), and a thread's pending action at `C_j` depends
-//! only on `C_j`, so the pending actions the run reported for the branch stay valid
-//! (`Qpor::next_pending`). The events an `Alt` at a node not yet created will use hang
-//! under events outside `C` and are added again by `cexp` when the run that creates
-//! that node passes through them. Causes are kept because trees, `tmax` and `lmax`
-//! refer to them.
+//! thread (`Qpor::spike_member`), with `[x] ∪ C_j` a configuration and `[x] ∩ D_j = ∅`
+//! (Def. 6 step 3), and `d ∈ en(C_j)` is the pending action of its thread at `C_j`, on
+//! `o`. While node `j` is on the branch, `C_j` is fixed and `D_j` only grows, so an `x`
+//! that fails the last two conditions now fails them at every later `Alt` at `j`; the
+//! events `D_j` will receive later are enabled at `C_j`, and a thread's pending action
+//! at `C_j` depends only on `C_j`, so the pending actions the run reported for the
+//! branch stay valid (`Qpor::next_pending`). A node created later below a node `k` of
+//! the window inherits the blocking: its configuration `C'` contains `C_k`, and if
+//! `[x] ∪ C'` is a configuration and `z ∈ [x] ∩ D_k`, no event of `C' \ C_k` is on
+//! `z`'s object (it would be comparable with `z` in that tree, putting `z` in `C'` or
+//! it in `C_k`), so `z` stays in every sleep set down to that node. The events an `Alt`
+//! at a node not yet created will use otherwise hang under events outside `C` and are
+//! added again by `cexp` when the run that creates that node passes through them.
+//! Causes are kept because trees, `tmax` and `lmax` refer to them.
 //!
 //! How `K` relates to `Q`: `Q` keeps every event in conflict with `C ∪ D`; on a
 //! lock-heavy program that is nearly all of `U`. `K` drops the ones hanging under
 //! events outside `C` and those on objects no other thread is about to touch — such
-//! as the variants of a thread's private inner lock, one per history of an outer lock.
-//! `K` is still not bounded by the branch when another thread does wait on the inner
-//! lock (nested locking with a partner per inner mutex, `bench/mpat_nested.c`): those
-//! variants are spike candidates for the `Alt` calls at the nodes before the first
-//! inner-lock operation of the branch, and both rules keep them (measured in
-//! `docs/qpor-performance.md`). Pruning runs when `U` has doubled since the last
+//! as the variants of a thread's private inner lock, one per history of an outer lock —
+//! and those whose history holds an event the sleep sets already exclude. `K` is still
+//! not bounded by the branch when another thread does wait on the inner lock (nested
+//! locking with a partner per inner mutex, `bench/mpat_nested.c`): the variants whose
+//! history avoids the sleep sets are spike candidates for the `Alt` calls at the nodes
+//! before the first inner-lock operation of the branch, and both rules keep them
+//! (measured in `docs/qpor-performance.md`). The spike scan does not pay for them:
+//! `Unfolding::preds_below` leaves out the variants whose history is not below the
+//! branch (`Qpor::spike_ranges`). Pruning runs when `U` has doubled since the last
 //! pruning, which keeps its cost amortised constant per event (the peak is at most
-//! twice the kept set plus the slack).
+//! twice the kept set plus the slack). Deciding one event walks at most `PRUNE_WALK`
+//! nodes of its window; an event not decided by then is kept (keeping is always safe).
 //!
 //! # Where Algorithm 1's lines are
 //!
@@ -130,9 +139,11 @@ struct Spike {
     candidates: usize,
     // invariant: the members among the candidates scanned so far, in scan order.
     members: Vec<EventId>,
-    // The candidates: (thread group, index range) into `pm(target)`'s children
-    // (`Qpor::spike_ranges`); the scan is at `ranges[range]`, index `pos`.
-    ranges: Vec<(usize, std::ops::Range<usize>)>,
+    // The candidates: (index range, whether the range is of the children in the order
+    // of `ChildGroup::by_pred` rather than `ChildGroup::children`) into `pm(target)`'s
+    // children (`Unfolding::obj_kids`, `Qpor::spike_ranges`); the scan is at
+    // `ranges[range]`, index `pos`.
+    ranges: Vec<(std::ops::Range<usize>, bool)>,
     range: usize,
     pos: usize,
 }
@@ -140,9 +151,13 @@ struct Spike {
 /// A comb (QPOR Def. 5): one spike per selected event of `D`; a solution picks one
 /// member per spike, pairwise conflict-free (Def. 6 step 4), and `J` is the union of
 /// their causal histories.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Comb {
     spikes: Vec<Spike>,
+    // Spikes of earlier calls, kept for their vectors: most `Alt` calls end at their
+    // first empty spike, and allocating a comb's vectors afresh each time cost more
+    // than the scan.
+    spare: Vec<Spike>,
 }
 
 /// A node of the branch: the state at configuration `C_i`.
@@ -171,6 +186,8 @@ pub struct Qpor {
     // pending action at C_i depends only on C_i, so they stay valid while C_i does.
     first_pending: Option<Action>,
     next_pending: Vec<(Option<Action>, Option<Action>)>,
+    // The comb of the last `Alt` call, reused (see `Comb::spare`).
+    comb: Comb,
 }
 
 impl Qpor {
@@ -194,6 +211,7 @@ impl Qpor {
             pruned_at: 0,
             first_pending: None,
             next_pending: Vec::new(),
+            comb: Comb::default(),
         })
     }
 
@@ -243,7 +261,7 @@ impl Qpor {
         }
         match action {
             Action::Join(u) => {
-                let x = self.c.last_of(u).filter(|&x| self.u.event(x).action == Action::Exit);
+                let x = self.c.last_of(u).filter(|&x| self.u.action(x) == Action::Exit);
                 let Some(x) = x else {
                     return Err(ProgramError::Divergence {
                         step,
@@ -283,14 +301,14 @@ impl Qpor {
         let t0 = Instant::now();
         debug_assert_eq!(self.c.len(), from);
         for (i, (step, &t)) in exec.steps.iter().zip(self.c.schedule()).enumerate().take(from) {
-            if step.thread != t || step.action != self.u.event(self.c.events()[i]).action {
+            if step.thread != t || step.action != self.u.action(self.c.events()[i]) {
                 return Err(ProgramError::Divergence {
                     step: i,
                     detail: format!(
                         "replayed {} {:?}, the branch has {:?}",
                         step.thread,
                         step.action,
-                        self.u.event(self.c.events()[i])
+                        self.u.show(self.c.events()[i])
                     ),
                 }
                 .into());
@@ -327,8 +345,8 @@ impl Qpor {
                         step: i,
                         detail: format!(
                             "the run did not follow the alternative: expected {x:?} {:?}, got {e:?} {:?}",
-                            self.u.event(x),
-                            self.u.event(e)
+                            self.u.show(x),
+                            self.u.show(e)
                         ),
                     }
                     .into());
@@ -371,7 +389,7 @@ impl Qpor {
         if ev.obj.is_none() || ev.opred == BOTTOM {
             return;
         }
-        let (thread, stmt, et, pm) = (ev.thread, ev.action.pending_form(), ev.tpred, ev.opred);
+        let (thread, stmt, et, pm) = (ev.thread, self.u.action(e).pending_form(), ev.tpred, ev.opred);
         if self.u.le(pm, et) {
             return;
         }
@@ -451,7 +469,7 @@ impl Qpor {
         if thread_next
             && ev.obj.is_none_or(|o| self.obj_last_of(o) == ev.opred)
             && in_c(ev.opred)
-            && ev.extra.iter().all(|&e| in_c(e))
+            && (!ev.has_extra() || self.u.extra(x).iter().all(|&e| in_c(e)))
         {
             return true;
         }
@@ -466,7 +484,7 @@ impl Qpor {
         if lt != BOTTOM && !self.u.le(lt, x) {
             return false;
         }
-        self.u.lmax_all(x).iter().all(|&(o, l)| self.obj_compatible(l, self.obj_last_of(o)))
+        self.u.lmax_all(x).all(|(o, l)| self.obj_compatible(l, self.obj_last_of(o)))
     }
 
     /// Whether `l`, an operation on object `o`, is comparable in `o`'s tree with
@@ -483,7 +501,7 @@ impl Qpor {
     fn preds_in_branch(&self, x: EventId) -> bool {
         let ev = self.u.event(x);
         let in_c = |e: EventId| e == BOTTOM || self.in_c(e);
-        in_c(ev.tpred) && in_c(ev.opred) && ev.extra.iter().all(|&e| in_c(e))
+        in_c(ev.tpred) && in_c(ev.opred) && (!ev.has_extra() || self.u.extra(x).iter().all(|&e| in_c(e)))
     }
 
     /// Whether `x`, a child of `pm(d)` in `d`'s object tree, belongs to the spike of
@@ -533,15 +551,16 @@ impl Qpor {
     /// candidate list: a spike is scanned only as far as the search needs (the lazy
     /// comb construction the paper's §6 suggests).
     fn spike_get(&self, spike: &mut Spike, i: usize, k: usize, s: &mut Session<'_>) -> Option<EventId> {
-        let groups = self.u.obj_children_by_thread(spike.obj, self.u.event(spike.target).opred);
+        let (children, by_pred) = self.u.obj_kids(spike.obj, self.u.event(spike.target).opred);
         while spike.members.len() <= i && spike.range < spike.ranges.len() {
-            let (g, end) = (spike.ranges[spike.range].0, spike.ranges[spike.range].1.end);
+            let end = spike.ranges[spike.range].0.end;
             if spike.pos >= end {
                 spike.range += 1;
-                spike.pos = spike.ranges.get(spike.range).map_or(0, |x| x.1.start);
+                spike.pos = spike.ranges.get(spike.range).map_or(0, |x| x.0.start);
                 continue;
             }
-            let c = groups[g].children()[spike.pos];
+            let c =
+                if spike.ranges[spike.range].1 { self.u.child_record(by_pred[spike.pos]) } else { children[spike.pos] };
             spike.pos += 1;
             s.stats.comb_scanned += 1;
             if self.spike_member(&c, spike.target, k) {
@@ -551,47 +570,91 @@ impl Qpor {
         spike.members.get(i).copied()
     }
 
-    /// The candidates of the spike of `d` with the branch at `C_k`: index ranges into
-    /// the thread groups of `pm(d)`'s children. `d`'s own thread is skipped (see
+    /// The candidates of the spike of `d` with the branch at `C_k`, added to `ranges`
+    /// (their number is returned): index ranges into `pm(d)`'s children, thread by
+    /// thread (`Unfolding::obj_kids`). `d`'s own thread is skipped (see
     /// `spike_member`); in a thread with events in `C_k`, only the children whose
-    /// thread predecessor is its last event in `C_k`, or deeper, can be compatible.
-    fn spike_ranges(&self, d: EventId, obj: ObjIdx) -> (Vec<(usize, std::ops::Range<usize>)>, usize) {
+    /// thread predecessor is its last event in `C_k`, or deeper, can be compatible
+    /// (`ChildGroup::after`); in a thread with none, only those whose thread
+    /// predecessor, when it is an operation on an object, lies below `C_k`'s last
+    /// operation on that object (`Unfolding::preds_below`). The ranges hold every
+    /// member, so the scan's cost follows the candidates that can be members, not the
+    /// number of variants in `U`.
+    #[allow(clippy::type_complexity)]
+    fn spike_ranges(&self, d: EventId, obj: ObjIdx, ranges: &mut Vec<(std::ops::Range<usize>, bool)>) -> usize {
         let dev = self.u.event(d);
-        let mut ranges = Vec::new();
         let mut n = 0;
-        for (gi, g) in self.u.obj_children_by_thread(obj, dev.opred).iter().enumerate() {
+        for g in self.u.obj_children_by_thread(obj, dev.opred) {
             if g.thread == dev.thread {
                 continue;
             }
+            let at = |r: std::ops::Range<usize>| g.start + r.start..g.start + r.end;
             let lt = self.last_of(g.thread);
-            let rs = if lt == BOTTOM { [0..g.children().len(), 0..0] } else { g.after(self.u.thread_depth(lt), lt) };
-            for r in rs {
+            if lt == BOTTOM {
+                self.u.preds_below(
+                    &g,
+                    |o| self.obj_last_of(o),
+                    |r| {
+                        n += r.len();
+                        ranges.push((at(r), true));
+                    },
+                );
+                continue;
+            }
+            for r in g.after(self.u.thread_depth(lt), lt) {
                 if !r.is_empty() {
                     n += r.len();
-                    ranges.push((gi, r));
+                    ranges.push((at(r), false));
                 }
             }
         }
-        (ranges, n)
+        n
     }
 
     /// `Alt(C_k, D_k)` with the branch at `C_k` (Alg. 1 line 17, via a comb: §5, Def.
     /// 5–6): a clue `J`, returned as `J \ C_k` in causal order, or `None`.
     fn alternative(&mut self, k: usize, s: &mut Session<'_>) -> Option<Vec<EventId>> {
+        let mut comb = std::mem::take(&mut self.comb);
+        let spare = &mut comb.spare;
+        spare.append(&mut comb.spikes);
+        let found = self.alternative_with(&mut comb, k, s);
+        self.comb = comb;
+        found
+    }
+
+    /// [`Qpor::alternative`] with the spikes of `comb` (empty; its spare spikes are
+    /// reused).
+    fn alternative_with(&self, comb: &mut Comb, k: usize, s: &mut Session<'_>) -> Option<Vec<EventId>> {
         s.stats.alt_calls += 1;
         let sleep = &self.nodes[k].sleep;
         // Step 1–2: the selected events of D (the last k for k-partial alternatives).
         let take = self.k.unwrap_or(usize::MAX).min(sleep.len());
-        let mut comb = Comb { spikes: Vec::with_capacity(take) };
         for &d in sleep[sleep.len() - take..].iter().rev() {
             let dev = self.u.event(d);
             let Some(obj) = dev.obj else {
                 // Never in conflict with anything: no configuration avoids it.
                 return None;
             };
-            let (ranges, n) = self.spike_ranges(d, obj);
-            let pos = ranges.first().map_or(0, |r| r.1.start);
-            comb.spikes.push(Spike { target: d, obj, candidates: n, members: Vec::new(), ranges, range: 0, pos });
+            let mut spike = comb.spare.pop().unwrap_or_else(|| Spike {
+                target: d,
+                obj,
+                candidates: 0,
+                members: Vec::new(),
+                ranges: Vec::new(),
+                range: 0,
+                pos: 0,
+            });
+            spike.members.clear();
+            spike.ranges.clear();
+            let n = self.spike_ranges(d, obj, &mut spike.ranges);
+            let pos = spike.ranges.first().map_or(0, |r| r.0.start);
+            (spike.target, spike.obj, spike.candidates, spike.range, spike.pos) = (d, obj, n, 0, pos);
+            comb.spikes.push(spike);
+            if n == 0 {
+                // A spike without candidates has no member (step 3): no alternative, and
+                // the other spikes need not be built.
+                return None;
+            }
         }
         // Shortest candidate lists first: an empty spike is found after the least work,
         // and the search branches least near its root.
@@ -605,7 +668,7 @@ impl Qpor {
         // above, cost more than some of the work it timed.)
         let t1 = Instant::now();
         // Step 4: depth-first search for a conflict-free combination.
-        let chosen = self.search_comb(&mut comb, k, s);
+        let chosen = self.search_comb(comb, k, s);
         let size: u64 = comb.spikes.iter().map(|sp| sp.members.len() as u64).sum();
         s.stats.comb_total += size;
         s.stats.comb_max = s.stats.comb_max.max(size);
@@ -684,7 +747,7 @@ impl Qpor {
             }
             stack.push((e, true));
             let ev = self.u.event(e);
-            for &p in ev.extra.iter().rev().chain([ev.opred, ev.tpred].iter()) {
+            for &p in self.u.extra(e).iter().rev().chain([ev.opred, ev.tpred].iter()) {
                 if p != BOTTOM {
                     stack.push((p, false));
                 }
@@ -754,31 +817,34 @@ impl Qpor {
             for (i, (&t, &(next, child_next))) in self.c.schedule().iter().zip(&self.next_pending).enumerate() {
                 let j = i as u32 + 1;
                 set(t, obj_of(next), j, &mut pend);
-                if let Action::Create(c) = self.u.event(self.c.events()[i]).action {
+                if let Action::Create(c) = self.u.action(self.c.events()[i]) {
                     set(c, obj_of(child_next), j, &mut pend);
                 }
             }
         }
-        // Whether at some node j in lo..=hi a thread other than t has its pending action
-        // on object o.
-        let others_pending = |o: ObjIdx, t: ThreadId, lo: u32, hi: u32| -> bool {
+        // The nodes j in lo..=hi where a thread other than t has its pending action on
+        // object o, as ranges.
+        let others_pending = |o: ObjIdx, t: ThreadId, lo: u32, hi: u32| {
             let ch = &pending_changes[o as usize];
             let start = ch.partition_point(|c| c.0 <= lo).saturating_sub(1);
-            // ch[start] (if at or before lo) is the state at lo.
-            ch[start..]
-                .iter()
-                .take_while(|c| c.0 <= hi)
-                .any(|&(_, n, who)| n >= 2 || (n == 1 && who != t.index() as u32))
+            // ch[start] (if at or before lo) is the state at lo; each entry holds until
+            // the next one.
+            (start..ch.len()).take_while(move |&i| ch[i].0 <= hi).filter_map(move |i| {
+                let (j, n, who) = ch[i];
+                let end = ch.get(i + 1).map_or(hi, |c| (c.0 - 1).min(hi));
+                (n >= 2 || (n == 1 && who != t.index() as u32)).then_some(j.max(lo)..=end)
+            })
         };
+        // Whether [x] ∪ C_j is a configuration (every lmax of x comparable with C_j's last
+        // operation on its object).
+        let compatible_at =
+            |x: EventId, j: u32| self.u.lmax_all(x).all(|(o, y)| self.u.obj_comparable(y, last_in_prefix(o, j)));
         for (i, kept) in keep.iter_mut().enumerate() {
             let x = EventId(i as u32);
             if *kept || !self.u.is_live(x) {
                 continue;
             }
             let ev = self.u.event(x);
-            if ev.obj.is_none() {
-                continue;
-            }
             let Some(obj) = ev.obj else { continue };
             // The nodes j = lo..=hi of the branch where pm(x) is the last operation on
             // x's object.
@@ -794,17 +860,37 @@ impl Qpor {
                 }
             };
             let hi = hi.unwrap_or(self.c.len() as u32);
-            if !others_pending(obj, ev.thread, lo, hi) {
-                continue;
-            }
-            if self.u.lmax_all(x).iter().all(|&(o, y)| self.u.obj_comparable(y, last_in_prefix(o, lo))) {
-                *kept = true;
+            // A node j of the window where another thread is pending on the object, [x] ∪
+            // C_j is a configuration and [x] avoids D_j. Compatibility only gets lost as j
+            // grows (C_j grows), so the walk stops at the first incompatible node; a walk
+            // longer than `PRUNE_WALK` nodes keeps x (keeping is always safe).
+            let mut walked = 0;
+            'nodes: for r in others_pending(obj, ev.thread, lo, hi) {
+                for j in r {
+                    walked += 1;
+                    if walked > PRUNE_WALK {
+                        *kept = true;
+                        break 'nodes;
+                    }
+                    if !compatible_at(x, j) {
+                        break 'nodes;
+                    }
+                    if self.nodes[j as usize].sleep.iter().all(|&z| !self.u.le(z, x)) {
+                        *kept = true;
+                        break 'nodes;
+                    }
+                }
             }
         }
         self.u.retain(&mut keep);
         self.pruned_at = self.u.len();
     }
 }
+
+/// The most nodes `Qpor::prune` examines for one event before it keeps the event
+/// without deciding (which is always safe): bounds the cost of a pruning to
+/// `O(|U| · PRUNE_WALK · |D_j|)`.
+const PRUNE_WALK: u32 = 64;
 
 impl Explorer for Qpor {
     fn explore(&mut self, s: &mut Session<'_>) -> Result<(), ExploreError> {
@@ -851,7 +937,7 @@ impl Explorer for Qpor {
                 let dev = self.u.event(d);
                 let woken = dev.obj.is_some() && a.iter().any(|&x| self.u.event(x).obj == dev.obj);
                 if !woken {
-                    sleep_req.push((dev.thread, dev.action));
+                    sleep_req.push((dev.thread, self.u.action(d)));
                 }
             }
             from = k;
@@ -1168,7 +1254,7 @@ mod tests {
                     let ev = q.u.event(e);
                     [ev.tpred, ev.opred]
                         .iter()
-                        .chain(ev.extra.iter())
+                        .chain(q.u.extra(e))
                         .filter_map(|&p| pos(p))
                         .fold(0u64, |m, i| m | 1 << i)
                 })
@@ -1244,7 +1330,7 @@ mod tests {
                     assert!(
                         !new,
                         "seed {seed}: the extension {:?} of t{t} after {h:#b} is missing from U\n{:?}\n{:?}",
-                        u.event(e),
+                        u.show(e),
                         exec.steps,
                         q.u
                     );

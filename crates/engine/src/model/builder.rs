@@ -569,12 +569,87 @@ impl ThreadBuilder {
                 iteration(self, true);
                 self.jump_if_zero(d.e(), again);
                 self.polls.push((self.instrs.len() as u32, info));
-                self.instrs.push(Instr::AwaitUnlock(m.0, also.iter().map(|v| v.0).collect()));
+                self.instrs.push(Instr::AwaitUnlock(m.0, also.iter().map(|v| v.0).collect(), Vec::new()));
                 self.jump(head);
             }
         }
         self.place(done);
         r
+    }
+
+    /// `while (try(o) fails) {}` as the C runtime runs it once it has seen a pure
+    /// iteration: `try` (`pthread_mutex_trylock`, `sem_trywait`, `tryrdlock`,
+    /// `trywrlock`, or a timed variant that timed out), and if it failed, wait for the
+    /// object's await count to move past what this thread saw at its failed try
+    /// ([`Action::Await`]: another thread's unlock, post or read-write unlock) and start
+    /// again. With `also`, the iteration also reads that variable atomically after a
+    /// failed try and leaves the loop (without the object) when it is non-zero; the wait
+    /// then also ends on a write to it. Returns the register that is 1 when the try
+    /// succeeded.
+    fn try_spin(&mut self, try_: Instr, o: ObjId, r: Reg, also: Option<Var>) -> Reg {
+        let head = self.label();
+        let done = self.label();
+        self.place(head);
+        self.instrs.push(try_);
+        self.jump_if(r.e(), done);
+        if let Some(v) = also {
+            let a = self.read(v);
+            self.jump_if(a.e(), done);
+        }
+        self.instrs.push(Instr::AwaitTried(vec![o], also.iter().map(|v| v.0).collect()));
+        self.jump(head);
+        self.place(done);
+        r
+    }
+
+    /// `while (pthread_mutex_trylock(m) != 0) {}` (also a `pthread_mutex_timedlock` or
+    /// `pthread_spin_trylock` retry loop) as the C runtime runs it: see
+    /// [`ThreadBuilder::try_spin`]. The thread holds `m` after it (unless `also` ended the
+    /// loop: then the register is 0).
+    pub fn trylock_spin(&mut self, m: Mutex, also: Option<Var>) -> Reg {
+        let r = self.reg();
+        self.try_spin(Instr::TryLock(m.0, r), super::mutex_obj(m.0), r, also)
+    }
+
+    /// `while (sem_trywait(s) != 0) {}` (also a `sem_timedwait` retry loop) as the C
+    /// runtime runs it: waits for a post after a failed try.
+    pub fn sem_trywait_spin(&mut self, s: Sem, also: Option<Var>) -> Reg {
+        let r = self.reg();
+        self.try_spin(Instr::Op(Action::SemTryWait(s.0, false), Some(r)), s.0, r, also)
+    }
+
+    /// `while (pthread_rwlock_tryrdlock(l) != 0) {}` (`trywrlock` with `write`; also the
+    /// timed variants) as the C runtime runs it: waits for an unlock after a failed try.
+    pub fn rw_try_spin(&mut self, l: RwLock, write: bool, also: Option<Var>) -> Reg {
+        let r = self.reg();
+        let a = if write { Action::TryWrLock(l.0, false) } else { Action::TryRdLock(l.0, false) };
+        self.try_spin(Instr::Op(a, Some(r)), l.0, r, also)
+    }
+
+    /// `lock(m); while (!flag) pthread_cond_timedwait(c, m); unlock(m);` with a plain
+    /// `flag` guarded by `m`, as the C runtime runs it once an iteration whose wait timed
+    /// out was pure: the thread joins `c`'s waiters and releases `m`, then (still a
+    /// waiter) waits for another thread's unlock of `m` or a signal or broadcast of `c`
+    /// ([`Action::Await`] on both, with `m`'s release count after this thread's unlock
+    /// and `c`'s signal count when it joined), then wakes (signalled if a signal is
+    /// pending for it, else timed out), relocks `m` and tests the flag again. Returns the
+    /// register holding the flag's last value.
+    pub fn cond_timedwait_poll(&mut self, c: Cond, m: Mutex, flag: Var) -> Reg {
+        let head = self.label();
+        let done = self.label();
+        self.lock(m);
+        self.place(head);
+        let f = self.load(flag);
+        self.jump_if(f.e(), done);
+        self.op(Action::CondWait(c.0));
+        self.unlock(m);
+        self.instrs.push(Instr::AwaitUnlock(m.0, Vec::new(), vec![c.0]));
+        self.op_reg(Action::CondWake(c.0, true, false));
+        self.lock(m);
+        self.jump(head);
+        self.place(done);
+        self.unlock(m);
+        f
     }
 
     /// [`ThreadBuilder::spin_until_any_nonzero`] on two variables with the wait placed

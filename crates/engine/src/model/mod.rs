@@ -42,7 +42,7 @@ pub use builder::{
     Barrier, CodeId, Cond, Expr, Label, ModelBuilder, Mutex, Poll, Reg, RwLock, Sem, ThreadBuilder, Var,
 };
 
-use crate::action::Action;
+use crate::action::{Action, ObjKind};
 use crate::ids::{ObjId, ThreadId, ThreadNames};
 use crate::program::{
     drive, Defect, DefectKind, Execution, Frontend, Program, ProgramError, RunRequest, SchedState, Step,
@@ -124,8 +124,18 @@ pub(crate) enum Instr {
     /// this thread's last unlock of it), as the C runtime makes one after a pure
     /// iteration of `lock(m); r = flag; unlock(m);` that read plain locations; or until
     /// another thread writes one of the variables (read atomically in the iteration),
-    /// with the write counts seen as for [`Instr::AwaitChange`].
-    AwaitUnlock(u32, Vec<u32>),
+    /// with the write counts seen as for [`Instr::AwaitChange`]; or until the await count
+    /// of one of the synchronising objects moves, each with the count seen as for
+    /// [`Instr::AwaitTried`] (a condition variable a timed wait in the loop timed out
+    /// on: [`ThreadBuilder::cond_timedwait_poll`]).
+    AwaitUnlock(u32, Vec<u32>, Vec<ObjId>),
+    /// A retry loop of try operations that failed, as the C runtime makes one after a
+    /// pure iteration: blocked until the await count of one of the synchronising objects
+    /// moves ([`Action::moves_await_count`]: a mutex's unlocks, a semaphore's posts, a
+    /// read-write lock's unlocks), each with the count this thread saw at its last failed
+    /// try on it ([`Action::is_failed_try`]), or until another thread writes one of the
+    /// variables (write counts as for [`Instr::AwaitChange`]).
+    AwaitTried(Vec<ObjId>, Vec<u32>),
     /// Any other operation on a synchronising object (condition variable, semaphore,
     /// read-write lock, barrier), in pending form; the value the engine hands back
     /// ([`crate::SchedState::result`]) goes to the register.
@@ -150,6 +160,7 @@ impl Instr {
                 | Instr::Op(..)
                 | Instr::AwaitChange(_)
                 | Instr::AwaitUnlock(..)
+                | Instr::AwaitTried(..)
         )
     }
 }
@@ -186,6 +197,10 @@ struct ThreadRt {
     /// written nothing (visibly or not) and performed no visible operation but locks of
     /// that mutex and waits: its next unlock of the mutex is then weak.
     clean_unlock: Option<u32>,
+    /// Per synchronising object this thread failed a try on (or joined the waiters of,
+    /// for a condition variable): the object's await count then (what
+    /// [`Instr::AwaitTried`] waits to change, as the C runtime logs it).
+    tried: Vec<(ObjId, u32)>,
 }
 
 /// An in-memory program (see the module documentation). Build one with
@@ -222,6 +237,27 @@ pub struct Model {
     /// Every poll under a mutex ([`ThreadBuilder::poll_under_mutex`]): the site of its
     /// wait (or, as a bounded loop, of its give-up) and what it polls.
     pub(crate) polls: Vec<(crate::program::Site, Poll)>,
+    /// The await count of each other synchronising object in this run (semaphores,
+    /// read-write locks, condition variables: [`Action::moves_await_count`]).
+    sync_counts: Vec<(ObjId, u32)>,
+    /// Whether a thread's unlock can be weak (`ThreadRt::clean_unlock`): not in a program
+    /// with a `trylock` retry loop or a timed condition wait poll, which wait for every
+    /// unlock of the mutex (a weak unlock would not wake them); the C runtime decides per
+    /// program too (docs/memory.md, "Two pollers of one mutex").
+    weak_unlocks: bool,
+}
+
+/// Whether some thread of `codes` retries a failed `trylock` (or `timedlock`) of a mutex
+/// in a loop that waits for the mutex's unlocks, or makes a timed condition wait poll
+/// ([`Model::weak_unlocks`]). (The C runtime, which cannot tell a retry loop from a lone
+/// `trylock` before running the program, is more cautious: any `trylock` turns weak
+/// unlocks off.)
+fn codes_try_mutexes(codes: &[Code]) -> bool {
+    codes.iter().flat_map(|c| &c.instrs).any(|i| match i {
+        Instr::AwaitTried(objs, _) => objs.iter().any(|o| o.0 < VAR_BASE),
+        Instr::AwaitUnlock(_, _, syncs) => !syncs.is_empty(),
+        _ => false,
+    })
 }
 
 impl fmt::Debug for Model {
@@ -250,7 +286,6 @@ pub fn var_obj(k: u32) -> ObjId {
 impl Model {
     pub(crate) fn new(codes: Vec<Code>, var_init: Vec<i64>, word: Vec<u32>, nmutex: usize) -> Model {
         Model {
-            codes,
             var_init,
             word,
             nmutex,
@@ -266,6 +301,9 @@ impl Model {
             writes: Vec::new(),
             releases: Vec::new(),
             polls: Vec::new(),
+            sync_counts: Vec::new(),
+            weak_unlocks: !codes_try_mutexes(&codes),
+            codes,
         }
     }
 
@@ -366,6 +404,7 @@ impl Model {
         self.writes.resize(self.var_init.len(), 0);
         self.releases.clear();
         self.releases.resize(self.nmutex, 0);
+        self.sync_counts.clear();
         for t in &mut self.threads {
             t.exists = false;
             t.pending = None;
@@ -388,6 +427,7 @@ impl Model {
         t.unlocked.clear();
         t.last_unlock = None;
         t.clean_unlock = None;
+        t.tried.clear();
         t.regs.clear();
         t.regs.resize(nregs, 0);
     }
@@ -444,7 +484,7 @@ impl Model {
                         t.pending = None;
                         return;
                     }
-                    Action::Unlock(mutex_obj(*m), t.clean_unlock != Some(*m))
+                    Action::Unlock(mutex_obj(*m), !self.weak_unlocks || t.clean_unlock != Some(*m))
                 }
                 Instr::TryLock(m, _) => {
                     if self.owner[*m as usize] == Some(tid) {
@@ -494,16 +534,35 @@ impl Model {
                     }))
                     .expect("model: a spin-wait on 1 to MAX_AWAITED variables"),
                 ),
-                Instr::AwaitUnlock(m, vs) => {
+                Instr::AwaitUnlock(m, vs, syncs) => {
                     let seen = t.unlocked.iter().find(|u| u.0 == *m).map_or(self.releases[*m as usize], |u| u.1);
                     let vars = vs.iter().map(|&v| {
                         let w = word[v as usize];
                         let seen = t.seen.iter().find(|s| s.0 == w).map_or(self.writes[w as usize], |s| s.1);
                         (var_obj(w), seen)
                     });
+                    let (releases, counts) = (&self.releases, &self.sync_counts);
+                    let syncs = syncs.iter().map(|&o| {
+                        (o, t.tried.iter().find(|x| x.0 == o).map_or_else(|| sync_count(releases, counts, o), |x| x.1))
+                    });
                     Action::Await(
-                        crate::Awaited::new(std::iter::once((mutex_obj(*m), seen)).chain(vars))
-                            .expect("model: a poll waits on a mutex and at most MAX_AWAITED - 1 variables"),
+                        crate::Awaited::new(std::iter::once((mutex_obj(*m), seen)).chain(syncs).chain(vars))
+                            .expect("model: a poll waits on a mutex and at most MAX_AWAITED - 1 other objects"),
+                    )
+                }
+                Instr::AwaitTried(syncs, vs) => {
+                    let (releases, counts) = (&self.releases, &self.sync_counts);
+                    let syncs = syncs.iter().map(|&o| {
+                        (o, t.tried.iter().find(|x| x.0 == o).map_or_else(|| sync_count(releases, counts, o), |x| x.1))
+                    });
+                    let vars = vs.iter().map(|&v| {
+                        let w = word[v as usize];
+                        let seen = t.seen.iter().find(|s| s.0 == w).map_or(self.writes[w as usize], |s| s.1);
+                        (var_obj(w), seen)
+                    });
+                    Action::Await(
+                        crate::Awaited::new(syncs.chain(vars))
+                            .expect("model: a try retry loop waits on 1 to MAX_AWAITED objects"),
                     )
                 }
                 Instr::Load(_, v) if self.plain_visible => Action::Read(obj(*v)),
@@ -633,7 +692,14 @@ impl Model {
                     out.defects.push(race_defect(&r, out.steps.len() + 1));
                 }
             }
-            (Instr::Load(..) | Instr::Store(..) | Instr::AwaitChange(_) | Instr::AwaitUnlock(..), _) => {}
+            (
+                Instr::Load(..)
+                | Instr::Store(..)
+                | Instr::AwaitChange(_)
+                | Instr::AwaitUnlock(..)
+                | Instr::AwaitTried(..),
+                _,
+            ) => {}
             (_, a) => self.race.on_step(tid, a),
         }
         let mut child: Option<(ThreadId, u32)> = None;
@@ -694,7 +760,11 @@ impl Model {
                     t.regs[r.0 as usize] = id.0 as i64;
                     child = Some((id, *c));
                 }
-                Instr::Join(_) | Instr::End | Instr::AwaitChange(_) | Instr::AwaitUnlock(..) => {}
+                Instr::Join(_)
+                | Instr::End
+                | Instr::AwaitChange(_)
+                | Instr::AwaitUnlock(..)
+                | Instr::AwaitTried(..) => {}
                 Instr::Op(_, r) => {
                     match action {
                         Action::RdLock(l) | Action::TryRdLock(l, true) => self.rw_held.push((tid, l, false)),
@@ -715,6 +785,27 @@ impl Model {
                 (Action::Await(_), c) => c,
                 _ => None,
             };
+            if action.moves_await_count()
+                && matches!(action.obj_kind(), Some(ObjKind::Semaphore | ObjKind::RwLock | ObjKind::CondVar))
+            {
+                let o = action.object().expect("an object operation");
+                match self.sync_counts.iter_mut().find(|x| x.0 == o) {
+                    Some(x) => x.1 = x.1.wrapping_add(1),
+                    None => self.sync_counts.push((o, 1)),
+                }
+            }
+            if action.is_failed_try() || matches!(action, Action::CondWait(_)) {
+                // A failed try is a load of its object for spin-waits (as the C runtime
+                // logs it), and so is joining a condition variable's waiters (a timed
+                // wait that then times out changes nothing): a wait after it waits for
+                // the object's await count to move past this.
+                let o = action.object().expect("an object operation");
+                let n = sync_count(&self.releases, &self.sync_counts, o);
+                match t.tried.iter_mut().find(|x| x.0 == o) {
+                    Some(x) => x.1 = n,
+                    None => t.tried.push((o, n)),
+                }
+            }
             if let Action::Rmw(o, false) = action {
                 // An unchanged read-modify-write is a load for spin-waits (as the C
                 // runtime logs it): a wait after it waits for a change past this count.
@@ -741,6 +832,16 @@ impl Model {
             self.threads[ti].pending
         };
         Step { thread: tid, action, site, next, child_next }
+    }
+}
+
+/// The await count of synchronising object `o` now (a mutex's releases, the others'
+/// counts, 0 if never moved).
+fn sync_count(releases: &[u32], counts: &[(ObjId, u32)], o: ObjId) -> u32 {
+    if o.0 < VAR_BASE {
+        releases[o.0 as usize]
+    } else {
+        counts.iter().find(|x| x.0 == o).map_or(0, |x| x.1)
     }
 }
 

@@ -68,6 +68,10 @@ pub struct Shape {
     /// [`ThreadBuilder::spin_until_any_nonzero`]), and there are always two visible
     /// variables.
     pub multi_spins: bool,
+    /// With `multi_spins`: three visible variables, and some spin-waits watch all three
+    /// (`while (!a && !b && !c) {}`: more locations than an action holds inline, so the
+    /// wait is interned: [`crate::Awaited`]).
+    pub wide_spins: bool,
     /// Also spinlocks built from read-modify-writes (1–2 lock words, apart from the
     /// visible variables): critical sections under a compare-exchange or test-and-set
     /// spinlock ([`ThreadBuilder::spin_lock`]: a failed attempt changes nothing, so the
@@ -101,6 +105,18 @@ pub struct Shape {
     /// iterations instead ([`ModelBuilder::polls_as_bounded_loops`]; the same program
     /// otherwise, for the same seed).
     pub poll_loops: Option<u32>,
+    /// Also retry loops of try operations as the C runtime makes them after a pure
+    /// iteration (a failed try is a load of its object; the loop waits for the object's
+    /// await count to move: [`ThreadBuilder::trylock_spin`] and the like):
+    /// critical sections entered with a `trylock` retry loop, `sem_trywait` retry loops
+    /// waiting for another thread's post, read and write sections of a read-write lock
+    /// entered with try retry loops, and `lock(m); while (!flag) timedwait(c, m);`
+    /// ([`ThreadBuilder::cond_timedwait_poll`]) against a thread that sets the flag under
+    /// `m` and signals (or forgets to). Each program plans one or two of these families
+    /// with their partners, and random statements (nested in other critical sections, so
+    /// that deadlocks and livelocks occur) use them too. With `multi_spins`, some retry
+    /// loops also read a visible variable and leave the loop when it is set.
+    pub try_spins: bool,
     /// Also make deliberate mutex misuse (unlocking a mutex the thread does not hold,
     /// relocking one it holds), often under a data-dependent branch, so that whether it
     /// happens depends on the schedule.
@@ -118,10 +134,12 @@ impl Default for Shape {
             racy: false,
             spins: false,
             multi_spins: false,
+            wide_spins: false,
             rmw_spins: false,
             flag_turn: false,
             poll_mutex: false,
             poll_loops: None,
+            try_spins: false,
             misuse: false,
         }
     }
@@ -132,12 +150,17 @@ struct Ctx {
     racy: bool,
     spins: bool,
     multi_spins: bool,
+    wide_spins: bool,
     rmw_spins: bool,
     flag_turn: bool,
     poll_mutex: bool,
     /// Whether the polls of the first mutex consume ([`Shape::poll_mutex`]).
     poll_consume: bool,
+    try_spins: bool,
     misuse: bool,
+    /// The condition variable of timed-wait polls ([`Shape::try_spins`]), used with the
+    /// first mutex.
+    timed_cond: Option<Cond>,
     /// Spinlock words ([`Shape::rmw_spins`]).
     spinlocks: Vec<Var>,
     mutexes: Vec<Mutex>,
@@ -402,8 +425,126 @@ impl Gen<'_> {
         }
     }
 
+    /// A variable a retry loop may also read ([`Shape::try_spins`] with `multi_spins`).
+    fn also(&mut self) -> Option<Var> {
+        (self.ctx.multi_spins && !self.ctx.visible.is_empty() && self.rng.chance(30))
+            .then(|| self.ctx.visible[self.rng.below(self.ctx.visible.len())])
+    }
+
+    /// A critical section entered with a `trylock` retry loop on mutex `m` (a free one if
+    /// `None`); false if it does not fit.
+    fn trylock_section(&mut self, t: &mut ThreadBuilder, depth: usize, m: Option<usize>) -> bool {
+        let free: Vec<usize> = (0..self.ctx.mutexes.len()).filter(|m| !self.held.contains(m)).collect();
+        let m = match m {
+            Some(m) if !self.held.contains(&m) => m,
+            Some(_) => return false,
+            None if free.is_empty() => return false,
+            None => free[self.rng.below(free.len())],
+        };
+        if self.budget < 2 {
+            return false;
+        }
+        self.budget -= 2;
+        let also = self.also();
+        let r = t.trylock_spin(self.ctx.mutexes[m], also);
+        let saved = self.data.len();
+        t.if_(r.e(), |t| {
+            self.held.push(m);
+            for _ in 0..1 + self.rng.below(2) {
+                self.statement(t, depth + 1);
+            }
+            self.held.pop();
+            t.unlock(self.ctx.mutexes[m]);
+        });
+        self.data.truncate(saved);
+        self.data.push(r);
+        true
+    }
+
+    /// A read or write section of the read-write lock entered with a try retry loop;
+    /// false if it does not fit.
+    fn rw_try_section(&mut self, t: &mut ThreadBuilder, depth: usize, write: bool) -> bool {
+        if self.ctx.rwlocks.is_empty() || self.budget < 2 {
+            return false;
+        }
+        self.budget -= 2;
+        let l = self.ctx.rwlocks[0];
+        let also = self.also();
+        let r = t.rw_try_spin(l, write, also);
+        let saved = self.data.len();
+        t.if_(r.e(), |t| {
+            if !self.ctx.visible.is_empty() && self.budget > 0 && self.rng.chance(60) {
+                self.budget -= 1;
+                let v = self.ctx.visible[self.rng.below(self.ctx.visible.len())];
+                if write {
+                    t.write(v, 1 + self.rng.below(2) as i64);
+                } else {
+                    let x = t.read(v);
+                    self.data.push(x);
+                }
+            } else if depth < 2 {
+                self.statement(t, depth + 1);
+            }
+            t.rwunlock(l);
+        });
+        self.data.truncate(saved);
+        self.data.push(r);
+        true
+    }
+
+    /// A `sem_trywait` retry loop; false if it does not fit.
+    fn sem_try_statement(&mut self, t: &mut ThreadBuilder) -> bool {
+        if self.ctx.sems.is_empty() || self.budget < 2 {
+            return false;
+        }
+        self.budget -= 2;
+        let also = self.also();
+        let r = t.sem_trywait_spin(self.ctx.sems[0], also);
+        self.data.push(r);
+        true
+    }
+
+    /// `lock(m); while (!flag) timedwait(c, m); unlock(m);`; false if it does not fit.
+    fn cond_poll_statement(&mut self, t: &mut ThreadBuilder) -> bool {
+        let (Some(c), m) = (self.ctx.timed_cond, 0) else { return false };
+        if self.held.contains(&m) || self.budget < 4 {
+            return false;
+        }
+        self.budget -= 4;
+        let r = t.cond_timedwait_poll(c, self.ctx.mutexes[m], self.ctx.guarded[m]);
+        self.data.push(r);
+        true
+    }
+
+    /// A statement of [`Shape::try_spins`]. (Timed-wait polls are planned only, one per
+    /// program: two pollers of one mutex wake each other with their unlocks, an unbounded
+    /// number of times — see docs/memory.md.)
+    fn try_statement(&mut self, t: &mut ThreadBuilder, depth: usize) {
+        match self.rng.below(6) {
+            0 | 1 => {
+                self.trylock_section(t, depth, None);
+            }
+            2 => {
+                self.sem_try_statement(t);
+            }
+            3 | 4 => {
+                let write = self.rng.chance(50);
+                self.rw_try_section(t, depth, write);
+            }
+            _ if !self.ctx.sems.is_empty() => {
+                self.budget = self.budget.saturating_sub(1);
+                t.sem_post(self.ctx.sems[0]);
+            }
+            _ => {}
+        }
+    }
+
     fn statement(&mut self, t: &mut ThreadBuilder, depth: usize) {
         if self.budget == 0 {
+            return;
+        }
+        if self.ctx.try_spins && self.rng.chance(20) {
+            self.try_statement(t, depth);
             return;
         }
         if self.ctx.rmw_spins && self.rng.chance(25) {
@@ -415,7 +556,9 @@ impl Gen<'_> {
             if self.ctx.multi_spins && self.ctx.visible.len() >= 2 && self.budget >= 3 && self.rng.chance(50) {
                 self.budget -= 3;
                 let (a, b) = (self.ctx.visible[1], self.ctx.visible[0]);
-                let r = if self.rng.chance(50) {
+                let r = if self.ctx.wide_spins && self.rng.chance(75) {
+                    t.spin_until_any_nonzero(&[self.ctx.visible[2], a, b])
+                } else if self.rng.chance(50) {
                     t.spin_until_any_nonzero(&[a, b])
                 } else {
                     t.spin_until_either_nonzero_rotated(a, b)
@@ -601,7 +744,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let nm = 1 + rng.below(3);
     let mutexes: Vec<Mutex> = (0..nm).map(|_| b.mutex()).collect();
     let guarded: Vec<Var> = (0..nm).map(|_| b.var(0)).collect();
-    let nv = if shape.flag_turn {
+    let nv = if shape.flag_turn || (shape.multi_spins && shape.wide_spins) {
         3
     } else if shape.multi_spins {
         2
@@ -617,6 +760,34 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let (mut conds, mut sems, mut rwlocks, mut barriers) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut sem_init = Vec::new();
     let mut barrier_init = Vec::new();
+    // Retry loops of failed tries: one or two planned families (a trylock-entered
+    // section contended by two threads, a semaphore handed over by a post, read-write
+    // lock sections entered with tries, a timed condition wait in a loop) and their
+    // objects.
+    let try_families: Vec<u8> = if shape.try_spins && !shape.lock_free {
+        let first = rng.below(4) as u8;
+        let mut f = vec![first];
+        if rng.chance(30) {
+            let second = rng.below(4) as u8;
+            if second != first {
+                f.push(second);
+            }
+        }
+        f
+    } else {
+        Vec::new()
+    };
+    if try_families.contains(&1) {
+        let s = b.sem();
+        sems.push(s);
+        sem_init.push((s, rng.chance(20) as u32));
+    }
+    if try_families.contains(&2) {
+        rwlocks.push(b.rwlock());
+    }
+    // Apart from `conds` (whose waiter and setter plans would make programs too big
+    // for brute force).
+    let timed_cond = try_families.contains(&3).then(|| b.cond());
     if shape.sync_objects && !shape.lock_free {
         if rng.chance(70) {
             conds.push((b.cond(), rng.below(nm)));
@@ -640,11 +811,14 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         racy: shape.racy,
         spins: shape.spins,
         multi_spins: shape.multi_spins,
+        wide_spins: shape.multi_spins && shape.wide_spins,
         rmw_spins: shape.rmw_spins,
         flag_turn: shape.flag_turn && shape.spins,
         poll_mutex: shape.poll_mutex,
         poll_consume: shape.poll_mutex && rng.chance(40),
+        try_spins: shape.try_spins && !shape.lock_free,
         misuse: shape.misuse && !shape.lock_free,
+        timed_cond,
         spinlocks,
         mutexes,
         guarded,
@@ -697,10 +871,13 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         let producer = rng.below(total);
         let mut others: Vec<usize> = (0..total).filter(|&t| t != producer).collect();
         // Several pollers make most programs too big for the brute force: a third of them.
-        let pollers = if total == 2 || !rng.chance(33) { 1 } else { (2 + rng.below(2)).min(others.len()) };
+        // (Not beside try retry loops, which turn weak unlocks off: two pollers would then
+        // wake each other forever.)
+        let pollers =
+            if total == 2 || ctx.try_spins || !rng.chance(33) { 1 } else { (2 + rng.below(2)).min(others.len()) };
         for _ in 0..pollers {
             let k = rng.below(others.len());
-            plans[others.swap_remove(k)].push(if pollers == 1 { 14 } else { 11 });
+            plans[others.swap_remove(k)].push(if pollers == 1 { 21 } else { 11 });
         }
         plans[producer].push(12);
         if ctx.poll_consume && rng.chance(50) {
@@ -708,6 +885,39 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         }
         if ctx.mutexes.len() >= 2 && rng.chance(40) {
             plans[rng.below(total)].push(13);
+        }
+    }
+    for &family in &try_families {
+        if total < 2 {
+            break;
+        }
+        let a = rng.below(total);
+        let b2 = (a + 1 + rng.below(total - 1)) % total;
+        // 14: a trylock-entered section of the first mutex; 15/16: a trywait loop and a
+        // post; 17: a read or write section entered with tries (18: a blocking write
+        // section); 19/20: a timed-wait poll of the first mutex's flag and a thread that
+        // sets it under the mutex and signals (or not).
+        match family {
+            0 => {
+                plans[a].push(14);
+                plans[b2].push(14);
+            }
+            1 => {
+                plans[a].push(15);
+                plans[b2].push(16);
+            }
+            2 => {
+                plans[a].push(17);
+                plans[b2].push(if rng.chance(50) { 17 } else { 18 });
+            }
+            _ => {
+                // The poller is a child (main polling before it creates the setter would
+                // only ever livelock).
+                let a = 1 + rng.below(total - 1);
+                let b2 = (a + 1 + rng.below(total - 1)) % total;
+                plans[a].push(19);
+                plans[b2].push(20);
+            }
         }
     }
     if !ctx.barriers.is_empty() && total >= 2 {
@@ -751,7 +961,9 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
                 g.budget += 2;
                 g.spin_section(t, 0, Some(0));
             } else if p == 6 {
-                let r = if g.ctx.multi_spins && g.rng.chance(50) {
+                let r = if g.ctx.wide_spins && g.rng.chance(75) {
+                    t.spin_until_any_nonzero(&g.ctx.visible[..3])
+                } else if g.ctx.multi_spins && g.rng.chance(50) {
                     t.spin_until_either_nonzero_rotated(g.ctx.visible[0], g.ctx.visible[1])
                 } else if g.ctx.multi_spins {
                     t.spin_until_any_nonzero(&g.ctx.visible[..2])
@@ -760,10 +972,16 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
                 };
                 g.data.push(r);
             } else if p == 7 {
-                let v = if g.ctx.multi_spins { g.ctx.visible[g.rng.below(2)] } else { g.ctx.visible[0] };
+                let v = if g.ctx.wide_spins {
+                    g.ctx.visible[g.rng.below(3)]
+                } else if g.ctx.multi_spins {
+                    g.ctx.visible[g.rng.below(2)]
+                } else {
+                    g.ctx.visible[0]
+                };
                 t.write(v, 1);
-            } else if p == 11 || p == 14 {
-                let r = g.poll(t, 0, p == 14);
+            } else if p == 11 || p == 21 {
+                let r = g.poll(t, 0, p == 21);
                 g.data.push(r);
             } else if p == 13 {
                 let r = g.poll(t, 1, true);
@@ -778,6 +996,39 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
                     t.store(g.ctx.guarded[0], 1);
                 }
                 t.unlock(m);
+            } else if p == 14 {
+                g.budget += 2;
+                g.trylock_section(t, 0, Some(0));
+            } else if p == 15 {
+                g.budget += 2;
+                g.sem_try_statement(t);
+            } else if p == 16 {
+                t.sem_post(g.ctx.sems[0]);
+            } else if p == 17 {
+                g.budget += 2;
+                let write = g.rng.chance(50);
+                g.rw_try_section(t, 0, write);
+            } else if p == 18 {
+                let l = g.ctx.rwlocks[0];
+                t.wrlock(l);
+                if !g.ctx.visible.is_empty() {
+                    t.write(g.ctx.visible[0], 2);
+                }
+                t.rwunlock(l);
+            } else if p == 19 {
+                g.budget += 4;
+                g.cond_poll_statement(t);
+            } else if p == 20 {
+                // Set the flag under the mutex, then signal, broadcast, or forget to.
+                let (c, m) = (g.ctx.timed_cond.expect("a timed-wait poll's condition variable"), 0);
+                t.lock(g.ctx.mutexes[m]);
+                t.store(g.ctx.guarded[m], 1);
+                match g.rng.below(4) {
+                    0 | 1 => t.signal(c),
+                    2 => t.broadcast(c),
+                    _ => {}
+                }
+                t.unlock(g.ctx.mutexes[m]);
             } else if p == 5 {
                 g.budget += 2;
                 g.barrier_statement(t, 0);
@@ -814,7 +1065,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     let joins: Vec<bool> = top.iter().map(|_| rng.chance(70) && !shape.lock_free).collect();
     let main_plan = std::mem::take(&mut plans[0]);
     // A poll in main before it creates the other threads would wait for nothing.
-    let main_first = rng.chance(50) && !main_plan.iter().any(|&p| p == 11 || p == 13 || p == 14);
+    let main_first = rng.chance(50) && !main_plan.iter().any(|&p| p == 11 || p == 13 || p == 21);
     b.main(|t| {
         for &(s, v) in &sem_init {
             t.sem_init(s, v);

@@ -31,6 +31,12 @@
 //! enabled: it takes a token if one is eligible, otherwise it returns by time-out
 //! without one. Misuse (waiting without holding the mutex, two mutexes on one condition
 //! variable) is detected by the frontend.
+//!
+//! A condition variable also counts its signals and broadcasts: the state a spin-wait
+//! on it watches ([`Action::Await`]). A thread whose loop iteration was a timed wait
+//! that timed out (plus loads under the mutex) waits, still among the waiters, for
+//! another thread's unlock of the mutex or for a signal (docs/memory.md, "Timed
+//! condition waits in a loop").
 
 use super::ObjectKind;
 use crate::action::Action;
@@ -49,6 +55,9 @@ pub struct CondState {
     /// Pending signals, oldest first: the length of the prefix of `waiting` each one is
     /// eligible to.
     pub tokens: Vec<u32>,
+    /// The number of signals and broadcasts so far, lost ones included (wrapping): the
+    /// await count ([`ObjectKind::await_count`], [`Action::moves_await_count`]).
+    pub signals: u32,
 }
 
 impl CondState {
@@ -113,15 +122,23 @@ impl ObjectKind for CondVar {
                 if st.waiting.len() > st.tokens.len() {
                     st.tokens.push(st.waiting.len() as u32);
                 }
+                st.signals = st.signals.wrapping_add(1);
             }
             Action::Broadcast(_) => {
                 let n = st.waiting.len() as u32;
                 st.tokens.clear();
                 st.tokens.resize(n as usize, n);
+                st.signals = st.signals.wrapping_add(1);
             }
             other => return Err(format!("{other:?} is not a condition variable operation")),
         }
         Ok(())
+    }
+
+    /// A spin-wait on a condition variable (a timed wait in a loop) waits for a signal
+    /// or broadcast.
+    fn await_count(st: &CondState) -> Option<u32> {
+        Some(st.signals)
     }
 }
 

@@ -310,6 +310,44 @@ mod tests {
     }
 
     #[test]
+    fn a_wait_on_a_synchronising_object_ends_when_a_failed_try_could_succeed() {
+        use crate::action::Awaited;
+        let wait = |st: &ObjState| Action::Await(Awaited::one(O, st.await_count().expect("a count")));
+        // Semaphore: a trywait at zero fails; a post (or an init) moves the count.
+        let st = run(&[(A, Action::SemInit(O, 0))]);
+        assert_eq!(st.resolve(B, Action::SemTryWait(O, false)), Action::SemTryWait(O, false));
+        let w = wait(&st);
+        assert!(!st.enabled(B, w), "nothing moved since the failed try");
+        let posted = run(&[(A, Action::SemInit(O, 0)), (A, Action::SemPost(O))]);
+        assert!(posted.enabled(B, w) && Action::SemPost(O).moves_await_count());
+        let reinit = run(&[(A, Action::SemInit(O, 0)), (A, Action::SemInit(O, 1))]);
+        assert!(reinit.enabled(B, w));
+        let waited = run(&[(A, Action::SemInit(O, 0)), (A, Action::SemPost(O)), (A, Action::SemWait(O))]);
+        assert_eq!(waited.await_count(), posted.await_count(), "a decrement moves nothing");
+        // Read-write lock: read and write unlocks move the count, locks do not.
+        let held = run(&[(A, Action::RdLock(O))]);
+        let w = wait(&held);
+        assert_eq!(held.resolve(B, Action::TryWrLock(O, false)), Action::TryWrLock(O, false));
+        assert!(!run(&[(A, Action::RdLock(O)), (A, Action::RdLock(O))]).enabled(B, w));
+        assert!(run(&[(A, Action::RdLock(O)), (A, Action::RwUnlock(O, false))]).enabled(B, w));
+        let w = wait(&run(&[(A, Action::WrLock(O))]));
+        assert!(run(&[(A, Action::WrLock(O)), (A, Action::RwUnlock(O, true))]).enabled(B, w));
+        // Condition variable: signals and broadcasts, lost ones included; waiters do not.
+        let st = run(&[(A, Action::CondWait(O))]);
+        let w = wait(&st);
+        assert!(!run(&[(A, Action::CondWait(O)), (B, Action::CondWait(O))]).enabled(A, w));
+        assert!(run(&[(A, Action::CondWait(O)), (B, Action::Signal(O))]).enabled(A, w));
+        assert!(run(&[(B, Action::Signal(O))]).await_count() == Some(1), "a lost signal counts");
+        assert!(run(&[(A, Action::CondWait(O)), (B, Action::Broadcast(O))]).enabled(A, w));
+        // A barrier is never waited on this way.
+        assert_eq!(run(&[(A, Action::BarrierInit(O, 2))]).await_count(), None);
+        for a in [Action::SemTryWait(O, false), Action::TryLock(O, false), Action::TryRdLock(O, false)] {
+            assert!(a.is_failed_try() && !a.moves_await_count());
+        }
+        assert!(!Action::TryLock(O, true).is_failed_try() && !Action::SemTryWait(O, true).is_failed_try());
+    }
+
+    #[test]
     fn co_enabledness_excludes_unlock_and_lock() {
         assert!(!co_enabled(Action::Unlock(O, true), Action::Lock(O)));
         assert!(co_enabled(Action::Unlock(O, true), Action::Lock(ObjId(6))));

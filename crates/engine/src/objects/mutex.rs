@@ -10,10 +10,15 @@
 //! that changed nothing waits for another thread's unlock. In a race-free program every
 //! write by another thread to what it read happens while that thread holds the mutex,
 //! hence before that thread's next unlock: until then the iteration would give the same
-//! state again (docs/memory.md, "Polling under a mutex"). A *weak* unlock
+//! state again (docs/memory.md, "Polling under a mutex"). A `trylock` (or `timedlock`)
+//! retry loop whose attempts failed waits for the same count: the mutex can only become
+//! free by an unlock (docs/memory.md, "Failed try and timed operations"). A *weak* unlock
 //! (`Action::Unlock(m, false)`, a poller's that will block at its next lock of the mutex
 //! having written nothing) is an ordinary unlock but does not move the count: two pollers
 //! of one mutex then do not wake each other (docs/memory.md, "Two pollers of one mutex").
+//! It would not wake a `trylock` retry loop either: a frontend makes no weak unlock in a
+//! program that tries or time-limits its mutex operations (the C runtime decides it
+//! per program).
 
 use super::ObjectKind;
 use crate::action::Action;

@@ -7,6 +7,12 @@
 //! other: they are [`Access::Read`](crate::action::Access), independent under read-read
 //! independence. QPOR treats them as dependent (its trees need every two operations on
 //! an object to be dependent), which is sound and explores more.
+//!
+//! A read-write lock also counts its unlocks (read and write), the operations that may
+//! make a failed try succeed: the state a spin-wait on it watches ([`Action::Await`], a
+//! `tryrdlock`/`trywrlock` retry loop whose iteration changed nothing). A read unlock
+//! moves that count, so a wait and a read-side operation of the lock are dependent
+//! although both are read-side ([`crate::Independence::objects_conflict`]).
 
 use super::ObjectKind;
 use crate::action::Action;
@@ -23,6 +29,9 @@ pub struct RwState {
     pub writer: Option<ThreadId>,
     /// Number of read locks held.
     pub readers: u32,
+    /// The number of unlocks so far (wrapping): the await count
+    /// ([`ObjectKind::await_count`], [`Action::moves_await_count`]).
+    pub releases: u32,
 }
 
 impl RwState {
@@ -79,16 +88,23 @@ impl ObjectKind for RwLock {
                     return Err(format!("{t} write-unlocked {l}, which it does not hold"));
                 }
                 st.writer = None;
+                st.releases = st.releases.wrapping_add(1);
             }
             Action::RwUnlock(l, false) => {
                 if st.readers == 0 {
                     return Err(format!("{t} read-unlocked {l}, which has no reader"));
                 }
                 st.readers -= 1;
+                st.releases = st.releases.wrapping_add(1);
             }
             other => return Err(format!("{other:?} is not a read-write lock operation")),
         }
         Ok(())
+    }
+
+    /// A spin-wait on a read-write lock (a try retry loop) waits for an unlock.
+    fn await_count(st: &RwState) -> Option<u32> {
+        Some(st.releases)
     }
 
     /// An unlock and another thread's blocking lock are never co-enabled: a write unlock

@@ -7,13 +7,13 @@ use std::collections::BTreeSet;
 use unfold_engine::{Action, End, Execution, Independence, ObjId, Program, RunRequest, SchedState, Step, ThreadId};
 
 /// One position in an object's history: a single access, or (read-read mode) a set of
-/// consecutive reads.
+/// consecutive reads of one class.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Slot {
     /// (thread, index of the step in that thread's sequence)
     One(ThreadId, usize),
-    /// Reads between two writes, order forgotten.
-    Reads(BTreeSet<(ThreadId, usize)>),
+    /// Consecutive reads of one class (see `read_class`), order forgotten.
+    Reads(u8, BTreeSet<(ThreadId, usize)>),
 }
 
 /// Canonical form of a trace: per-thread action sequences, per-object histories.
@@ -29,19 +29,17 @@ pub fn akey(a: Action) -> (u8, String) {
     (0, format!("{a:?}"))
 }
 
-/// Operations that commute with each other in read-read mode: memory reads and waits,
-/// the read side of a read-write lock, and a weak unlock of a mutex (which moves no
-/// release count: it commutes with the waits on the mutex).
-fn is_read(a: Action) -> bool {
-    matches!(
-        a,
-        Action::Read(_)
-            | Action::Await(..)
-            | Action::Unlock(_, false)
-            | Action::RdLock(_)
-            | Action::TryRdLock(..)
-            | Action::RwUnlock(_, false)
-    )
+/// Operations that commute with each other in read-read mode, by class: memory reads,
+/// spin-waits and weak unlocks of a mutex (which move no release count: they commute with
+/// the waits on the mutex) (1), and the read side of a read-write lock (2). A spin-wait may watch a
+/// read-write lock (a try retry loop): it does not commute with the lock's read side (a
+/// read unlock moves what it waits on), so reads of the two classes do not commute.
+fn read_class(a: Action) -> Option<u8> {
+    match a {
+        Action::Read(_) | Action::Await(..) | Action::Unlock(_, false) => Some(1),
+        Action::RdLock(_) | Action::TryRdLock(..) | Action::RwUnlock(_, false) => Some(2),
+        _ => None,
+    }
 }
 
 pub fn canon(steps: &[Step], mode: Independence) -> Canon {
@@ -54,13 +52,15 @@ pub fn canon(steps: &[Step], mode: Independence) -> Canon {
         // A spin-wait on several locations is a read of each of them.
         for o in s.action.objects() {
             let hist = objects.entry(o).or_default();
-            let is_read = is_read(s.action);
-            if is_read && mode == Independence::ReadReadIndependent {
-                if let Some(Slot::Reads(set)) = hist.last_mut() {
-                    set.insert((s.thread, idx));
-                    continue;
+            let class = read_class(s.action);
+            if let (Some(class), Independence::ReadReadIndependent) = (class, mode) {
+                if let Some(Slot::Reads(c, set)) = hist.last_mut() {
+                    if *c == class {
+                        set.insert((s.thread, idx));
+                        continue;
+                    }
                 }
-                hist.push(Slot::Reads([(s.thread, idx)].into_iter().collect()));
+                hist.push(Slot::Reads(class, [(s.thread, idx)].into_iter().collect()));
             } else {
                 hist.push(Slot::One(s.thread, idx));
             }
