@@ -3,6 +3,12 @@
 // expect: verdict=ok maximal=6
 // Derivation: as spin_rmw_cas_lock.c: 2 orders of the critical sections (the count with
 // a mutex) × 0, 1 or 2 failed exchanges of the loser while the winner holds the lock = 6.
+// Two, not one as with the CAS and test-and-set locks: compiled without optimisation the
+// loop keeps the exchange's result (1) in a stack temporary its first iteration writes
+// for the first time, so the state at the second visit of the exchange differs from the
+// first (which held a zero there) and the spinner is found waiting at its third visit
+// (the runtime compares a first visit only where the bytes are a function of the
+// thread's history: crates/runtime/src/memory.rs, "spin loops").
 #include <pthread.h>
 #include <stdatomic.h>
 #include <assert.h>

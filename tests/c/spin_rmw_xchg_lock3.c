@@ -2,11 +2,13 @@
 // that stores the 1 already there changes nothing: a load. With two spinners on a held
 // lock, neither's failed exchange wakes the other; the release wakes both, one wins and
 // the other waits again.
-// expect: verdict=ok maximal=810 maximal-rr=666
-// Derivation (by enumeration, not by hand): dfs runs every interleaving (682 039
-// executions, 271 s) and finds 666 traces under read-read independence, the count
-// optimal-, source- and classic-DPOR explore; QPOR, whose trees keep two waits on the
-// lock word dependent, finds 810. With a mutex: 3! = 6. Before: the step bound.
+// expect: verdict=ok maximal=654 maximal-rr=546
+// Derivation (by enumeration, not by hand): dfs runs every interleaving (531 735
+// executions, 16 s) and finds 546 traces under read-read independence, the count
+// optimal-, source- and classic-DPOR explore; QPOR (optimal and -k 1), whose trees keep
+// two waits on the lock word dependent, finds 654. With a mutex: 3! = 6. Before
+// spin-waits on read-modify-writes: the step bound; while a spin was found waiting only at
+// the third visit of its checkpoint: 666 and 810 (682 039 interleavings).
 #include <pthread.h>
 #include <stdatomic.h>
 #include <assert.h>

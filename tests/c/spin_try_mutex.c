@@ -1,13 +1,14 @@
 // Two threads take a mutex with a trylock retry loop, increment a counter and unlock.
 // A failed trylock changes nothing (a load of the mutex for spin detection), so after
-// two identical failed iterations the loser waits for the mutex to be released instead
+// one failed iteration (its second visit finds it pure) the loser waits for the mutex to be released instead
 // of being explored iteration by iteration (before: a `bound` defect after 100 000
 // steps, "livelock?", although every fair schedule terminates).
-// expect: verdict=ok maximal=6
+// expect: verdict=ok maximal=4
 // Derivation: as spin_rmw_cas_lock.c. Which thread enters first (2 orders); while the
-// winner holds the mutex the loser makes 0, 1 or 2 failed trylocks (each dependent with
-// the winner's successful trylock and unlock; at the third call it is found spinning
-// and waits for an unlock, which is the winner's): 3 x 2 = 6, whatever the loop's length.
+// winner holds the mutex the loser makes 0 or 1 failed trylock (dependent with the
+// winner's successful trylock and unlock; at the second call it is found spinning and
+// waits for an unlock, which is the winner's): 2 x 2 = 4, whatever the loop's length
+// (dfs: 75 executions, 4 distinct).
 #include <pthread.h>
 #include <assert.h>
 

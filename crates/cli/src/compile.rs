@@ -44,6 +44,25 @@ pub struct Compiled {
     pub data_symbols: Vec<(u64, u64, String)>,
     /// Offsets of functions named `__VERIFIER_atomic_*`.
     pub atomic_fns: Vec<u64>,
+    /// The program tries a mutex (`trylock`, `timedlock`, `spin_trylock`, C11's) or waits
+    /// on a condition variable with a time-out: its retry loops wait for any unlock of the
+    /// mutex, so its unlocks are never weak (`unfold_runtime::memory::set_weak_unlocks`).
+    pub tries_mutexes: bool,
+}
+
+/// Whether the runtime entry point `name` (an import of the program) tries a mutex or
+/// waits on a condition variable with a time-out ([`Compiled::tries_mutexes`]).
+fn tries_a_mutex(name: &str) -> bool {
+    const TRIES: [&str; 7] = [
+        "pthread_mutex_trylock",
+        "pthread_mutex_timedlock",
+        "pthread_spin_trylock",
+        "pthread_cond_timedwait",
+        "mtx_trylock",
+        "mtx_timedlock",
+        "cnd_timedwait",
+    ];
+    name.strip_prefix("__unfold_").map(|n| n.strip_prefix("try_").unwrap_or(n)).is_some_and(|n| TRIES.contains(&n))
 }
 
 /// The reason a program is refused before exploration.
@@ -361,6 +380,8 @@ struct Inspection {
     data_symbols: Vec<(u64, u64, String)>,
     atomic_fns: Vec<u64>,
     defines_main: bool,
+    /// [`Compiled::tries_mutexes`].
+    tries_mutexes: bool,
 }
 
 fn inspect(so: &Path) -> Result<Inspection> {
@@ -380,9 +401,11 @@ fn inspect(so: &Path) -> Result<Inspection> {
         .flatten()
         .any(|(_, r)| matches!(r.flags(), object::RelocationFlags::Elf { r_type } if STATIC_TLS.contains(&r_type)));
     let mut undefined = Vec::new();
+    let mut tries_mutexes = false;
     for s in file.dynamic_symbols() {
         if s.is_undefined() && !s.is_weak() {
             if let Ok(n) = s.name() {
+                tries_mutexes |= tries_a_mutex(n);
                 if !n.is_empty() && !n.starts_with("__unfold_") {
                     undefined.push(n.to_string());
                 }
@@ -417,7 +440,7 @@ fn inspect(so: &Path) -> Result<Inspection> {
     atomic_fns.dedup();
     undefined.sort();
     undefined.dedup();
-    Ok(Inspection { static_tls, undefined, data_symbols, atomic_fns, defines_main })
+    Ok(Inspection { static_tls, undefined, data_symbols, atomic_fns, defines_main, tries_mutexes })
 }
 
 /// Functions that open, create, rename or remove files: what an execution does with
@@ -547,6 +570,7 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         stateful_imports,
         data_symbols: ins.data_symbols,
         atomic_fns: ins.atomic_fns,
+        tries_mutexes: ins.tries_mutexes,
     })
 }
 
@@ -579,6 +603,16 @@ mod tests {
         assert!(refusal("sem_post").is_some());
         assert!(refusal("sem_open").unwrap().contains("sem_init"), "named semaphores get a hint");
         assert!(refusal("__VERIFIER_nondet_int").unwrap().contains("data-nondeterministic"));
+    }
+
+    #[test]
+    fn mutex_tries_are_recognised_by_their_runtime_entry_points() {
+        assert!(tries_a_mutex("__unfold_try_pthread_mutex_trylock"));
+        assert!(tries_a_mutex("__unfold_pthread_mutex_timedlock"));
+        assert!(tries_a_mutex("__unfold_try_cnd_timedwait"));
+        assert!(!tries_a_mutex("__unfold_pthread_mutex_lock"));
+        assert!(!tries_a_mutex("__unfold_try_sem_timedwait"), "a semaphore has no unlock");
+        assert!(!tries_a_mutex("pthread_mutex_trylock"), "only the runtime's entry points");
     }
 
     #[test]

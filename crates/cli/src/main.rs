@@ -516,6 +516,7 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
     };
     // Before any worker is forked (they inherit it).
     unfold_runtime::sync::set_spurious_wakeups(build.spurious_wakeups);
+    unfold_runtime::memory::set_weak_unlocks(!c.tries_mutexes);
     let stack_size = unfold_runtime::mem::parse_size(&build.stack_size)
         .filter(|s| (unfold_runtime::mem::MIN_STACK..=unfold_runtime::mem::MAX_STACK).contains(s))
         .ok_or_else(|| failure("usage", format!("--stack-size `{}`: not a valid stack size", build.stack_size)))?;
@@ -573,7 +574,9 @@ type SharedRead = (ThreadId, unfold_engine::Step);
 fn shared_read(exec: &Execution) -> Option<SharedRead> {
     let mut first: Vec<(unfold_engine::ObjId, ThreadId)> = Vec::new();
     for s in &exec.steps {
-        if s.action.access() != unfold_engine::Access::Read {
+        // A weak unlock is a read of its mutex only for its commuting with waits on it:
+        // two threads re-locking a mutex without writing are no reason to switch.
+        if s.action.access() != unfold_engine::Access::Read || matches!(s.action, unfold_engine::Action::Unlock(..)) {
             continue;
         }
         for o in s.action.objects() {

@@ -217,7 +217,7 @@ impl Symbols {
             (Some(f), Action::TryLock(m, false) | Action::TryWrLock(m, false)) => {
                 return format!("{f}({}): held by another thread", self.object(prog, m))
             }
-            (Some(f), Action::Unlock(m) | Action::RwUnlock(m, _)) => {
+            (Some(f), Action::Unlock(m, _) | Action::RwUnlock(m, _)) => {
                 return format!("{f}({}) done", self.object(prog, m))
             }
             _ => {}
@@ -243,9 +243,9 @@ impl Symbols {
             Action::Exit => "thread exit".into(),
             Action::ExitProcess => "process exit".into(),
             Action::Lock(m) if m == ATOMIC_OBJ => "atomic section begins".into(),
-            Action::Unlock(m) if m == ATOMIC_OBJ => "atomic section ends".into(),
+            Action::Unlock(m, _) if m == ATOMIC_OBJ => "atomic section ends".into(),
             Action::Lock(m) => format!("lock({})", o(m)),
-            Action::Unlock(m) => format!("unlock({})", o(m)),
+            Action::Unlock(m, _) => format!("unlock({})", o(m)),
             Action::TryLock(m, true) => format!("trylock({}) = acquired", o(m)),
             Action::TryLock(m, false) => format!("trylock({}) = busy", o(m)),
             Action::Read(m) => format!("read({})", o(m)),
@@ -575,14 +575,33 @@ pub struct DefectReport {
     pub trace: Vec<TraceStep>,
 }
 
-/// Symbolise the trace of `exec`.
+/// Symbolise the trace of `exec`. A weak unlock (one that wakes no thread polling the
+/// mutex: `Action::Unlock` with `false`) says so when some thread of the execution waits
+/// on the mutex, where it matters; elsewhere it reads as any unlock.
 pub fn trace(sym: &Symbols, prog: &CProgram, exec: &Execution) -> Vec<TraceStep> {
+    let blocked = match &exec.end {
+        End::Deadlock { blocked } => blocked.as_slice(),
+        _ => &[],
+    };
+    let waits = exec.steps.iter().map(|s| s.action).chain(blocked.iter().map(|b| b.1));
+    let polled: Vec<ObjId> = waits
+        .filter_map(|a| match a {
+            Action::Await(w) => Some(w),
+            _ => None,
+        })
+        .flat_map(|w| w.iter().map(|(o, _)| o))
+        .collect();
     exec.steps
         .iter()
         .enumerate()
         .map(|(i, s)| TraceStep {
             thread: s.thread.to_string(),
-            op: sym.step_op_in(prog, &exec.steps, i),
+            op: match s.action {
+                Action::Unlock(m, false) if polled.contains(&m) => {
+                    format!("{} (weak: wakes no poller)", sym.step_op_in(prog, &exec.steps, i))
+                }
+                _ => sym.step_op_in(prog, &exec.steps, i),
+            },
             location: sym.location(prog, Some(s.site)),
         })
         .collect()

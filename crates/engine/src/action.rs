@@ -45,8 +45,15 @@ pub enum Action {
     ExitProcess,
     /// Mutex lock (`acq` in QPOR §2). Enabled when the mutex is free.
     Lock(ObjId),
-    /// Mutex unlock (`rel`).
-    Unlock(ObjId),
+    /// Mutex unlock (`rel`), and whether it moves the mutex's *release count*, the await
+    /// count a poll's wait on the mutex watches ([`Action::moves_await_count`]). `false`
+    /// for a *weak* unlock: the runtime makes one when the unlocking thread polls under
+    /// the mutex and its critical section was found to repeat an iteration that changed
+    /// nothing, so that it will block at its next lock of the mutex without writing or
+    /// releasing anything in between (docs/memory.md, "Two pollers of one mutex"). Known
+    /// before the step (part of the pending action). For mutual exclusion,
+    /// happens-before and dependence a weak unlock is an ordinary one.
+    Unlock(ObjId, bool),
     /// `pthread_mutex_trylock` (and `timedlock`): an `acq` when `acquired`, otherwise a
     /// read of the mutex state. Always enabled.
     TryLock(ObjId, bool),
@@ -362,7 +369,12 @@ pub enum ObjKind {
 }
 
 /// How an operation touches its object, for read-read independence: two `Read`
-/// operations on one object commute under [`Independence::ReadReadIndependent`].
+/// operations on one object commute under [`Independence::ReadReadIndependent`]. A weak
+/// unlock ([`Action::Unlock`] with `false`) is a `Read` of its mutex: it moves neither
+/// the release count a wait reads nor anything a wait changes, so it commutes with waits
+/// on the mutex (the only other read-side operations on a mutex); with every lock, trylock
+/// and ordinary unlock of the mutex (all `Write`s) it stays dependent, as a read unlock of
+/// a read-write lock is with its write locks.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Access {
     /// Commutes with every other `Read` of the object (a memory read; a read-side
@@ -379,7 +391,7 @@ impl Action {
         match self {
             Action::Create(_) | Action::Join(_) | Action::Exit | Action::ExitProcess => None,
             Action::Lock(o)
-            | Action::Unlock(o)
+            | Action::Unlock(o, _)
             | Action::TryLock(o, _)
             | Action::Read(o)
             | Action::Write(o)
@@ -431,7 +443,7 @@ impl Action {
     pub fn obj_kind(self) -> Option<ObjKind> {
         Some(match self {
             Action::Create(_) | Action::Join(_) | Action::Exit | Action::ExitProcess => return None,
-            Action::Lock(_) | Action::Unlock(_) | Action::TryLock(..) => ObjKind::Mutex,
+            Action::Lock(_) | Action::Unlock(..) | Action::TryLock(..) => ObjKind::Mutex,
             Action::Read(_) | Action::Write(_) | Action::Rmw(..) | Action::Await(..) => ObjKind::Memory,
             Action::CondWait(_) | Action::CondWake(..) | Action::Signal(_) | Action::Broadcast(_) => ObjKind::CondVar,
             Action::SemInit(..)
@@ -455,6 +467,7 @@ impl Action {
         match self {
             Action::Read(_)
             | Action::Await(..)
+            | Action::Unlock(_, false)
             | Action::RdLock(_)
             | Action::TryRdLock(..)
             | Action::RwUnlock(_, false) => Access::Read,
@@ -464,7 +477,8 @@ impl Action {
 
     /// Which [`Access::Read`] operations commute with each other under
     /// [`Independence::ReadReadIndependent`]: those of the same class. Class 0: memory
-    /// reads and spin-waits ([`Action::Await`], a read of each watched object); class 1:
+    /// reads, spin-waits ([`Action::Await`], a read of each watched object) and weak
+    /// unlocks (which commute with the waits on their mutex); class 1:
     /// the read side of a read-write lock (read locks, failed or successful read tries,
     /// read unlocks). Two classes share an object only when a spin-wait watches a
     /// read-write lock (a `tryrdlock`/`trywrlock` retry loop): a read unlock moves the
@@ -511,7 +525,8 @@ impl Action {
 
     /// Whether this executed action moves the *await count* of its object, the state a
     /// spin-wait ([`Action::Await`]) on that object watches: a location's write count
-    /// ([`Action::moves_writes`]), a mutex's release count (an unlock), a semaphore's
+    /// ([`Action::moves_writes`]), a mutex's release count (an unlock that is not
+    /// weak: see [`Action::Unlock`]), a semaphore's
     /// posts (a post or an initialisation), a read-write lock's unlocks (read or write),
     /// a condition variable's signals (a signal or broadcast). For a synchronising
     /// object these are the operations that may make a failed try or timed operation on
@@ -524,7 +539,7 @@ impl Action {
         self.moves_writes()
             || matches!(
                 self,
-                Action::Unlock(_)
+                Action::Unlock(_, true)
                     | Action::SemPost(_)
                     | Action::SemInit(..)
                     | Action::RwUnlock(..)
@@ -607,7 +622,8 @@ impl fmt::Debug for Action {
             Action::Exit => write!(f, "exit"),
             Action::ExitProcess => write!(f, "exit-process"),
             Action::Lock(o) => write!(f, "lock({o})"),
-            Action::Unlock(o) => write!(f, "unlock({o})"),
+            Action::Unlock(o, true) => write!(f, "unlock({o})"),
+            Action::Unlock(o, false) => write!(f, "unlock({o})=weak"),
             Action::TryLock(o, b) => write!(f, "trylock({o})={}", ok(b)),
             Action::Read(o) => write!(f, "read({o})"),
             Action::Write(o) => write!(f, "write({o})"),
@@ -709,9 +725,22 @@ mod tests {
     #[test]
     fn mutex_operations_on_one_mutex_are_dependent() {
         for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
-            for a in [Action::Lock(M), Action::Unlock(M), Action::TryLock(M, false), Action::TryLock(M, true)] {
-                for b in [Action::Lock(M), Action::Unlock(M), Action::TryLock(M, false)] {
-                    assert!(mode.dependent(T0, a, T1, b), "{a:?} {b:?}");
+            for a in [
+                Action::Lock(M),
+                Action::Unlock(M, true),
+                Action::Unlock(M, false),
+                Action::TryLock(M, false),
+                Action::TryLock(M, true),
+            ] {
+                for b in [Action::Lock(M), Action::Unlock(M, true), Action::Unlock(M, false), Action::TryLock(M, false)]
+                {
+                    // Two weak unlocks are both read-side (see the next test).
+                    let both_weak = a == Action::Unlock(M, false) && b == a;
+                    assert_eq!(
+                        mode.dependent(T0, a, T1, b),
+                        !both_weak || mode == Independence::AllDependent,
+                        "{a:?} {b:?}"
+                    );
                 }
                 assert!(!mode.dependent(T0, a, T1, Action::Lock(X)));
             }
@@ -728,6 +757,25 @@ mod tests {
         assert!(done.moves_writes() && Action::Write(X).moves_writes());
         assert!(!same.moves_writes() && !Action::Read(X).moves_writes());
         assert_eq!(format!("{same:?}"), format!("rmw({X})=unchanged"));
+    }
+
+    #[test]
+    fn a_weak_unlock_moves_no_release_count_and_commutes_only_with_waits() {
+        let (weak, strong) = (Action::Unlock(M, false), Action::Unlock(M, true));
+        assert!(strong.moves_await_count() && !weak.moves_await_count());
+        assert_eq!(weak.pending_form(), weak, "weakness is known before the step");
+        assert!(weak.performs(weak) && !weak.performs(strong) && !strong.performs(weak));
+        let wait = Action::Await(Awaited::one(M, 3));
+        let rr = Independence::ReadReadIndependent;
+        assert!(!rr.dependent(T0, weak, T1, wait) && rr.dependent(T0, strong, T1, wait));
+        for b in [Action::Lock(M), Action::TryLock(M, false), strong] {
+            assert!(rr.dependent(T0, weak, T1, b), "{b:?}");
+        }
+        // Two unlocks of one mutex by two threads are never enabled together (each needs
+        // its thread to hold the mutex): the lock between them orders them anyway.
+        assert!(!rr.dependent(T0, weak, T1, weak));
+        assert!(Independence::AllDependent.dependent(T0, weak, T1, wait), "QPOR's trees order them");
+        assert_eq!(format!("{weak:?}"), format!("unlock({M})=weak"));
     }
 
     #[test]

@@ -211,7 +211,7 @@ impl Clocks {
                     join(&mut self.threads[ti], r);
                 }
             }
-            Action::Unlock(o) | Action::RwUnlock(o, true) => self.publish(t, o),
+            Action::Unlock(o, _) | Action::RwUnlock(o, true) => self.publish(t, o),
             Action::RwUnlock(o, false) => join(self.read_released.entry(o).or_default(), &self.threads[ti]),
             Action::SemPost(o) | Action::Signal(o) | Action::Broadcast(o) => {
                 join(self.objects.entry(o).or_default(), &self.threads[ti]);
@@ -901,7 +901,7 @@ mod tests {
         let mut d = two_threads();
         d.on_step(A, Action::Lock(L));
         assert!(d.on_access(A, X, 4, true, false, 1).is_none());
-        d.on_step(A, Action::Unlock(L));
+        d.on_step(A, Action::Unlock(L, true));
         d.on_step(B, Action::Lock(L));
         assert!(d.on_access(B, X, 4, false, false, 2).is_none());
         assert!(d.on_access(B, X, 4, true, false, 3).is_none());
@@ -911,7 +911,7 @@ mod tests {
     fn accesses_after_a_release_are_not_covered_by_it() {
         let mut d = two_threads();
         d.on_step(A, Action::Lock(L));
-        d.on_step(A, Action::Unlock(L));
+        d.on_step(A, Action::Unlock(L, true));
         assert!(d.on_access(A, X, 1, true, false, 1).is_none());
         d.on_step(B, Action::Lock(L));
         assert!(d.on_access(B, X, 1, false, false, 2).is_some(), "A's write follows its unlock");
@@ -933,7 +933,7 @@ mod tests {
         d.on_access(A, X, 4, false, false, 1);
         assert!(d.on_access(B, X, 4, false, false, 2).is_none());
         d.on_step(B, Action::Lock(L));
-        d.on_step(B, Action::Unlock(L));
+        d.on_step(B, Action::Unlock(L, true));
         d.on_step(M, Action::Lock(L));
         // main is ordered after B's read but not after A's.
         let r = d.on_access(M, X, 4, true, false, 3).expect("read-write race with A");
@@ -1021,12 +1021,12 @@ mod tests {
         let mut d = two_threads();
         d.on_step(B, Action::Lock(L));
         assert!(d.on_access(B, X, 4, true, false, 2).is_none());
-        d.on_step(B, Action::Unlock(L));
+        d.on_step(B, Action::Unlock(L, true));
         d.on_step(A, Action::Lock(L));
         let e = d.epoch(A);
         assert!(d.on_free(A, X, 16, 9).is_none());
         assert!(!d.happens_before(A, e, B));
-        d.on_step(A, Action::Unlock(L));
+        d.on_step(A, Action::Unlock(L, true));
         d.on_step(B, Action::Lock(L));
         assert!(d.happens_before(A, e, B));
         let eb = d.epoch(B);
@@ -1119,7 +1119,7 @@ mod tests {
         // B and C publish their reads through L, A does not: main races with A's read.
         for t in [B, C] {
             d.on_step(t, Action::Lock(L));
-            d.on_step(t, Action::Unlock(L));
+            d.on_step(t, Action::Unlock(L, true));
         }
         d.on_step(M, Action::Lock(L));
         let r = d.on_access(M, X + 4, 4, true, false, 4).expect("race with A's read");
@@ -1139,11 +1139,11 @@ mod tests {
         assert!(d.on_access(B, X, 4, false, false, 2).is_none());
         for t in [A, B] {
             d.on_step(t, Action::Lock(L));
-            d.on_step(t, Action::Unlock(L));
+            d.on_step(t, Action::Unlock(L, true));
         }
         d.on_step(M, Action::Lock(L));
         assert!(d.on_access(M, X, 4, false, false, 3).is_none());
-        d.on_step(M, Action::Unlock(L));
+        d.on_step(M, Action::Unlock(L, true));
         d.on_step(A, Action::Lock(L));
         assert!(d.on_access(A, X, 4, true, false, 4).is_none());
     }
@@ -1245,7 +1245,7 @@ mod tests {
                     }
                     70..=84 => {
                         let o = ObjId(100 + rng.below(2));
-                        let a = if rng.below(2) == 0 { Action::Lock(o) } else { Action::Unlock(o) };
+                        let a = if rng.below(2) == 0 { Action::Lock(o) } else { Action::Unlock(o, true) };
                         new.on_step(t, a);
                         old.on_step(t, a);
                     }

@@ -125,8 +125,8 @@ mod tests {
         let a = [st(1, Action::Lock(m)), st(2, Action::Lock(n))];
         let b = [st(2, Action::Lock(n)), st(1, Action::Lock(m))];
         assert_eq!(trace_key(&a, Independence::AllDependent), trace_key(&b, Independence::AllDependent));
-        let c = [st(1, Action::Lock(m)), st(1, Action::Unlock(m)), st(2, Action::Lock(m))];
-        let d = [st(2, Action::Lock(m)), st(1, Action::Lock(m)), st(1, Action::Unlock(m))];
+        let c = [st(1, Action::Lock(m)), st(1, Action::Unlock(m, true)), st(2, Action::Lock(m))];
+        let d = [st(2, Action::Lock(m)), st(1, Action::Lock(m)), st(1, Action::Unlock(m, true))];
         assert_ne!(trace_key(&c, Independence::AllDependent), trace_key(&d, Independence::AllDependent));
     }
 

@@ -1538,8 +1538,8 @@ mod tests {
         let mut u = Unfolding::new(4);
         let (a, _) = u.find_or_add(ThreadId(1), Action::Lock(ObjId(5)), &Preds::default());
         let p = Preds { tpred: Some(a), opred: Some(a), extra: vec![] };
-        let (b, _) = u.find_or_add(ThreadId(1), Action::Unlock(ObjId(5)), &p);
-        assert_eq!(format!("{:?}", u.show(b)), format!("t1 {:?} pre=[{a:?},{a:?}]", Action::Unlock(ObjId(5))));
+        let (b, _) = u.find_or_add(ThreadId(1), Action::Unlock(ObjId(5), true), &p);
+        assert_eq!(format!("{:?}", u.show(b)), format!("t1 {:?} pre=[{a:?},{a:?}]", Action::Unlock(ObjId(5), true)));
     }
 
     #[test]
@@ -1619,8 +1619,11 @@ mod tests {
         let (a1b, new) = u.find_or_add(ThreadId(1), Action::Lock(m), &Preds::default());
         assert_eq!((a1b, new), (a1, false));
         assert!(u.conflict(a1, b1));
-        let (r1, _) =
-            u.find_or_add(ThreadId(1), Action::Unlock(m), &Preds { tpred: Some(a1), opred: Some(a1), extra: vec![] });
+        let (r1, _) = u.find_or_add(
+            ThreadId(1),
+            Action::Unlock(m, true),
+            &Preds { tpred: Some(a1), opred: Some(a1), extra: vec![] },
+        );
         let (b2, _) =
             u.find_or_add(ThreadId(2), Action::Lock(m), &Preds { tpred: None, opred: Some(r1), extra: vec![] });
         assert!(u.le(a1, b2));

@@ -289,6 +289,39 @@ fn random_programs_with_polls_under_a_mutex_match_brute_force() {
     assert!(checked * 2 >= n && waited * 3 >= checked, "{checked} checked, {waited} with a wait on a mutex");
 }
 
+/// Several threads polling one mutex (`programs::pollers_of_one_mutex` and
+/// `programs::polls_behind_an_empty_section`, as in the DPOR family's
+/// `several_pollers_of_one_mutex`): the pollers' weak unlocks move no release count, so
+/// their waits are woken only by an unlock that may publish something. QPOR with optimal
+/// alternatives and with k = 1 finds exactly the brute force's traces and verdicts, the
+/// optimal one with no redundant and no SSB execution (1 086 traces for two pollers of a
+/// flag with the C runtime's warm-up: `unfold check --algorithm qpor` runs as many on
+/// tests/c/sync_poll_two_pollers.c).
+#[test]
+fn several_pollers_of_one_mutex_match_brute_force() {
+    let cases = [
+        ("2 pollers, set", programs::pollers_of_one_mutex(2, false, 1, 2), Some(1_086)),
+        ("2 consumers, 1 item", programs::pollers_of_one_mutex(2, true, 1, 0), None),
+        ("2 pollers, never set", programs::pollers_of_one_mutex(2, false, 0, 2), None),
+        ("3 pollers, never set", programs::pollers_of_one_mutex(3, false, 0, 0), None),
+        ("1 poller behind an empty section, bug", programs::polls_behind_an_empty_section(1, true), None),
+    ];
+    for (i, (name, m, figure)) in cases.into_iter().enumerate() {
+        let brute = brute_force(&mut m.clone(), MODE, 400_000).expect("small enough");
+        optimal_and_k1_match(i as u64, &m, &brute.traces);
+        if let Some(n) = figure {
+            assert_eq!(brute.traces.len(), n, "{name}");
+        }
+        for k in [None, Some(1)] {
+            let mut mm = m.clone();
+            let config = ExploreConfig { algorithm: Algorithm::Qpor { k }, ..ExploreConfig::default() };
+            let s = explore(&mut mm, &config, &mut |_: &Execution, _: bool, _: &Stats| Control::Continue)
+                .expect("exploration");
+            assert_eq!(s.defective > 0, !brute.defective.is_empty(), "{name} k={k:?}");
+        }
+    }
+}
+
 /// Retry loops of failed try operations (see the DPOR family's
 /// `random_programs_with_try_spins`): after a failed `trylock`, `trywait` or read-write
 /// try the thread waits for the object's await count to move (an unlock, a post), an

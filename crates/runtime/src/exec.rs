@@ -61,6 +61,26 @@ enum Body {
     Start { f: StartFn, arg: usize },
 }
 
+extern "C" {
+    /// `tsan.c`: zero the stack from `low` up to the caller's stack pointer; 1 if done, 0
+    /// where not implemented (then [`crate::memory::SCRUBS`] is false).
+    fn __unfold_scrub_stack(low: usize) -> c_int;
+}
+
+/// Zero the current coroutine's stack from `low` up to the stack pointer, so that the
+/// program code entered next (a start routine, `main`) finds zeros in its frames, not
+/// what earlier executions or the runtime left there (memory.rs, "spin loops"). Called
+/// directly before that code, with no call in between (a call would leave its frame
+/// below the stack pointer).
+///
+/// # Safety
+/// `low` lies in the current coroutine's stack, below the caller's frame.
+#[inline(always)]
+unsafe fn scrub_stack(low: usize) {
+    // SAFETY: by the contract; the assembly writes only below the stack pointer.
+    unsafe { __unfold_scrub_stack(low) };
+}
+
 /// Run a thread's body on its coroutine; never returns (the executor discards it).
 fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
     let top = 0u8;
@@ -70,6 +90,10 @@ fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
             // SAFETY: libc's environment, read once.
             let envp = unsafe { environ };
             crate::process::run_constructors(argc, argv as *mut *mut c_char, envp);
+            let low = crate::memory::program_code_begins(t);
+            // SAFETY: `low` is inside this coroutine's stack, below this frame (see
+            // `scrub_stack`); nothing below the stack pointer is in use.
+            unsafe { scrub_stack(low) };
             // SAFETY: `main` is the program's main function resolved by dlsym; argv is a
             // NULL-terminated array of C strings owned by the executor for the life of
             // the worker; `environ` is libc's environment.
@@ -80,6 +104,9 @@ fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
             y.suspend(Yield::Pending(Action::ExitProcess, 0));
         }
         Body::Start { f, arg } => {
+            let low = crate::memory::program_code_begins(t);
+            // SAFETY: as for main above.
+            unsafe { scrub_stack(low) };
             // SAFETY: calling the start routine the program passed to pthread_create, with
             // its argument, as pthread would.
             let r = unsafe { f(arg as *mut c_void) };
@@ -244,6 +271,12 @@ pub(crate) struct ThreadRt {
     pub stack_top: usize,
     /// Spin-loop detection ([`crate::memory`]).
     pub spin: crate::memory::SpinTracker,
+    /// The mutex of the thread's last unlock, while since that unlock it has written
+    /// nothing (no instrumented write, atomic store or read-modify-write, `free`) and
+    /// performed no visible operation but locks of that mutex and waits: its next unlock
+    /// of the mutex is then *weak* (moves no release count, wakes no poller:
+    /// [`crate::memory::unlock`], docs/memory.md "Two pollers of one mutex").
+    pub clean_unlock: Option<ObjId>,
     /// Stack size asked with `pthread_attr_setstacksize` (0: the default).
     pub stack_size: usize,
     /// Keys this thread created (`pthread_key_create`).
@@ -321,10 +354,43 @@ thread_local! {
 
 /// Run `f` on the runtime state. Never call it re-entrantly, never across a suspend.
 pub(crate) fn with_rt<R>(f: impl FnOnce(&mut Rt) -> R) -> R {
+    RT.with(|rt| {
+        let mut rt = rt.borrow_mut();
+        let r = f(&mut rt);
+        rt.note_runtime_frames();
+        r
+    })
+}
+
+/// [`with_rt`] for the memory hooks (`memory.rs`) and the coroutine machinery, whose
+/// frames on a program thread's stack are accounted for exactly
+/// ([`crate::memory::SpinTracker`]'s `dirty`).
+pub(crate) fn with_rt_hook<R>(f: impl FnOnce(&mut Rt) -> R) -> R {
     RT.with(|rt| f(&mut rt.borrow_mut()))
 }
 
 impl Rt {
+    /// Called by [`with_rt`]: if this runs on the current program thread's stack (a shim
+    /// called by the program, not the executor), the runtime's frames may have left
+    /// anything there below the caller's frame, which the runtime does not know: no later
+    /// loop of the thread may be compared at its first visit
+    /// ([`crate::memory::SpinTracker::runtime_ran_below`]).
+    #[inline]
+    fn note_runtime_frames(&mut self) {
+        if !self.active {
+            return;
+        }
+        let Some(th) = self.threads.get_mut(self.current.index()) else { return };
+        if th.spin.dirty_everywhere() {
+            return;
+        }
+        let marker = 0u8;
+        let sp = std::hint::black_box(&marker) as *const u8 as usize;
+        if sp < th.stack_top && th.stack_top - sp <= crate::mem::MAX_STACK {
+            th.spin.runtime_ran_below(usize::MAX);
+        }
+    }
+
     /// Whether reading `[addr, addr + len)` cannot fault in this or any later execution
     /// of the worker: it lies in the program's writable data or in committed heap, which
     /// stay mapped. (Stacks can be decommitted when a thread's stack size changes, so
@@ -345,10 +411,26 @@ impl Rt {
 
 /// Suspend the current thread, handing `y` to the executor; returns the resume value.
 pub(crate) fn suspend(y: Yield) -> u64 {
+    // A shim (its caller's depth unknown): `with_rt` notes its frames.
     let p = with_rt(|rt| {
         let cur = rt.current;
         rt.thread(cur).yielder
-    }) as *const Yielder<u64, Yield>;
+    });
+    suspend_with(p, y)
+}
+
+/// [`suspend`] for the memory hooks (`memory.rs`), whose frames are accounted exactly.
+pub(crate) fn suspend_hook(y: Yield) -> u64 {
+    let p = with_rt_hook(|rt| {
+        let cur = rt.current;
+        rt.thread(cur).yielder
+    });
+    suspend_with(p, y)
+}
+
+/// Suspend on the yielder at address `p` (the current thread's).
+fn suspend_with(p: usize, y: Yield) -> u64 {
+    let p = p as *const Yielder<u64, Yield>;
     assert!(!p.is_null(), "unfold bug: a shim suspended outside a program thread");
     // SAFETY: `yielder` was set by the current coroutine's body to its own Yielder, which
     // lives on that coroutine's stack for as long as the coroutine has not finished; we
@@ -564,6 +646,16 @@ impl Frontend for CRun<'_> {
         result: u64,
     ) -> Result<(Option<Action>, Option<Action>), ProgramError> {
         let site = self.ex.sites[t.index()];
+        with_rt(|rt| {
+            // What makes the thread's next unlock weak (`ThreadRt::clean_unlock`).
+            let th = rt.thread(t);
+            th.clean_unlock = match (action, th.clean_unlock) {
+                (Action::Unlock(m, _), _) => Some(m),
+                (Action::Lock(m), Some(c)) if m == c => Some(c),
+                (Action::Await(_), c) => c,
+                _ => None,
+            };
+        });
         with_rt(|rt| match action {
             Action::Read(_) => {}
             Action::Write(o) => {
@@ -574,11 +666,11 @@ impl Frontend for CRun<'_> {
             // Counted by the atomic's post-hook if it changed the value (known only once
             // it ran: `performed_as`).
             Action::Rmw(..) => rt.mem.rmw_changed = None,
-            Action::Lock(m) | Action::Unlock(m) => {
-                if let Action::Unlock(_) = action {
+            Action::Lock(m) | Action::Unlock(m, _) => {
+                if action.moves_await_count() {
                     // The release count a wait on the mutex watches (the engine's mutex
-                    // state: `Action::moves_await_count`). Mutex ids are addresses and
-                    // never meet a memory object's (low bit set).
+                    // state: `Action::moves_await_count`: not a weak unlock). Mutex ids
+                    // are addresses and never meet a memory object's (low bit set).
                     let v = rt.mem.versions.entry(m).or_insert(0);
                     *v = v.wrapping_add(1);
                 }

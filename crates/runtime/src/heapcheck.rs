@@ -478,6 +478,9 @@ pub(crate) fn live_block(rt: &Rt, p: u64) -> Option<u64> {
 
 /// Thread `t` frees `p` at `site` (`realloc`: `what` says which function).
 pub(crate) fn on_free(rt: &mut Rt, p: u64, site: Site, what: &str) -> Freed {
+    // A free is a write to the whole block: the thread's next unlock is ordinary.
+    let t = rt.current;
+    rt.thread(t).clean_unlock = None;
     let t = rt.current;
     let Some(arena) = rt.arena.as_ref() else { return Freed::Foreign };
     let Some((slot, _)) = arena.locate(p) else {

@@ -20,7 +20,7 @@
 //! Everything here runs on a program thread (a coroutine); accesses made outside an
 //! execution (none are expected: constructors run inside executions) are ignored.
 
-use crate::exec::{suspend, with_rt, Yield};
+use crate::exec::{suspend_hook as suspend, with_rt_hook as with_rt, Yield};
 use std::ffi::{c_int, c_void};
 use unfold_engine::action::MAX_AWAITED;
 use unfold_engine::program::Site;
@@ -158,34 +158,85 @@ fn check(addr: u64, size: u64, write: bool, atomic: bool, site: Site) {
 // written. An iteration reading more is explored iteration by iteration. Loads, and
 // read-modify-writes that left the value unchanged (a failed CAS, a test-and-set of a set
 // flag: observationally loads, see `__unfold_mem_atomic_post`).
+//
+// The first visit of a site records its state too, so that a spin waits at its second
+// visit: one load (or one failed read-modify-write) and the wait. But equality must be a
+// function of the thread's history, or a thread's visible operations would depend on the
+// schedule (every explorer assumes they do not). A stack slot the loop's first iteration
+// writes for the first time (a compiler temporary, a local) holds, at the first visit,
+// whatever was there before: what earlier executions left on the reused coroutine stack,
+// or what runtime code called earlier by the thread left below its caller's frame — data
+// that depends on the schedule (the race detector's and the scheduler's state). At the
+// next visit it holds the value written; the two compare equal exactly when that garbage
+// happens to be the value (a zero, often). So a first visit is compared only when no such
+// garbage can be in its stack (`Visit::comparable`): the thread's program code began on a
+// zeroed window of `SCRUB_WINDOW` bytes below its stack top (`program_code_begins`,
+// `tsan.c`'s `__unfold_scrub_stack`), the visit's stack lies inside it, and no runtime code
+// has run below an address above the visit's frame since (`SpinTracker::dirty`: a memory
+// hook runs below the C frame `tsan.c` reports, exactly; a shim's caller's depth is not
+// known, so once a shim ran the thread's later first visits are not compared). Otherwise
+// the first visit only records, and the loop waits at its third visit as before (the
+// second and third visits hold the same bytes wherever the iteration does not write:
+// there garbage cancels out). Measured on the corpus: tests/c/peterson_unbounded.c went
+// from 44 to 38 traces; before the conditions, a slot of its wait loop held what the
+// previous execution had left, and classic-DPOR's replay diverged.
 
-/// The local state of a thread at a checkpoint.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Snapshot {
-    regs: [u64; 10],
-    stack: Vec<u8>,
-}
-
-/// A checkpoint visit: where, in which state, and how many reads were logged then. The
-/// first visit of a site records no state (taking a snapshot costs a copy of the stack,
-/// and most loops change something every iteration, which forgets every visit): the
-/// snapshot is taken at the second visit and compared at the third.
-#[derive(Debug, Clone)]
+/// A checkpoint visit: where, the thread's local state there (its callee-saved
+/// registers and the used part of its stack), and how many reads and mutex operations
+/// were logged then. Every visit records the state, the first one included, so that the
+/// second visit of a site can already find the iteration between them pure: a spin costs
+/// one load (or one failed read-modify-write) before its wait. The stack bytes live in a
+/// buffer the tracker keeps when it forgets its visits (`SpinTracker::live`), so that
+/// recording a visit after a change copies the stack without allocating.
+#[derive(Debug, Clone, Default)]
 struct Visit {
     site: Site,
-    snap: Option<Snapshot>,
+    regs: [u64; 10],
+    stack: Vec<u8>,
     reads: usize,
     /// How many mutex operations were logged then.
     locks: usize,
+    /// Whether the next visit may be compared with this one: always for a visit after
+    /// an earlier one of the site; for the first visit only if every byte of its stack a
+    /// loop iteration may write for the first time is a function of the thread's own
+    /// history (see [`SpinTracker::dirty`]).
+    comparable: bool,
+}
+
+impl Visit {
+    /// Whether the thread's local state is the one recorded (exact: every byte).
+    fn same_state(&self, regs: &[u64; 10], stack: &[u8]) -> bool {
+        self.regs == *regs && self.stack.as_slice() == stack
+    }
+
+    /// Record the visit at `site` with this local state (reusing the stack buffer); a
+    /// visit that will not be compared records no state (the copy would be wasted: most
+    /// loops change something every iteration, and a lock-heavy program's first visits
+    /// after its locks are never compared).
+    fn record(&mut self, site: Site, regs: &[u64; 10], stack: &[u8], reads: usize, locks: usize, comparable: bool) {
+        self.site = site;
+        self.comparable = comparable;
+        if comparable {
+            self.regs = *regs;
+            self.stack.clear();
+            self.stack.extend_from_slice(stack);
+        }
+        self.reads = reads;
+        self.locks = locks;
+    }
 }
 
 /// Per-thread spin-loop detection state.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct SpinTracker {
+    /// The visits since the last change are `visits[..live]`; the entries after them are
+    /// spare stack buffers.
     visits: Vec<Visit>,
-    /// Locations read since the visits began, with the write count seen and whether the
-    /// read was plain (race mode: its writes are not steps, so its count says nothing).
-    reads: Vec<(ObjId, u32, bool)>,
+    live: usize,
+    /// Locations read since the visits began, with the write count seen, whether the
+    /// read was plain (race mode: its writes are not steps, so its count says nothing),
+    /// and the bytes of the word it loaded (see [`MemState::awaited`]).
+    reads: Vec<(ObjId, u32, bool, u8)>,
     /// Plain reads since the last change (race mode): spin bookkeeping on plain reads
     /// starts only past [`PLAIN_SPIN_THRESHOLD`], so that ordinary loops (which write
     /// every few reads) pay one counter, not the bookkeeping. Plain reads are not
@@ -202,8 +253,35 @@ pub(crate) struct SpinTracker {
     /// The mutex this thread last unlocked, with its release count just after (the
     /// engine's [`unfold_engine::objects::ObjectKind::await_count`] of a mutex).
     released: Option<(ObjId, u32)>,
-    /// The bytes of each word loaded since the visits began (see [`MemState::awaited`]).
-    bytes: Vec<(ObjId, u8)>,
+    /// Whether the thread's program code began on a zeroed stack window
+    /// ([`program_code_begins`]; [`SCRUBS`]).
+    scrubbed: bool,
+    /// The highest stack address below which runtime code has run on this thread since
+    /// its program code began: a memory hook's frame (exact: its Rust code runs below
+    /// the C frame `tsan.c` reports), or `usize::MAX` once a shim ran (its caller's depth
+    /// is unknown). Not reset by [`SpinTracker::clear`]: what the runtime left below a
+    /// frame stays there until the program overwrites it.
+    dirty: usize,
+}
+
+/// Whether [`program_code_begins`] zeroes the stack window (where `tsan.c` implements
+/// `__unfold_scrub_stack`); elsewhere no first visit is compared.
+pub(crate) const SCRUBS: bool = cfg!(target_arch = "x86_64");
+
+/// The stack window (below the top of a thread's stack) zeroed before its program code
+/// begins: a first visit is compared only if its stack lies inside it.
+pub(crate) const SCRUB_WINDOW: usize = 2 << 10;
+
+/// Thread `t`'s program code (its start routine, or `main`) begins: the caller zeroes
+/// `[returned address, stack pointer)` right after ([`crate::exec`]), and no runtime code
+/// has run below the program's frames yet.
+pub(crate) fn program_code_begins(t: unfold_engine::ThreadId) -> usize {
+    with_rt(|rt| {
+        let th = rt.thread(t);
+        th.spin.scrubbed = SCRUBS;
+        th.spin.dirty = 0;
+        th.stack_top - SCRUB_WINDOW
+    })
 }
 
 /// See [`SpinTracker::plain_reads`].
@@ -212,33 +290,50 @@ const PLAIN_SPIN_THRESHOLD: u32 = 64;
 impl SpinTracker {
     /// Forget every visit: the thread changed something.
     pub fn clear(&mut self) {
-        if !self.visits.is_empty() || !self.reads.is_empty() || !self.locks.is_empty() {
-            self.visits.clear();
+        if self.live != 0 || !self.reads.is_empty() || !self.locks.is_empty() {
+            self.live = 0;
             self.reads.clear();
             self.locks.clear();
         }
-        self.bytes.clear();
         self.deferred = None;
         self.plain_reads = 0;
     }
 }
 
 impl SpinTracker {
-    /// Note that the bytes `mask` of word `o` were loaded.
-    fn note_bytes(&mut self, o: ObjId, mask: u8) {
-        if let Some((_, m)) = self.bytes.iter_mut().find(|(x, _)| *x == o) {
-            *m |= mask;
-        } else if self.bytes.len() < MAX_READS {
-            self.bytes.push((o, mask));
+    /// Runtime code ran on this thread's stack below address `top` (see
+    /// [`SpinTracker::dirty`]).
+    #[inline]
+    pub(crate) fn runtime_ran_below(&mut self, top: usize) {
+        self.dirty = self.dirty.max(top);
+    }
+
+    /// Whether runtime code of unknown depth ran on this thread (no first visit of it is
+    /// compared until its program code begins again).
+    #[inline]
+    pub(crate) fn dirty_everywhere(&self) -> bool {
+        self.dirty == usize::MAX
+    }
+
+    /// The release count of mutex `m` just after this thread's last unlock, if that
+    /// unlock was of `m` (0 otherwise).
+    fn released_count(&self, m: ObjId) -> u32 {
+        match self.released {
+            Some((r, n)) if r == m => n,
+            _ => 0,
         }
     }
 
-    /// The bytes of each word of `w` the iteration loaded (all of them if unknown).
+    /// The bytes of each word of `w` loaded since the visits began (all of them if
+    /// unknown). Computed from the logged reads when a wait is made: keeping a set of
+    /// words up to date at every read cost a search per read, quadratic over a loop
+    /// reading thousands of words (bench/big_array.c spent 75 % of its time there).
     fn awaited_bytes(&self, w: &Awaited) -> [u8; MAX_AWAITED] {
-        let mut out = [0xFF; MAX_AWAITED];
+        let mut out = [0; MAX_AWAITED];
         for (k, (o, _)) in w.iter().enumerate() {
-            if let Some(&(_, m)) = self.bytes.iter().find(|(x, _)| *x == o) {
-                out[k] = m;
+            out[k] = self.reads.iter().filter(|r| r.0 == o).fold(0, |m, r| m | r.3);
+            if out[k] == 0 {
+                out[k] = 0xFF;
             }
         }
         out
@@ -285,69 +380,86 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<(Action, [u8; MAX_AWA
     // SAFETY: tsan.c passes a pointer to its own live local `struct unfold_ctx`, whose
     // layout UnfoldCtx mirrors.
     let ctx = unsafe { &*ctx };
+    with_rt(|rt| checkpoint(rt, site, ctx))
+}
+
+/// [`spin_check`] inside a visit of the runtime state: record the visit of `site` by the
+/// current thread in local state `ctx`, and return the wait to block on if the thread
+/// was in the same state at its previous visit of `site` and the iteration between
+/// them was pure.
+fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(Action, [u8; MAX_AWAITED])> {
     let frame = ctx.frame as usize;
     if frame == 0 {
         return None;
     }
-    with_rt(|rt| {
-        let t = rt.current;
-        let th = rt.thread(t);
-        let top = th.stack_top;
-        if top <= frame || top - frame > MAX_SNAPSHOT {
-            return None;
-        }
-        let spin = &mut th.spin;
-        let Some(i) = spin.visits.iter().position(|v| v.site == site) else {
-            if spin.visits.len() < MAX_VISITS {
-                spin.visits.push(Visit { site, snap: None, reads: spin.reads.len(), locks: spin.locks.len() });
-            } else {
-                spin.clear();
+    let t = rt.current;
+    let versions = &rt.mem.versions;
+    let versions_now = |m: ObjId| versions.get(&m).copied().unwrap_or(0);
+    let th = &mut rt.threads[t.index()];
+    let top = th.stack_top;
+    if top <= frame || top - frame > MAX_SNAPSHOT {
+        return None;
+    }
+    // SAFETY: [frame, top) is the used part of the current coroutine's own stack above the
+    // live C frame that called us (`top` was recorded by the coroutine's first frame):
+    // mapped, readable, and not written while we read it.
+    let stack = unsafe { std::slice::from_raw_parts(frame as *const u8, top - frame) };
+    let spin = &mut th.spin;
+    let (nreads, nlocks) = (spin.reads.len(), spin.locks.len());
+    // What a first visit records is compared with the next visit only if the stack's
+    // bytes are a function of the thread's history: see "spin loops" above.
+    let fresh = spin.scrubbed && top - frame <= SCRUB_WINDOW && spin.dirty <= frame;
+    spin.runtime_ran_below(frame);
+    let Some(i) = spin.visits[..spin.live].iter().position(|v| v.site == site) else {
+        if spin.live < MAX_VISITS {
+            if spin.live == spin.visits.len() {
+                spin.visits.push(Visit::default());
             }
-            return None;
+            spin.visits[spin.live].record(site, &ctx.regs, stack, nreads, nlocks, fresh);
+            spin.live += 1;
+        } else {
+            spin.clear();
+        }
+        return None;
+    };
+    if spin.visits[i].comparable && spin.visits[i].same_state(&ctx.regs, stack) {
+        // Each location with the write count seen at its first read in the iteration: if
+        // another thread wrote it since, the wait is enabled at once.
+        let read = &spin.reads[spin.visits[i].reads..];
+        let locks = &spin.locks[spin.visits[i].locks..];
+        let plain = read.iter().any(|r| r.2);
+        let polled = polled_mutex(locks);
+        // A poll that read plain locations under its mutex waits for a release of the
+        // mutex instead of a write to them (see "Polling under a mutex"); the atomic
+        // locations it read are watched as usual.
+        let w = match polled {
+            Polled::Released(m) | Polled::Held(m) if plain => {
+                let seen = spin.released_count(m);
+                let atomics = read.iter().filter(|r| !r.2).map(|r| (r.0, r.1));
+                Awaited::new(std::iter::once((m, seen)).chain(atomics))
+            }
+            _ => Awaited::new(read.iter().map(|r| (r.0, r.1))),
         };
-        // SAFETY: [frame, top) is the used part of the current coroutine's own stack
-        // above the live C frame that called us (`top` was recorded by the coroutine's
-        // first frame): mapped, readable, and not written while we copy it.
-        let stack = unsafe { std::slice::from_raw_parts(frame as *const u8, top - frame) }.to_vec();
-        let snap = Some(Snapshot { regs: ctx.regs, stack });
-        {
-            if spin.visits[i].snap.is_some() && spin.visits[i].snap == snap {
-                // Each location with the write count seen at its first read in the
-                // iteration: if another thread wrote it since, the wait is enabled at once.
-                let read = &spin.reads[spin.visits[i].reads..];
-                let locks = &spin.locks[spin.visits[i].locks..];
-                let plain = read.iter().any(|r| r.2);
-                let polled = polled_mutex(locks);
-                // A poll that read plain locations under its mutex waits for a release of
-                // the mutex instead of a write to them (see "Polling under a mutex"); the
-                // atomic locations it read are watched as usual.
-                let w = match polled {
-                    Polled::Released(m) | Polled::Held(m) if plain => {
-                        let seen = match spin.released {
-                            Some((r, n)) if r == m => n,
-                            _ => 0,
-                        };
-                        let atomics = read.iter().filter(|r| !r.2).map(|r| (r.0, r.1));
-                        Awaited::new(std::iter::once((m, seen)).chain(atomics))
-                    }
-                    _ => Awaited::new(read.iter().map(|r| (r.0, r.1))),
-                };
-                match (w, polled) {
-                    (Some(w), Polled::None) | (Some(w), Polled::Released(_)) => {
-                        let b = spin.awaited_bytes(&w);
-                        spin.clear();
-                        return Some((Action::Await(w), b));
-                    }
-                    (Some(w), Polled::Held(m)) => {
-                        spin.deferred = Some((w, m, spin.awaited_bytes(&w)));
-                    }
-                    _ => {}
-                }
+        match (w, polled) {
+            (Some(w), Polled::None) | (Some(w), Polled::Released(_)) => {
+                let b = spin.awaited_bytes(&w);
+                spin.clear();
+                return Some((Action::Await(w), b));
             }
-            spin.visits[i] = Visit { site, snap, reads: spin.reads.len(), locks: spin.locks.len() };
+            // Deferred only if no other thread released the mutex between the iteration's
+            // unlock and its lock (the count now, while the thread holds it, is the count
+            // just after its own last unlock): otherwise the reads after this checkpoint,
+            // under the mutex, may see what that release published, and the thread may
+            // leave the loop instead of coming back to its lock (a wait taken there would
+            // be stale).
+            (Some(w), Polled::Held(m)) if !plain || versions_now(m) == spin.released_count(m) => {
+                spin.deferred = Some((w, m, spin.awaited_bytes(&w)));
+            }
+            _ => {}
         }
-        None
-    })
+    }
+    spin.visits[i].record(site, &ctx.regs, stack, nreads, nlocks, true);
+    None
 }
 
 /// The current thread read `o` (logged for spin detection).
@@ -358,9 +470,8 @@ fn log_read(o: ObjId, mask: u8) {
         let spin = &mut rt.thread(t).spin;
         if spin.reads.len() >= MAX_READS {
             spin.clear();
-        } else if !spin.visits.is_empty() || spin.reads.is_empty() {
-            spin.reads.push((o, v, false));
-            spin.note_bytes(o, mask);
+        } else if spin.live != 0 || spin.reads.is_empty() {
+            spin.reads.push((o, v, false, mask));
         }
     })
 }
@@ -446,6 +557,40 @@ pub(crate) fn spin_mutex_op(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId
     // Polling loops read few locations per iteration: start the bookkeeping of plain
     // reads at once.
     spin.plain_reads = PLAIN_SPIN_THRESHOLD;
+}
+
+/// The unlock of mutex `m` the current thread is about to perform: weak
+/// ([`Action::Unlock`] with `false`: it moves no release count) when the thread's
+/// previous unlock was of `m` and since then it has written nothing and performed no
+/// visible operation but locks of `m` and waits (`ThreadRt::clean_unlock`, maintained by
+/// the executor and the write hooks). Such an unlock publishes nothing a wait on `m`
+/// could miss: every write it makes visible was already made visible by an earlier
+/// unlock of `m` that is not weak, after the waiter's own (docs/memory.md, "Two pollers
+/// of one mutex", for the proof). So two threads polling one mutex no longer wake each
+/// other with their unlocks.
+///
+/// Only where [`set_weak_unlocks`] allowed them: a weak unlock moves no release count,
+/// so it would not wake a `trylock` or `timedlock` retry loop (or a timed condition wait
+/// poll), which waits for any unlock of its mutex.
+pub(crate) fn unlock(m: ObjId) -> Action {
+    if !WEAK_UNLOCKS.load(std::sync::atomic::Ordering::Relaxed) {
+        return Action::Unlock(m, true);
+    }
+    with_rt(|rt| {
+        let t = rt.current;
+        Action::Unlock(m, rt.thread(t).clean_unlock != Some(m))
+    })
+}
+
+static WEAK_UNLOCKS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Allow weak unlocks ([`unlock`]): the frontend's choice for the whole program, made
+/// from what it calls — on when it never tries a mutex or waits on a condition variable
+/// with a time-out, whose retry loops (waiting for any unlock of the mutex) a weak unlock
+/// would not wake. Off by default. Set in the parent before any worker is forked
+/// (workers inherit it).
+pub fn set_weak_unlocks(on: bool) {
+    WEAK_UNLOCKS.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Before `pthread_mutex_lock(m)`: block on the wait a pure iteration polling under `m`
@@ -575,11 +720,16 @@ fn visible_access(a: Action, site: Site, ctx: *const UnfoldCtx) {
 /// Block on a spin-wait if the thread's last iteration (ending at `site`) was pure.
 fn spin_wait(site: Site, ctx: *const UnfoldCtx) {
     if let Some((w, b)) = spin_check(site, ctx) {
-        if let Action::Await(w) = w {
-            with_rt(|rt| register_awaited(rt, &w, b));
-        }
-        suspend(Yield::Pending(w, site));
+        block_on(w, b, site);
     }
+}
+
+/// Block on the spin-wait `w` (its iteration loaded bytes `b` of each awaited word).
+fn block_on(w: Action, b: [u8; MAX_AWAITED], site: Site) {
+    if let Action::Await(w) = w {
+        with_rt(|rt| register_awaited(rt, &w, b));
+    }
+    suspend(Yield::Pending(w, site));
 }
 
 /// The program address of the last instrumented access of the running thread (0: none
@@ -604,14 +754,16 @@ pub unsafe extern "C" fn __unfold_mem_access(
     LAST_ACCESS_RA.store(ra as u64, std::sync::atomic::Ordering::Relaxed);
     let (a, site) = (addr as u64, code_site(ra));
     // SAFETY: tsan.c passes a pointer to its own live local context, or null.
-    let frame = if ctx.is_null() { 0 } else { unsafe { (*ctx).frame as u64 } };
+    let local = if ctx.is_null() { None } else { Some(unsafe { &*ctx }) };
+    let frame = local.map_or(0, |c| c.frame as u64);
     // The common path in one visit of the runtime state: the race check, the spin
     // bookkeeping, and whether the thread must stop at a scheduling point.
     enum Then {
         Done,
         Sc,
         WriteStep,
-        SpinCheck(ObjId, u32, u8),
+        /// Block on this spin-wait, then log the read (object, count seen, bytes).
+        Wait((Action, [u8; MAX_AWAITED]), ObjId, u32, u8),
     }
     let then = with_rt(|rt| {
         if !rt.active {
@@ -620,7 +772,14 @@ pub unsafe extern "C" fn __unfold_mem_access(
         // Memory errors (freed heap, dead stacks, uninitialised bytes): crate::heapcheck.
         crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
         let t = rt.current;
-        let own = frame != 0 && a >= frame && a < rt.thread(t).stack_top as u64;
+        let th = rt.thread(t);
+        let own = frame != 0 && a >= frame && a < th.stack_top as u64;
+        th.spin.runtime_ran_below(frame as usize);
+        if write != 0 {
+            // Any write, in its own frames too (another thread may read a local whose
+            // address was published): the next unlock is ordinary.
+            th.clean_unlock = None;
+        }
         if write != 0 && !own {
             rt.thread(t).spin.clear();
         }
@@ -650,29 +809,27 @@ pub unsafe extern "C" fn __unfold_mem_access(
                 } else if own {
                     Then::Done
                 } else {
-                    // The checkpoint (before the read), then the read's log entry. A
-                    // site seen for the first time since the last change is only
-                    // registered: no snapshot, no second visit of the runtime state.
+                    // The checkpoint (before the read), then the read's log entry, in this
+                    // one visit of the runtime state unless the thread must wait.
                     let spin = &mut rt.thread(t).spin;
                     if spin.plain_reads < PLAIN_SPIN_THRESHOLD {
                         spin.plain_reads += 1;
                         return Then::Done;
                     }
+                    let Some(local) = local else { return Then::Done };
                     let v = if rt.mem.versions.is_empty() { 0 } else { rt.mem.versions.get(&o).copied().unwrap_or(0) };
                     let s = site | ((a & 7) << 56);
                     let spin = &mut rt.thread(t).spin;
-                    if spin.reads.len() >= MAX_READS || spin.visits.len() >= MAX_VISITS {
+                    if spin.reads.len() >= MAX_READS || spin.live >= MAX_VISITS {
                         spin.clear();
                     }
-                    if spin.visits.iter().any(|x| x.site == s) {
-                        Then::SpinCheck(o, v, word_mask(a, size as u64))
-                    } else {
-                        let n = spin.reads.len();
-                        spin.visits.push(Visit { site: s, snap: None, reads: n, locks: spin.locks.len() });
-                        spin.reads.push((o, v, true));
-                        spin.note_bytes(o, word_mask(a, size as u64));
-                        Then::Done
+                    let mask = word_mask(a, size as u64);
+                    if let Some(w) = checkpoint(rt, s, local) {
+                        return Then::Wait(w, o, v, mask);
                     }
+                    let spin = &mut rt.thread(t).spin;
+                    spin.reads.push((o, v, true, mask));
+                    Then::Done
                 }
             }
         }
@@ -682,12 +839,11 @@ pub unsafe extern "C" fn __unfold_mem_access(
         Then::WriteStep => {
             suspend(Yield::Pending(Action::Write(memory_obj(a)), site | ((a & 7) << 56)));
         }
-        Then::SpinCheck(o, v, mask) => {
-            spin_wait(site | ((a & 7) << 56), ctx);
+        Then::Wait((w, b), o, v, mask) => {
+            block_on(w, b, site | ((a & 7) << 56));
             with_rt(|rt| {
                 let t = rt.current;
-                rt.thread(t).spin.reads.push((o, v, true));
-                rt.thread(t).spin.note_bytes(o, mask);
+                rt.thread(t).spin.reads.push((o, v, true, mask));
             });
         }
         Then::Sc => sc_access(addr, size, write, ra, ctx),

@@ -102,7 +102,7 @@ fn encode_action(a: Option<Action>) -> (u64, u64) {
         Exit => (3, 0),
         ExitProcess => (4, 0),
         Lock(o) => (5, o.0),
-        Unlock(o) => (6, o.0),
+        Unlock(o, wakes) => (6 | flag(wakes), o.0),
         TryLock(o, b) => (7 | flag(b), o.0),
         Read(o) => (8, o.0),
         Write(o) => (9, o.0),
@@ -140,7 +140,7 @@ fn decode_action(word: u64, obj: u64, what: &dyn Fn() -> String) -> Result<Optio
         3 => Some(Exit),
         4 => Some(ExitProcess),
         5 => Some(Lock(o)),
-        6 => Some(Unlock(o)),
+        6 => Some(Unlock(o, f1)),
         7 => Some(TryLock(o, f1)),
         8 => Some(Read(o)),
         9 => Some(Write(o)),
@@ -777,7 +777,16 @@ mod tests {
             v.extend([TryLock(o, b), SemTryWait(o, b), TryRdLock(o, b), TryWrLock(o, b), RwUnlock(o, b)]);
             v.extend([BarrierArrive(o, b), CondWake(o, b, !b), CondWake(o, b, b), Rmw(o, b)]);
         }
-        v.extend([Lock(o), Unlock(o), Read(o), Write(o), Await(Awaited::one(o, u32::MAX)), CondWait(o), Signal(o)]);
+        v.extend([
+            Lock(o),
+            Unlock(o, true),
+            Unlock(o, false),
+            Read(o),
+            Write(o),
+            Await(Awaited::one(o, u32::MAX)),
+            CondWait(o),
+            Signal(o),
+        ]);
         v.extend([Broadcast(o), SemInit(o, 7), SemPost(o), SemWait(o), SemValue(o), RdLock(o), WrLock(o)]);
         v.extend([BarrierInit(o, 3), BarrierLeave(o)]);
         v

@@ -753,7 +753,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_init(
         if visible_as(Action::TryLock(ObjId(addr), false), SiteRole::MutexInit, file, line) != 1 {
             misuse(format!("{me} initialises mutex {addr:#x} while another thread holds it"), file, line);
         }
-        visible_as(Action::Unlock(ObjId(addr)), SiteRole::MutexInit, file, line);
+        visible_as(crate::memory::unlock(ObjId(addr)), SiteRole::MutexInit, file, line);
         if crate::sync::mutex_in_use(addr) {
             misuse(
                 format!("{me} initialises mutex {addr:#x}, which is already initialised and in use (locked before, not destroyed)"),
@@ -862,7 +862,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_unlock(
                 0
             }
             Some((owner, _)) if owner == me => {
-                visible(Action::Unlock(ObjId(addr)), file, line);
+                visible(crate::memory::unlock(ObjId(addr)), file, line);
                 with_rt(|rt| rt.held.remove(&addr));
                 0
             }
@@ -892,7 +892,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_destroy(
             misuse(format!("{me} destroys mutex {addr:#x} which it holds"), file, line);
         }
         if visible_as(Action::TryLock(ObjId(addr), false), SiteRole::MutexDestroy, file, line) == 1 {
-            visible_as(Action::Unlock(ObjId(addr)), SiteRole::MutexDestroy, file, line);
+            visible_as(crate::memory::unlock(ObjId(addr)), SiteRole::MutexDestroy, file, line);
             // SAFETY: m is the program's mutex (checked readable).
             unsafe { crate::sync::mark_mutex_destroyed(m) };
             0
@@ -1167,7 +1167,7 @@ fn atomic_end(site: u64) {
         d
     });
     if depth == 1 {
-        suspend(Yield::Pending(Action::Unlock(ATOMIC_OBJ), site));
+        suspend(Yield::Pending(crate::memory::unlock(ATOMIC_OBJ), site));
     }
 }
 

@@ -403,7 +403,7 @@ fn cond_wait(c: u64, m: *mut libc::pthread_mutex_t, timed: bool, file: *const c_
             line,
         );
     }
-    visible(Action::Unlock(ObjId(maddr)), file, line);
+    visible(crate::memory::unlock(ObjId(maddr)), file, line);
     with_rt(|rt| rt.held.remove(&maddr));
     if timed {
         // A pure iteration of a timed-wait loop waits here, among the waiters.
@@ -1010,7 +1010,7 @@ pub(crate) fn once(
         // SAFETY: as above.
         unsafe { ctl.write_volatile(ONCE_DONE) };
     }
-    visible(Action::Unlock(ObjId(addr)), file, line);
+    visible(crate::memory::unlock(ObjId(addr)), file, line);
     0
 }
 
@@ -1119,7 +1119,7 @@ pub unsafe extern "C" fn __unfold_pthread_spin_unlock(
                 line,
             );
         }
-        visible(Action::Unlock(ObjId(addr)), file, line);
+        visible(crate::memory::unlock(ObjId(addr)), file, line);
         with_rt(|rt| rt.held.remove(&addr));
         0
     })

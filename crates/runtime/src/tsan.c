@@ -165,6 +165,37 @@ ATOMICS(64, unsigned long long)
 void __tsan_atomic_thread_fence(int mo) { (void)mo; }
 void __tsan_atomic_signal_fence(int mo) { (void)mo; }
 
+/*
+ * Zero the stack below the caller's stack pointer, down to `low` (the return address
+ * pushed by the call is the first byte kept), and return 1; 0 where not implemented.
+ * A thread's start routine is entered right after this (crates/runtime/src/exec.rs), so
+ * its frames begin on zeros instead of what earlier executions and the runtime's own
+ * code left there: spin detection compares a loop's stack at its first visit with the
+ * next one, and a slot the first iteration writes for the first time must hold the same
+ * bytes at the first visit in every execution of the same trace (memory.rs, "spin
+ * loops"). Written in assembly: no frame, nothing of its own below the stack pointer
+ * (`rep stosb` uses rdi, rcx and al only).
+ */
+#if defined(__x86_64__)
+__asm__(".text\n"
+        ".globl __unfold_scrub_stack\n"
+        ".type __unfold_scrub_stack,@function\n"
+        "__unfold_scrub_stack:\n"
+        "    mov %rsp, %rcx\n"
+        "    sub %rdi, %rcx\n"
+        "    jbe 1f\n"
+        "    xor %eax, %eax\n"
+        "    rep stosb\n"
+        "1:  mov $1, %eax\n"
+        "    ret\n"
+        ".size __unfold_scrub_stack, .-__unfold_scrub_stack\n");
+#else
+int __unfold_scrub_stack(void *low) {
+    (void)low;
+    return 0;
+}
+#endif
+
 /* The hash of this file's source, computed by build.rs: the runtime checks it against the
  * source it was compiled with (a stale object is a broken build, see build.rs). */
 unsigned long long __unfold_tsan_source_hash(void) { return UNFOLD_TSAN_SOURCE_HASH; }

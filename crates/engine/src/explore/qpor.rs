@@ -1096,7 +1096,7 @@ mod tests {
     }
 
     fn cs(m: u64) -> Vec<Action> {
-        vec![Action::Lock(ObjId(m)), Action::Unlock(ObjId(m))]
+        vec![Action::Lock(ObjId(m)), Action::Unlock(ObjId(m), true)]
     }
 
     fn spawn_all(n: u16) -> Vec<Action> {
@@ -1128,10 +1128,18 @@ mod tests {
 
     #[test]
     fn lock_order_inversion_deadlocks_are_found() {
-        let a =
-            vec![Action::Lock(ObjId(1)), Action::Lock(ObjId(2)), Action::Unlock(ObjId(2)), Action::Unlock(ObjId(1))];
-        let b =
-            vec![Action::Lock(ObjId(2)), Action::Lock(ObjId(1)), Action::Unlock(ObjId(1)), Action::Unlock(ObjId(2))];
+        let a = vec![
+            Action::Lock(ObjId(1)),
+            Action::Lock(ObjId(2)),
+            Action::Unlock(ObjId(2), true),
+            Action::Unlock(ObjId(1), true),
+        ];
+        let b = vec![
+            Action::Lock(ObjId(2)),
+            Action::Lock(ObjId(1)),
+            Action::Unlock(ObjId(1), true),
+            Action::Unlock(ObjId(2), true),
+        ];
         for k in [None, Some(1)] {
             let (traces, redundant, _) = check(vec![spawn_all(2), a.clone(), b.clone()], k);
             assert_eq!(traces, 3, "a-first, b-first and the deadlock");
@@ -1142,9 +1150,13 @@ mod tests {
     #[test]
     fn trylock_and_memory_accesses() {
         let x = ObjId(9);
-        let a =
-            vec![Action::TryLock(ObjId(1), false), Action::Write(x), Action::Lock(ObjId(1)), Action::Unlock(ObjId(1))];
-        let b = vec![Action::Lock(ObjId(1)), Action::Read(x), Action::Unlock(ObjId(1))];
+        let a = vec![
+            Action::TryLock(ObjId(1), false),
+            Action::Write(x),
+            Action::Lock(ObjId(1)),
+            Action::Unlock(ObjId(1), true),
+        ];
+        let b = vec![Action::Lock(ObjId(1)), Action::Read(x), Action::Unlock(ObjId(1), true)];
         let c = vec![Action::Rmw(x, true)];
         for k in [None, Some(1), Some(2)] {
             let (_, redundant, ssb) = check(vec![spawn_all(3), a.clone(), b.clone(), c.clone()], k);
@@ -1183,9 +1195,9 @@ mod tests {
                         t.push(Action::Lock(ObjId(a)));
                         if b != a && next(2) == 0 {
                             t.push(Action::Lock(ObjId(b)));
-                            t.push(Action::Unlock(ObjId(b)));
+                            t.push(Action::Unlock(ObjId(b), true));
                         }
-                        t.push(Action::Unlock(ObjId(a)));
+                        t.push(Action::Unlock(ObjId(a), true));
                     }
                 }
             }
@@ -1288,7 +1300,7 @@ mod tests {
                             Action::Lock(_) | Action::TryLock(_, true) => {
                                 owner.insert(o, st.thread);
                             }
-                            Action::Unlock(_) => {
+                            Action::Unlock(..) => {
                                 owner.remove(&o);
                             }
                             _ => {}

@@ -38,6 +38,13 @@ pub struct Mutex(pub(crate) u32);
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Var(pub(crate) u32);
 
+impl Var {
+    /// The variable's index (the order it was declared in; see [`Model::var_values`]).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// A thread code (code 0 is main).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct CodeId(pub(crate) u32);
@@ -165,12 +172,41 @@ pub struct ModelBuilder {
     word: Vec<u32>,
     nmutex: u32,
     nsync: u64,
+    /// [`ModelBuilder::polls_as_bounded_loops`].
+    poll_bound: Option<u32>,
+    /// [`ModelBuilder::poll_warmup`].
+    poll_warmup: u32,
+    /// The polls of every code built so far: (code index, pc of the poll's wait or
+    /// give-up instruction, what it polls).
+    polls: Vec<(u32, u32, Poll)>,
+}
+
+/// What a poll under a mutex ([`ThreadBuilder::poll_under_mutex`]) reads: its flag (a
+/// plain variable guarded by the mutex), the variable it also reads atomically, if any,
+/// and whether it consumes (decrements the flag when it finds it positive).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Poll {
+    /// The polled variable.
+    pub flag: Var,
+    /// The variable also read atomically in the critical section.
+    pub also: Option<Var>,
+    /// Whether the poll takes one unit of `flag` when it finds it positive.
+    pub consume: bool,
 }
 
 impl ModelBuilder {
     /// An empty builder (main must be given with [`ModelBuilder::main`]).
     pub fn new() -> Self {
-        ModelBuilder { codes: vec![None], var_init: Vec::new(), word: Vec::new(), nmutex: 0, nsync: 0 }
+        ModelBuilder {
+            codes: vec![None],
+            var_init: Vec::new(),
+            word: Vec::new(),
+            nmutex: 0,
+            nsync: 0,
+            poll_bound: None,
+            poll_warmup: 2,
+            polls: Vec::new(),
+        }
     }
 
     fn sync_obj(&mut self) -> ObjId {
@@ -224,14 +260,38 @@ impl ModelBuilder {
 
     /// A new thread code, built by `f`.
     pub fn thread(&mut self, name: &str, f: impl FnOnce(&mut ThreadBuilder)) -> CodeId {
-        let code = ThreadBuilder::build(name, f);
+        let (code, polls) = ThreadBuilder::build(name, (self.poll_bound, self.poll_warmup), f);
         self.codes.push(Some(code));
-        CodeId(self.codes.len() as u32 - 1)
+        let id = self.codes.len() as u32 - 1;
+        self.polls.extend(polls.into_iter().map(|(pc, p)| (id, pc, p)));
+        CodeId(id)
     }
 
     /// The code of main.
     pub fn main(&mut self, f: impl FnOnce(&mut ThreadBuilder)) {
-        self.codes[0] = Some(ThreadBuilder::build("main", f));
+        let (code, polls) = ThreadBuilder::build("main", (self.poll_bound, self.poll_warmup), f);
+        self.codes[0] = Some(code);
+        self.polls.extend(polls.into_iter().map(|(pc, p)| (0, pc, p)));
+    }
+
+    /// Build every later [`ThreadBuilder::poll_under_mutex`] as the real loop, without
+    /// waits: up to `k` iterations (`lock; read; unlock`, leaving when the flag is
+    /// set), then the thread gives up (a failed `assume`: it stops, listed in
+    /// [`crate::Execution::assumed`]). The same program with and without it is the
+    /// independent oracle of the waits and weak unlocks a poll makes
+    /// (`crates/engine/tests/dpor.rs`, `polls_lose_no_behaviour_of_the_real_loops`).
+    pub fn polls_as_bounded_loops(&mut self, k: u32) {
+        assert!(k >= 1, "at least one iteration");
+        self.poll_bound = Some(k);
+    }
+
+    /// How many iterations every later [`ThreadBuilder::poll_under_mutex`] makes, after
+    /// each start and each wake, before it compares one (2 by default: the C runtime's
+    /// polls call the lock shims, so their first visit is not compared and the third
+    /// finds the iteration pure). Fewer make smaller programs for brute force; the waits,
+    /// the weak unlocks and the checks are the same.
+    pub fn poll_warmup(&mut self, n: u32) {
+        self.poll_warmup = n;
     }
 
     /// The model.
@@ -240,7 +300,9 @@ impl ModelBuilder {
     /// If main was not given.
     pub fn build(self) -> Model {
         let codes = self.codes.into_iter().map(|c| c.expect("ModelBuilder: main was not given")).collect();
-        Model::new(codes, self.var_init, self.word, self.nmutex as usize)
+        let mut m = Model::new(codes, self.var_init, self.word, self.nmutex as usize);
+        m.polls = self.polls.into_iter().map(|(c, pc, p)| (((c as u64) << 32) | pc as u64, p)).collect();
+        m
     }
 }
 
@@ -251,11 +313,24 @@ pub struct ThreadBuilder {
     nregs: u32,
     // invariant: labels[l] is the pc of label l once placed (u32::MAX before).
     labels: Vec<u32>,
+    /// [`ModelBuilder::polls_as_bounded_loops`].
+    poll_bound: Option<u32>,
+    /// [`ModelBuilder::poll_warmup`].
+    poll_warmup: u32,
+    /// The polls built: (pc of the wait, or of the give-up, what it polls).
+    polls: Vec<(u32, Poll)>,
 }
 
 impl ThreadBuilder {
-    fn build(name: &str, f: impl FnOnce(&mut ThreadBuilder)) -> Code {
-        let mut t = ThreadBuilder { instrs: Vec::new(), nregs: 0, labels: Vec::new() };
+    fn build(name: &str, polls: (Option<u32>, u32), f: impl FnOnce(&mut ThreadBuilder)) -> (Code, Vec<(u32, Poll)>) {
+        let mut t = ThreadBuilder {
+            instrs: Vec::new(),
+            nregs: 0,
+            labels: Vec::new(),
+            poll_bound: polls.0,
+            poll_warmup: polls.1,
+            polls: Vec::new(),
+        };
         f(&mut t);
         t.instrs.push(Instr::End);
         // Resolve labels: jumps were emitted with label numbers.
@@ -270,7 +345,7 @@ impl ThreadBuilder {
                 _ => {}
             }
         }
-        Code { name: name.to_string(), instrs: t.instrs, nregs: t.nregs as usize }
+        (Code { name: name.to_string(), instrs: t.instrs, nregs: t.nregs as usize }, t.polls)
     }
 
     /// A fresh register, initially 0.
@@ -426,26 +501,78 @@ impl ThreadBuilder {
     }
 
     /// `for (;;) { lock(m); r = flag; unlock(m); if (r) break; }` as the C runtime runs
-    /// it once it has seen a pure iteration that read the plain `flag` under `m`: lock,
-    /// load, unlock; if zero, wait for another thread's unlock of `m` ([`Action::Await`]
-    /// on the mutex) and start again. With `also`, the iteration also reads that
-    /// variable atomically inside the critical section and leaves when either is
-    /// non-zero; the wait then also ends on a write to it. Returns the register of
-    /// `flag`'s last load.
-    pub fn poll_under_mutex(&mut self, m: Mutex, flag: Var, also: Option<Var>) -> Reg {
-        let head = self.label();
+    /// it: the read of the plain `flag` inside the critical section is the loop's
+    /// checkpoint; its first visit is not compared (the lock shim ran before: see
+    /// `crates/runtime/src/memory.rs`, "spin loops"), its second records the state, its
+    /// third finds the iteration pure — if no other thread released `m` between the
+    /// iteration's unlock and lock ([`Instr::ReleasesUnchanged`]: otherwise the next
+    /// iteration is compared again) — and the thread then blocks at its next lock of `m`
+    /// on a wait for another thread's unlock of `m` ([`Action::Await`] on the mutex, with
+    /// its release count just after this thread's own unlock). After the wait the
+    /// checkpoints start afresh. Its unlocks after the first are weak (the thread wrote
+    /// nothing since its previous unlock: [`Instr::Unlock`]), so two pollers of one mutex
+    /// do not wake each other.
+    ///
+    /// With `also`, the iteration also reads that variable atomically inside the critical
+    /// section (an acquire: its unlocks are not weak) and leaves when either is non-zero;
+    /// the wait is then also on a write to it. With `consume`, a poll that finds `flag`
+    /// positive decrements it before its unlock (a consumer taking an item). The model
+    /// asserts what the runtime's wait relies on: an iteration found pure with no release
+    /// of `m` by another thread since its unlock reads no new value, in a program without
+    /// data races (docs/memory.md, "Two pollers of one mutex").
+    ///
+    /// Under [`ModelBuilder::polls_as_bounded_loops`] the poll is the real loop instead.
+    /// Returns the register of `flag`'s last load.
+    pub fn poll_under_mutex(&mut self, m: Mutex, flag: Var, also: Option<Var>, consume: bool) -> Reg {
+        let info = Poll { flag, also, consume };
         let done = self.label();
-        self.place(head);
-        self.lock(m);
-        let r = self.load(flag);
-        let a = also.map(|v| self.read(v));
-        self.unlock(m);
-        self.jump_if(r.e(), done);
-        if let Some(a) = a {
-            self.jump_if(a.e(), done);
+        let (r, a, d) = (self.reg(), self.reg(), self.reg());
+        // One iteration: lock, (the runtime's check), read, (consume), unlock, leave if
+        // anything was found.
+        let iteration = |t: &mut ThreadBuilder, checked: bool| {
+            t.lock(m);
+            if checked {
+                t.instrs.push(Instr::ReleasesUnchanged(d, m.0));
+            }
+            t.instrs.push(Instr::Load(r, flag.0));
+            if checked {
+                t.assert(d.eq(0).or(r.eq(0)), "unfold model: a poll found pure read a new value");
+            }
+            if consume {
+                t.if_(Expr::Const(0).lt(r), |t| t.store(flag, r.sub(1)));
+            }
+            if let Some(v) = also {
+                t.instrs.push(Instr::Read(a, v.0));
+            }
+            t.unlock(m);
+            t.jump_if(r.e(), done);
+            if also.is_some() {
+                t.jump_if(a.e(), done);
+            }
+        };
+        match self.poll_bound {
+            Some(k) => {
+                for _ in 0..k {
+                    iteration(self, false);
+                }
+                self.polls.push((self.instrs.len() as u32, info));
+                self.assume(Expr::Const(0));
+            }
+            None => {
+                let head = self.label();
+                let again = self.label();
+                self.place(head);
+                for _ in 0..self.poll_warmup {
+                    iteration(self, false);
+                }
+                self.place(again);
+                iteration(self, true);
+                self.jump_if_zero(d.e(), again);
+                self.polls.push((self.instrs.len() as u32, info));
+                self.instrs.push(Instr::AwaitUnlock(m.0, also.iter().map(|v| v.0).collect(), Vec::new()));
+                self.jump(head);
+            }
         }
-        self.instrs.push(Instr::AwaitUnlock(m.0, also.iter().map(|v| v.0).collect(), Vec::new()));
-        self.jump(head);
         self.place(done);
         r
     }

@@ -38,7 +38,9 @@ mod builder;
 pub mod programs;
 pub mod random;
 
-pub use builder::{Barrier, CodeId, Cond, Expr, Label, ModelBuilder, Mutex, Reg, RwLock, Sem, ThreadBuilder, Var};
+pub use builder::{
+    Barrier, CodeId, Cond, Expr, Label, ModelBuilder, Mutex, Poll, Reg, RwLock, Sem, ThreadBuilder, Var,
+};
 
 use crate::action::{Action, ObjKind};
 use crate::ids::{ObjId, ThreadId, ThreadNames};
@@ -84,7 +86,16 @@ pub enum BinOp {
 #[derive(Clone, Debug)]
 pub(crate) enum Instr {
     Lock(u32),
+    /// Unlock: *weak* ([`Action::Unlock`] with `false`: it moves no release count) when
+    /// the thread's previous unlock was of this mutex and it has since written nothing and
+    /// performed no visible operation but locks of this mutex and waits, as the C runtime
+    /// decides (`ThreadRt::clean_unlock`; docs/memory.md, "Two pollers of one mutex").
     Unlock(u32),
+    /// The C runtime's test of whether a poll's iteration found pure inside its critical
+    /// section may be waited on: the register gets 1 if the mutex's release count is the
+    /// one just after this thread's last unlock, which was of this mutex (no other thread
+    /// released it since), else 0.
+    ReleasesUnchanged(Reg, u32),
     TryLock(u32, Reg),
     Load(Reg, u32),
     Store(u32, Expr),
@@ -179,6 +190,13 @@ struct ThreadRt {
     /// Per mutex this thread unlocked: the mutex's release count just after its last
     /// unlock (what [`Instr::AwaitUnlock`] waits to change).
     unlocked: Vec<(u32, u32)>,
+    /// The mutex this thread unlocked last, with its release count just after (what
+    /// [`Instr::ReleasesUnchanged`] compares with, as the C runtime's `released`).
+    last_unlock: Option<(u32, u32)>,
+    /// The mutex of this thread's last unlock, while since that unlock the thread has
+    /// written nothing (visibly or not) and performed no visible operation but locks of
+    /// that mutex and waits: its next unlock of the mutex is then weak.
+    clean_unlock: Option<u32>,
     /// Per synchronising object this thread failed a try on (or joined the waiters of,
     /// for a condition variable): the object's await count then (what
     /// [`Instr::AwaitTried`] waits to change, as the C runtime logs it).
@@ -216,9 +234,30 @@ pub struct Model {
     writes: Vec<u32>,
     /// Unlocks per mutex in this run (the engine's mutex state's release count).
     releases: Vec<u32>,
+    /// Every poll under a mutex ([`ThreadBuilder::poll_under_mutex`]): the site of its
+    /// wait (or, as a bounded loop, of its give-up) and what it polls.
+    pub(crate) polls: Vec<(crate::program::Site, Poll)>,
     /// The await count of each other synchronising object in this run (semaphores,
     /// read-write locks, condition variables: [`Action::moves_await_count`]).
     sync_counts: Vec<(ObjId, u32)>,
+    /// Whether a thread's unlock can be weak (`ThreadRt::clean_unlock`): not in a program
+    /// with a `trylock` retry loop or a timed condition wait poll, which wait for every
+    /// unlock of the mutex (a weak unlock would not wake them); the C runtime decides per
+    /// program too (docs/memory.md, "Two pollers of one mutex").
+    weak_unlocks: bool,
+}
+
+/// Whether some thread of `codes` retries a failed `trylock` (or `timedlock`) of a mutex
+/// in a loop that waits for the mutex's unlocks, or makes a timed condition wait poll
+/// ([`Model::weak_unlocks`]). (The C runtime, which cannot tell a retry loop from a lone
+/// `trylock` before running the program, is more cautious: any `trylock` turns weak
+/// unlocks off.)
+fn codes_try_mutexes(codes: &[Code]) -> bool {
+    codes.iter().flat_map(|c| &c.instrs).any(|i| match i {
+        Instr::AwaitTried(objs, _) => objs.iter().any(|o| o.0 < VAR_BASE),
+        Instr::AwaitUnlock(_, _, syncs) => !syncs.is_empty(),
+        _ => false,
+    })
 }
 
 impl fmt::Debug for Model {
@@ -247,7 +286,6 @@ pub fn var_obj(k: u32) -> ObjId {
 impl Model {
     pub(crate) fn new(codes: Vec<Code>, var_init: Vec<i64>, word: Vec<u32>, nmutex: usize) -> Model {
         Model {
-            codes,
             var_init,
             word,
             nmutex,
@@ -262,8 +300,39 @@ impl Model {
             race: RaceDetector::default(),
             writes: Vec::new(),
             releases: Vec::new(),
+            polls: Vec::new(),
             sync_counts: Vec::new(),
+            weak_unlocks: !codes_try_mutexes(&codes),
+            codes,
         }
+    }
+
+    /// Every poll of the program ([`ThreadBuilder::poll_under_mutex`]).
+    pub fn polls(&self) -> Vec<Poll> {
+        self.polls.iter().map(|p| p.1).collect()
+    }
+
+    /// The poll whose wait (or give-up, [`ModelBuilder::polls_as_bounded_loops`]) is at
+    /// `site`, if any.
+    pub fn poll_at(&self, site: crate::program::Site) -> Option<Poll> {
+        self.polls.iter().find(|p| p.0 == site).map(|p| p.1)
+    }
+
+    /// The threads left with a pending action after the last run (blocked at its end, or
+    /// still there when the process exited), with that action.
+    pub fn pending_actions(&self) -> Vec<(ThreadId, Action)> {
+        self.threads
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.exists)
+            .filter_map(|(i, t)| Some((ThreadId(i as u16), t.pending?)))
+            .collect()
+    }
+
+    /// Where thread `t` stands after the last run (its pending or failed instruction).
+    pub fn thread_site(&self, t: ThreadId) -> crate::program::Site {
+        let th = &self.threads[t.index()];
+        ((th.code as u64) << 32) | th.pc as u64
     }
 
     /// The same program with every plain `load`/`store` a visible step (a read or write
@@ -314,6 +383,11 @@ impl Model {
         self.vars[v.0 as usize]
     }
 
+    /// The final values of every variable after the last run.
+    pub fn var_values(&self) -> &[i64] {
+        &self.vars
+    }
+
     /// The creation path of thread `t` (see [`ThreadNames`]).
     pub fn thread_path(&self, t: ThreadId) -> Vec<u32> {
         self.names.path(t)
@@ -351,6 +425,8 @@ impl Model {
         t.pending = None;
         t.seen.clear();
         t.unlocked.clear();
+        t.last_unlock = None;
+        t.clean_unlock = None;
         t.tried.clear();
         t.regs.clear();
         t.regs.resize(nregs, 0);
@@ -408,7 +484,7 @@ impl Model {
                         t.pending = None;
                         return;
                     }
-                    Action::Unlock(mutex_obj(*m))
+                    Action::Unlock(mutex_obj(*m), !self.weak_unlocks || t.clean_unlock != Some(*m))
                 }
                 Instr::TryLock(m, _) => {
                     if self.owner[*m as usize] == Some(tid) {
@@ -504,11 +580,21 @@ impl Model {
                         out.defects.push(race_defect(&r, after_steps));
                     }
                     self.vars[*v as usize] = e.eval(&t.regs);
+                    t.clean_unlock = None;
                     t.pc += 1;
                     continue;
                 }
                 Instr::Set(r, e) => {
                     t.regs[r.0 as usize] = e.eval(&t.regs);
+                    t.pc += 1;
+                    continue;
+                }
+                Instr::ReleasesUnchanged(r, m) => {
+                    let seen = match t.last_unlock {
+                        Some((u, n)) if u == *m => n,
+                        _ => 0,
+                    };
+                    t.regs[r.0 as usize] = (self.releases[*m as usize] == seen) as i64;
                     t.pc += 1;
                     continue;
                 }
@@ -624,11 +710,14 @@ impl Model {
                 Instr::Unlock(m) => {
                     self.owner[*m as usize] = None;
                     let n = &mut self.releases[*m as usize];
-                    *n = n.wrapping_add(1);
+                    if action.moves_await_count() {
+                        *n = n.wrapping_add(1);
+                    }
                     match t.unlocked.iter_mut().find(|u| u.0 == *m) {
                         Some(u) => u.1 = *n,
                         None => t.unlocked.push((*m, *n)),
                     }
+                    t.last_unlock = Some((*m, *n));
                 }
                 Instr::TryLock(m, r) => {
                     if result == 1 {
@@ -689,6 +778,13 @@ impl Model {
                 }
                 other => unreachable!("checker bug: performing invisible instruction {other:?}"),
             }
+            // What makes the thread's next unlock weak (see `ThreadRt::clean_unlock`).
+            t.clean_unlock = match (action, t.clean_unlock) {
+                (Action::Unlock(m, _), _) => Some((m.0) as u32),
+                (Action::Lock(m), Some(c)) if m == mutex_obj(c) => Some(c),
+                (Action::Await(_), c) => c,
+                _ => None,
+            };
             if action.moves_await_count()
                 && matches!(action.obj_kind(), Some(ObjKind::Semaphore | ObjKind::RwLock | ObjKind::CondVar))
             {

@@ -442,6 +442,8 @@ pub fn peterson_with(broken: bool, one_word: bool) -> Model {
 /// 8-byte word with `turn`, and (`Model::with_awaited_stores_visible`) the C runtime
 /// makes a plain store to it a visible write while the other thread's spin-wait on
 /// `turn`'s word is pending. Whether `inside++` is a step then depends on the schedule.
+/// (That runtime found a spin waiting at the third visit of its checkpoint; its waits
+/// are placed as it placed them.)
 pub fn peterson_inside_in_turn_word(broken: bool) -> Model {
     peterson_impl(broken, true, true).with_awaited_stores_visible()
 }
@@ -520,32 +522,70 @@ fn peterson_impl(broken: bool, one_word: bool, inside_with_turn: bool) -> Model 
                 let tu = t.read(turn);
                 t.jump_if_zero(tu.eq(other as i64), enter);
             };
-            // As the C runtime runs the loop: it blocks after two identical iterations
-            // (the first visit of a checkpoint registers it, the second takes the
-            // snapshot, the third compares), at the loop head (want, turn) the first
-            // time; after a wake the checkpoints start afresh one read later, so the
-            // waits alternate between the two reads: W T W T await(W,T), then
-            // W T W T W await(T,W), T W T W T await(W,T), and so on.
-            for _ in 0..2 {
+            // As the C runtime runs the loop (tests/c/peterson_unbounded.c compiled
+            // without optimisation): it compares a checkpoint's state with the one at its
+            // previous visit, the first visit included, and waits at the first visit
+            // that finds it unchanged. The first iteration writes compiler temporaries
+            // for the first time, and whether the state at the second visit matches the
+            // first depends on the bytes they held before (zeros: the runtime zeroes a
+            // thread's stack before its start routine): for p0 neither read matches at
+            // its second visit (W T W T, waiting at the third visit of W), for p1 the
+            // read of `turn` does (W T W, waiting at the second visit of T). After a wake
+            // the temporaries hold their values and the next iteration matches at once.
+            // (Measured: the runtime's steps of every schedule of the C program, both
+            // versions. No schedule waits twice, in the C program or here.)
+            if inside_with_turn {
+                // The former runtime, whose rule `peterson_inside_in_turn_word` reproduces:
+                // it blocked after two identical iterations (the first visit of a
+                // checkpoint registered it, the second took the snapshot, the third
+                // compared), at the loop head (want, turn) the first time; after a wake
+                // the checkpoints started afresh one read later, so the waits alternated
+                // between the two reads: W T W T await(W,T), then W T W T W await(T,W),
+                // T W T W T await(W,T), and so on.
+                for _ in 0..2 {
+                    test_w(t);
+                    test_t(t);
+                }
+                t.await_change(&[want[other], turn]);
+                let again = t.label();
+                t.place(again);
+                for _ in 0..2 {
+                    test_w(t);
+                    test_t(t);
+                }
+                test_w(t);
+                t.await_change(&[turn, want[other]]);
+                for _ in 0..2 {
+                    test_t(t);
+                    test_w(t);
+                }
+                test_t(t);
+                t.await_change(&[want[other], turn]);
+                t.jump(again);
+            } else if me == 0 {
+                for _ in 0..2 {
+                    test_w(t);
+                    test_t(t);
+                }
+                t.await_change(&[want[other], turn]);
+                let again = t.label();
+                t.place(again);
                 test_w(t);
                 test_t(t);
-            }
-            t.await_change(&[want[other], turn]);
-            let again = t.label();
-            t.place(again);
-            for _ in 0..2 {
+                t.await_change(&[want[other], turn]);
+                t.jump(again);
+            } else {
                 test_w(t);
                 test_t(t);
-            }
-            test_w(t);
-            t.await_change(&[turn, want[other]]);
-            for _ in 0..2 {
+                test_w(t);
+                t.await_change(&[turn, want[other]]);
+                let again = t.label();
+                t.place(again);
                 test_t(t);
                 test_w(t);
+                t.await_change(&[turn, want[other]]);
+                t.jump(again);
             }
-            test_t(t);
-            t.await_change(&[want[other], turn]);
-            t.jump(again);
             t.place(enter);
             // Plain accesses, as in C: checked for races, not scheduling points.
             let x = t.load(inside);
@@ -563,6 +603,95 @@ fn peterson_impl(broken: bool, one_word: bool, inside_with_turn: bool) -> Model 
         let c = t.spawn(p1);
         t.join(a);
         t.join(c);
+    });
+    b.build()
+}
+
+/// `pollers` threads polling one mutex's plain flag (`for (;;) { lock(m); r = flag;
+/// unlock(m); if (r) break; }`, or, with `consume`, taking one unit of it when positive)
+/// while main, after creating them, sets the flag to `amount` under the mutex (not at all
+/// when `amount` is 0: the pollers wait forever, a livelock), then joins them. Each poll
+/// makes `warmup` iterations before it compares one ([`ModelBuilder::poll_warmup`]; 2 is
+/// the C runtime's). With two pollers and the warm-up of the runtime this is
+/// `tests/c/sync_poll_two_pollers.c` (`amount` 1) and `tests/c/sync_poll_two_consumers.c`
+/// (`consume`, `amount` 2) step for step: brute force runs the 31 737 schedules dfs runs
+/// on them and finds their 602 and 802 traces (test `several_pollers_of_one_mutex`).
+pub fn pollers_of_one_mutex(pollers: usize, consume: bool, amount: i64, warmup: u32) -> Model {
+    pollers_of_one_mutex_with(pollers, consume, amount, warmup, None)
+}
+
+/// [`pollers_of_one_mutex`], with `loops` its polls written as the real loops of at most
+/// that many iterations ([`ModelBuilder::polls_as_bounded_loops`]).
+pub fn pollers_of_one_mutex_with(pollers: usize, consume: bool, amount: i64, warmup: u32, loops: Option<u32>) -> Model {
+    let mut b = ModelBuilder::new();
+    b.poll_warmup(warmup);
+    if let Some(k) = loops {
+        b.polls_as_bounded_loops(k);
+    }
+    let m = b.mutex();
+    let flag = b.var(0);
+    let poller = b.thread("poller", |t| {
+        t.poll_under_mutex(m, flag, None, consume);
+    });
+    b.main(|t| {
+        let hs: Vec<_> = (0..pollers).map(|_| t.spawn(poller)).collect();
+        if amount > 0 {
+            t.lock(m);
+            t.store(flag, amount);
+            t.unlock(m);
+        }
+        for h in hs {
+            t.join(h);
+        }
+    });
+    b.build()
+}
+
+/// `pollers` threads polling mutex `m`'s flag; the thread that sets it (under `m`) first waits,
+/// through a semaphore, for main's critical section on `m`, which writes nothing
+/// (`lock(m); unlock(m); sem_post`): the happens-before chain from the pollers' reads to
+/// the write passes through that empty section. Its unlock is an ordinary one (it is
+/// main's first), and nothing is lost: every schedule ends with the pollers past their
+/// loop. With `bug`, the setter publishes `data` in a second critical section after the
+/// flag's, and the pollers assert it: a poller can see the flag first.
+pub fn polls_behind_an_empty_section(pollers: usize, bug: bool) -> Model {
+    let mut b = ModelBuilder::new();
+    b.poll_warmup(0);
+    let m = b.mutex();
+    let flag = b.var(0);
+    let data = b.var(0);
+    let go = b.sem();
+    let poller = b.thread("poller", |t| {
+        t.poll_under_mutex(m, flag, None, false);
+        t.lock(m);
+        let d = t.load(data);
+        t.unlock(m);
+        t.assert(d.eq(42), "data published with the flag");
+    });
+    let setter = b.thread("setter", |t| {
+        t.sem_wait(go);
+        t.lock(m);
+        t.store(flag, 1);
+        if !bug {
+            t.store(data, 42);
+        }
+        t.unlock(m);
+        if bug {
+            t.lock(m);
+            t.store(data, 42);
+            t.unlock(m);
+        }
+    });
+    b.main(|t| {
+        t.sem_init(go, 0);
+        let mut hs: Vec<_> = (0..pollers).map(|_| t.spawn(poller)).collect();
+        hs.push(t.spawn(setter));
+        t.lock(m);
+        t.unlock(m);
+        t.sem_post(go);
+        for h in hs {
+            t.join(h);
+        }
     });
     b.build()
 }

@@ -91,15 +91,20 @@ pub struct Shape {
     pub flag_turn: bool,
     /// Also polls of a plain flag under the mutex that guards it
     /// (`for (;;) { lock(m); r = flag; unlock(m); if (r) break; }`, waiting for another
-    /// thread's unlock of `m` after an iteration that found nothing:
-    /// [`ThreadBuilder::poll_under_mutex`]). One thread polls the first mutex's flag and
-    /// another sets it under the mutex; sometimes a third polls the second mutex's flag,
-    /// which only other statements may set. (At most one thread polls each mutex: two
-    /// pollers of one mutex wake each other with their unlocks, an unbounded number of
-    /// times — see docs/memory.md.) With `multi_spins`, some polls also read a visible
-    /// variable atomically in the critical section (a wait on the mutex and the
-    /// variable).
+    /// thread's unlock of `m` after an iteration that found nothing, with weak unlocks:
+    /// [`ThreadBuilder::poll_under_mutex`]). One thread polls the first mutex's flag (two
+    /// or three in a third of the programs of three threads or more) and another sets it
+    /// under the mutex; in some programs the pollers consume
+    /// (decrement the flag, a counter, when they find it positive) and the producer adds
+    /// one per critical section, in one or two sections. Sometimes one more thread polls
+    /// the second mutex's flag, which only other statements may set. With `multi_spins`,
+    /// some polls also read a visible variable atomically in the critical section (a
+    /// wait on the mutex and the variable).
     pub poll_mutex: bool,
+    /// With `poll_mutex`: write every poll as the real loop of at most this many
+    /// iterations instead ([`ModelBuilder::polls_as_bounded_loops`]; the same program
+    /// otherwise, for the same seed).
+    pub poll_loops: Option<u32>,
     /// Also retry loops of try operations as the C runtime makes them after a pure
     /// iteration (a failed try is a load of its object; the loop waits for the object's
     /// await count to move: [`ThreadBuilder::trylock_spin`] and the like):
@@ -133,6 +138,7 @@ impl Default for Shape {
             rmw_spins: false,
             flag_turn: false,
             poll_mutex: false,
+            poll_loops: None,
             try_spins: false,
             misuse: false,
         }
@@ -148,6 +154,8 @@ struct Ctx {
     rmw_spins: bool,
     flag_turn: bool,
     poll_mutex: bool,
+    /// Whether the polls of the first mutex consume ([`Shape::poll_mutex`]).
+    poll_consume: bool,
     try_spins: bool,
     misuse: bool,
     /// The condition variable of timed-wait polls ([`Shape::try_spins`]), used with the
@@ -354,11 +362,14 @@ impl Gen<'_> {
         true
     }
 
-    /// A poll of mutex `m`'s guarded flag ([`Shape::poll_mutex`]).
-    fn poll(&mut self, t: &mut ThreadBuilder, m: usize) -> Reg {
-        let also = (self.ctx.multi_spins && !self.ctx.visible.is_empty() && self.rng.chance(40))
+    /// A poll of mutex `m`'s guarded flag ([`Shape::poll_mutex`]); `alone` if it is the
+    /// only poller of `m`: only then may it also read a visible variable (an atomic read
+    /// in the iteration makes its unlocks ordinary, and two such pollers would wake each
+    /// other forever: docs/memory.md, "Two pollers of one mutex").
+    fn poll(&mut self, t: &mut ThreadBuilder, m: usize, alone: bool) -> Reg {
+        let also = (alone && self.ctx.multi_spins && !self.ctx.visible.is_empty() && self.rng.chance(40))
             .then(|| self.ctx.visible[self.rng.below(self.ctx.visible.len())]);
-        t.poll_under_mutex(self.ctx.mutexes[m], self.ctx.guarded[m], also)
+        t.poll_under_mutex(self.ctx.mutexes[m], self.ctx.guarded[m], also, m == 0 && self.ctx.poll_consume)
     }
 
     /// A statement of [`Shape::rmw_spins`].
@@ -727,6 +738,9 @@ pub fn program(seed: u64) -> Model {
 pub fn program_with(seed: u64, shape: Shape) -> Model {
     let mut rng = Rng::new(seed);
     let mut b = ModelBuilder::new();
+    if let Some(k) = shape.poll_loops {
+        b.polls_as_bounded_loops(k);
+    }
     let nm = 1 + rng.below(3);
     let mutexes: Vec<Mutex> = (0..nm).map(|_| b.mutex()).collect();
     let guarded: Vec<Var> = (0..nm).map(|_| b.var(0)).collect();
@@ -801,6 +815,7 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         rmw_spins: shape.rmw_spins,
         flag_turn: shape.flag_turn && shape.spins,
         poll_mutex: shape.poll_mutex,
+        poll_consume: shape.poll_mutex && rng.chance(40),
         try_spins: shape.try_spins && !shape.lock_free,
         misuse: shape.misuse && !shape.lock_free,
         timed_cond,
@@ -850,11 +865,24 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         plans[b2].push(10);
     }
     if ctx.poll_mutex && total >= 2 {
-        // A poll of the first mutex's flag and a thread that sets it under the mutex.
-        let a = rng.below(total);
-        let b2 = (a + 1 + rng.below(total - 1)) % total;
-        plans[a].push(11);
-        plans[b2].push(12);
+        // One to three polls of the first mutex's flag, in distinct threads, and a
+        // producer (another thread) that sets it, or adds one to it in one or two
+        // critical sections when the polls consume.
+        let producer = rng.below(total);
+        let mut others: Vec<usize> = (0..total).filter(|&t| t != producer).collect();
+        // Several pollers make most programs too big for the brute force: a third of them.
+        // (Not beside try retry loops, which turn weak unlocks off: two pollers would then
+        // wake each other forever.)
+        let pollers =
+            if total == 2 || ctx.try_spins || !rng.chance(33) { 1 } else { (2 + rng.below(2)).min(others.len()) };
+        for _ in 0..pollers {
+            let k = rng.below(others.len());
+            plans[others.swap_remove(k)].push(if pollers == 1 { 21 } else { 11 });
+        }
+        plans[producer].push(12);
+        if ctx.poll_consume && rng.chance(50) {
+            plans[producer].push(12);
+        }
         if ctx.mutexes.len() >= 2 && rng.chance(40) {
             plans[rng.below(total)].push(13);
         }
@@ -952,16 +980,21 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
                     g.ctx.visible[0]
                 };
                 t.write(v, 1);
-            } else if p == 11 {
-                let r = g.poll(t, 0);
+            } else if p == 11 || p == 21 {
+                let r = g.poll(t, 0, p == 21);
                 g.data.push(r);
             } else if p == 13 {
-                let r = g.poll(t, 1);
+                let r = g.poll(t, 1, true);
                 g.data.push(r);
             } else if p == 12 {
                 let m = g.ctx.mutexes[0];
                 t.lock(m);
-                t.store(g.ctx.guarded[0], 1);
+                if g.ctx.poll_consume {
+                    let n = t.load(g.ctx.guarded[0]);
+                    t.store(g.ctx.guarded[0], n.add(1));
+                } else {
+                    t.store(g.ctx.guarded[0], 1);
+                }
                 t.unlock(m);
             } else if p == 14 {
                 g.budget += 2;
@@ -1030,8 +1063,9 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
         top.push(child);
     }
     let joins: Vec<bool> = top.iter().map(|_| rng.chance(70) && !shape.lock_free).collect();
-    let main_first = rng.chance(50);
     let main_plan = std::mem::take(&mut plans[0]);
+    // A poll in main before it creates the other threads would wait for nothing.
+    let main_first = rng.chance(50) && !main_plan.iter().any(|&p| p == 11 || p == 13 || p == 21);
     b.main(|t| {
         for &(s, v) in &sem_init {
             t.sem_init(s, v);

@@ -48,11 +48,11 @@ fn default_policy_runs_last_thread_then_lowest_and_fills_next() {
             (T0, Action::Create(T1)),
             (T0, Action::Create(T2)),
             (T1, Action::Lock(mo)),
-            (T1, Action::Unlock(mo)),
+            (T1, Action::Unlock(mo, true)),
             (T1, Action::Exit),
             (T0, Action::Join(T1)),
             (T2, Action::Lock(mo)),
-            (T2, Action::Unlock(mo)),
+            (T2, Action::Unlock(mo, true)),
             (T2, Action::Exit),
             (T0, Action::Join(T2)),
             (T0, Action::ExitProcess),
@@ -60,7 +60,7 @@ fn default_policy_runs_last_thread_then_lowest_and_fills_next() {
     );
     assert_eq!(e.steps[0].child_next, Some(Action::Lock(mo)));
     assert_eq!(e.steps[0].next, Some(Action::Create(T2)));
-    assert_eq!(e.steps[2].next, Some(Action::Unlock(mo)));
+    assert_eq!(e.steps[2].next, Some(Action::Unlock(mo, true)));
     assert_eq!(e.steps[4].next, None);
     assert_eq!(e.end, End::Finished);
     assert_eq!(m.var_value(Var(0)), 2);

@@ -349,8 +349,8 @@ mod tests {
 
     #[test]
     fn co_enabledness_excludes_unlock_and_lock() {
-        assert!(!co_enabled(Action::Unlock(O), Action::Lock(O)));
-        assert!(co_enabled(Action::Unlock(O), Action::Lock(ObjId(6))));
+        assert!(!co_enabled(Action::Unlock(O, true), Action::Lock(O)));
+        assert!(co_enabled(Action::Unlock(O, true), Action::Lock(ObjId(6))));
         assert!(!co_enabled(Action::RwUnlock(O, false), Action::WrLock(O)));
         assert!(co_enabled(Action::RwUnlock(O, false), Action::RdLock(O)));
         assert!(co_enabled(Action::SemPost(O), Action::SemWait(O)));

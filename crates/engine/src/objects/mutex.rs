@@ -12,7 +12,13 @@
 //! hence before that thread's next unlock: until then the iteration would give the same
 //! state again (docs/memory.md, "Polling under a mutex"). A `trylock` (or `timedlock`)
 //! retry loop whose attempts failed waits for the same count: the mutex can only become
-//! free by an unlock (docs/memory.md, "Failed try and timed operations").
+//! free by an unlock (docs/memory.md, "Failed try and timed operations"). A *weak* unlock
+//! (`Action::Unlock(m, false)`, a poller's that will block at its next lock of the mutex
+//! having written nothing) is an ordinary unlock but does not move the count: two pollers
+//! of one mutex then do not wake each other (docs/memory.md, "Two pollers of one mutex").
+//! It would not wake a `trylock` retry loop either: a frontend makes no weak unlock in a
+//! program that tries or time-limits its mutex operations (the C runtime decides it
+//! per program).
 
 use super::ObjectKind;
 use crate::action::Action;
@@ -27,8 +33,8 @@ pub struct Mutex;
 pub struct MutexState {
     /// The holder, if any.
     pub owner: Option<ThreadId>,
-    /// The number of unlocks so far (wrapping): the await count
-    /// ([`ObjectKind::await_count`]).
+    /// The number of unlocks so far that were not weak (wrapping): the await count
+    /// ([`ObjectKind::await_count`], [`Action::moves_await_count`]).
     pub releases: u32,
 }
 
@@ -62,12 +68,14 @@ impl ObjectKind for Mutex {
                 Some(_) => Ok(()),
                 None => Err(format!("{t}'s trylock of {m} failed but the mutex is free")),
             },
-            Action::Unlock(m) => {
+            Action::Unlock(m, _) => {
                 if st.owner != Some(t) {
                     return Err(format!("{t} unlocked {m} which it does not hold"));
                 }
                 st.owner = None;
-                st.releases = st.releases.wrapping_add(1);
+                if a.moves_await_count() {
+                    st.releases = st.releases.wrapping_add(1);
+                }
                 Ok(())
             }
             other => Err(format!("{other:?} is not a mutex operation")),
@@ -81,6 +89,6 @@ impl ObjectKind for Mutex {
 
     /// An unlock and another thread's lock of one mutex never are (the unlocker holds it).
     fn co_enabled(a: Action, b: Action) -> bool {
-        !matches!((a, b), (Action::Unlock(_), Action::Lock(_)) | (Action::Lock(_), Action::Unlock(_)))
+        !matches!((a, b), (Action::Unlock(..), Action::Lock(_)) | (Action::Lock(_), Action::Unlock(..)))
     }
 }

@@ -29,13 +29,14 @@ pub fn akey(a: Action) -> (u8, String) {
     (0, format!("{a:?}"))
 }
 
-/// Operations that commute with each other in read-read mode, by class: memory reads and
-/// spin-waits (1), and the read side of a read-write lock (2). A spin-wait may watch a
+/// Operations that commute with each other in read-read mode, by class: memory reads,
+/// spin-waits and weak unlocks of a mutex (which move no release count: they commute with
+/// the waits on the mutex) (1), and the read side of a read-write lock (2). A spin-wait may watch a
 /// read-write lock (a try retry loop): it does not commute with the lock's read side (a
 /// read unlock moves what it waits on), so reads of the two classes do not commute.
 fn read_class(a: Action) -> Option<u8> {
     match a {
-        Action::Read(_) | Action::Await(..) => Some(1),
+        Action::Read(_) | Action::Await(..) | Action::Unlock(_, false) => Some(1),
         Action::RdLock(_) | Action::TryRdLock(..) | Action::RwUnlock(_, false) => Some(2),
         _ => None,
     }
@@ -79,6 +80,11 @@ pub struct Brute {
     pub defective: BTreeSet<Canon>,
     /// Traces ending in a deadlock.
     pub deadlocks: BTreeSet<Canon>,
+    /// The messages of every defect met.
+    pub messages: BTreeSet<String>,
+    /// The most threads blocked at the end of one execution on waits whose first object is
+    /// the same (pollers of one mutex that wait forever).
+    pub max_blocked_waiters: usize,
 }
 
 /// Every schedule, or `None` if there are more than `cap`.
@@ -97,9 +103,19 @@ pub fn brute_force(p: &mut dyn Program, mode: Independence, cap: u64) -> Option<
         let c = canon(&out.steps, mode);
         if !out.defects.is_empty() {
             res.defective.insert(c.clone());
+            res.messages.extend(out.defects.iter().map(|d| d.message.clone()));
         }
-        if matches!(out.end, End::Deadlock { .. }) {
+        if let End::Deadlock { blocked } = &out.end {
             res.deadlocks.insert(c.clone());
+            let firsts: Vec<ObjId> = blocked
+                .iter()
+                .filter_map(|(_, a)| match a {
+                    Action::Await(w) => Some(w.first()),
+                    _ => None,
+                })
+                .collect();
+            let most = firsts.iter().map(|o| firsts.iter().filter(|x| *x == o).count()).max().unwrap_or(0);
+            res.max_blocked_waiters = res.max_blocked_waiters.max(most);
         }
         res.traces.insert(c);
         // Branch at every state after the prefix.
