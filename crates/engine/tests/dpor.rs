@@ -372,7 +372,9 @@ fn random_programs_with_polls_under_a_mutex() {
 #[test]
 fn several_pollers_of_one_mutex() {
     let rr = Independence::ReadReadIndependent;
-    let cases: [(&str, Model, Option<(u64, usize)>); 8] = [
+    // (name, program, the C program's schedules and traces under read-read independence)
+    type Case = (&'static str, Model, Option<(u64, usize)>);
+    let cases: [Case; 8] = [
         ("2 pollers, set", programs::pollers_of_one_mutex(2, false, 1, 2), Some((31_737, 602))),
         ("2 consumers, 2 items", programs::pollers_of_one_mutex(2, true, 2, 2), Some((31_737, 802))),
         ("2 consumers, 1 item", programs::pollers_of_one_mutex(2, true, 1, 0), None),
@@ -1128,6 +1130,7 @@ fn would_fail(p: &str, polls: &[unfold_engine::model::Poll], vars: &[i64]) -> bo
 ///   waiting forever (no lost livelock);
 /// - every outcome with waits is an outcome of the real loops (no invented behaviour,
 ///   no false livelock: a poll waiting forever is one that loops forever).
+///
 /// And no iteration found pure ever read a new value (the model's assertion).
 #[test]
 fn polls_lose_no_behaviour_of_the_real_loops() {
