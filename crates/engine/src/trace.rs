@@ -5,7 +5,7 @@
 //! - each thread's sequence of actions (program order), and
 //! - for each object, the order of its dependent accesses: the sequence of operations
 //!   on it, where in [`Independence::ReadReadIndependent`] mode the reads between two
-//!   writes form a *set* — or, when reads of both [`Action::read_class`]es share the
+//!   writes form a *set* — or, when reads of both [`Action::read_class`](crate::action::Action::read_class)es share the
 //!   object (a spin-wait on a read-write lock), a sequence of maximal runs of one
 //!   class, each run a set (reads of one class commute, reads of different classes do
 //!   not: swapping two adjacent reads keeps the runs exactly when they commute).

@@ -584,7 +584,7 @@ pub(crate) fn unlock(m: ObjId) -> Action {
 
 static WEAK_UNLOCKS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Allow weak unlocks ([`unlock`]): the frontend's choice for the whole program, made
+/// Allow weak unlocks (`memory::unlock`): the frontend's choice for the whole program, made
 /// from what it calls — on when it never tries a mutex or waits on a condition variable
 /// with a time-out, whose retry loops (waiting for any unlock of the mutex) a weak unlock
 /// would not wake. Off by default. Set in the parent before any worker is forked

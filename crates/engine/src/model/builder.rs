@@ -505,12 +505,12 @@ impl ThreadBuilder {
     /// checkpoint; its first visit is not compared (the lock shim ran before: see
     /// `crates/runtime/src/memory.rs`, "spin loops"), its second records the state, its
     /// third finds the iteration pure — if no other thread released `m` between the
-    /// iteration's unlock and lock ([`Instr::ReleasesUnchanged`]: otherwise the next
+    /// iteration's unlock and lock (`Instr::ReleasesUnchanged`: otherwise the next
     /// iteration is compared again) — and the thread then blocks at its next lock of `m`
     /// on a wait for another thread's unlock of `m` ([`Action::Await`] on the mutex, with
     /// its release count just after this thread's own unlock). After the wait the
     /// checkpoints start afresh. Its unlocks after the first are weak (the thread wrote
-    /// nothing since its previous unlock: [`Instr::Unlock`]), so two pollers of one mutex
+    /// nothing since its previous unlock: `Instr::Unlock`), so two pollers of one mutex
     /// do not wake each other.
     ///
     /// With `also`, the iteration also reads that variable atomically inside the critical
@@ -604,7 +604,7 @@ impl ThreadBuilder {
 
     /// `while (pthread_mutex_trylock(m) != 0) {}` (also a `pthread_mutex_timedlock` or
     /// `pthread_spin_trylock` retry loop) as the C runtime runs it: see
-    /// [`ThreadBuilder::try_spin`]. The thread holds `m` after it (unless `also` ended the
+    /// `ThreadBuilder::try_spin`. The thread holds `m` after it (unless `also` ended the
     /// loop: then the register is 0).
     pub fn trylock_spin(&mut self, m: Mutex, also: Option<Var>) -> Reg {
         let r = self.reg();
