@@ -333,21 +333,28 @@ impl Gen<'_> {
         }
     }
 
-    /// A spinlock critical section on spinlock `k` (a free one if `None`); false if it
-    /// does not fit.
-    fn spin_section(&mut self, t: &mut ThreadBuilder, depth: usize, k: Option<usize>) -> bool {
-        let n = self.ctx.spinlocks.len();
-        let free: Vec<usize> = (0..n).filter(|k| !self.held_spin.contains(k)).collect();
+    /// The lock of a critical section among `n` (`k`, or a random one not in `held`),
+    /// paying its two statements from the budget; `None` if it is held or does not fit.
+    fn pick_section(&mut self, n: usize, held: &[usize], k: Option<usize>) -> Option<usize> {
+        let free: Vec<usize> = (0..n).filter(|k| !held.contains(k)).collect();
         let k = match k {
-            Some(k) if !self.held_spin.contains(&k) => k,
-            Some(_) => return false,
-            None if free.is_empty() => return false,
+            Some(k) if !held.contains(&k) => k,
+            Some(_) => return None,
+            None if free.is_empty() => return None,
             None => free[self.rng.below(free.len())],
         };
         if self.budget < 2 {
-            return false;
+            return None;
         }
         self.budget -= 2;
+        Some(k)
+    }
+
+    /// A spinlock critical section on spinlock `k` (a free one if `None`); false if it
+    /// does not fit.
+    fn spin_section(&mut self, t: &mut ThreadBuilder, depth: usize, k: Option<usize>) -> bool {
+        let held = self.held_spin.clone();
+        let Some(k) = self.pick_section(self.ctx.spinlocks.len(), &held, k) else { return false };
         let sl = self.ctx.spinlocks[k];
         let tas = self.rng.chance(50);
         t.spin_lock(sl, tas);
@@ -434,17 +441,8 @@ impl Gen<'_> {
     /// A critical section entered with a `trylock` retry loop on mutex `m` (a free one if
     /// `None`); false if it does not fit.
     fn trylock_section(&mut self, t: &mut ThreadBuilder, depth: usize, m: Option<usize>) -> bool {
-        let free: Vec<usize> = (0..self.ctx.mutexes.len()).filter(|m| !self.held.contains(m)).collect();
-        let m = match m {
-            Some(m) if !self.held.contains(&m) => m,
-            Some(_) => return false,
-            None if free.is_empty() => return false,
-            None => free[self.rng.below(free.len())],
-        };
-        if self.budget < 2 {
-            return false;
-        }
-        self.budget -= 2;
+        let held = self.held.clone();
+        let Some(m) = self.pick_section(self.ctx.mutexes.len(), &held, m) else { return false };
         let also = self.also();
         let r = t.trylock_spin(self.ctx.mutexes[m], also);
         let saved = self.data.len();
