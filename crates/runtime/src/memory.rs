@@ -358,6 +358,8 @@ fn register_awaited(rt: &mut crate::exec::Rt, w: &Awaited, bytes: [u8; MAX_AWAIT
 const MAX_SNAPSHOT: usize = 64 * 1024;
 /// Most checkpoints and reads remembered per thread between two changes.
 const MAX_VISITS: usize = 64;
+/// Most earlier visits of one checkpoint a visit is compared with (the latest ones).
+const MAX_SITE_VISITS: usize = 16;
 const MAX_READS: usize = 4096;
 
 /// The caller's local state as `tsan.c` captures it on entry: its callee-saved
@@ -372,7 +374,7 @@ pub struct UnfoldCtx {
 }
 
 /// At a checkpoint: the spin-wait the thread must block on, if its last iteration
-/// (since its previous visit of `site`) was pure.
+/// (since an earlier visit of `site` in the same state) was pure.
 fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<(Action, [u8; MAX_AWAITED])> {
     if ctx.is_null() {
         return None;
@@ -385,7 +387,7 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<(Action, [u8; MAX_AWA
 
 /// [`spin_check`] inside a visit of the runtime state: record the visit of `site` by the
 /// current thread in local state `ctx`, and return the wait to block on if the thread
-/// was in the same state at its previous visit of `site` and the iteration between
+/// was in the same state at an earlier visit of `site` and the iteration between
 /// them was pure.
 fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(Action, [u8; MAX_AWAITED])> {
     let frame = ctx.frame as usize;
@@ -410,19 +412,36 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(
     // bytes are a function of the thread's history: see "spin loops" above.
     let fresh = spin.scrubbed && top - frame <= SCRUB_WINDOW && spin.dirty <= frame;
     spin.runtime_ran_below(frame);
-    let Some(i) = spin.visits[..spin.live].iter().position(|v| v.site == site) else {
+    // Every visit since the last change is kept, not only the site's latest: a loop whose
+    // iteration visits the site several times in different states (an inner loop over an
+    // array of flags, `for (i = 0; i < n; i++) if (!ready[i]) all = 0;`) comes back to
+    // the state of some earlier visit, not of the previous one.
+    // The latest `MAX_SITE_VISITS` of them are compared (an inner loop longer than that
+    // is still explored iteration by iteration, up to the step bound).
+    let mut site_visits = 0;
+    let same = spin.visits[..spin.live].iter().rposition(|v| {
+        if v.site != site || site_visits == MAX_SITE_VISITS {
+            return false;
+        }
+        site_visits += 1;
+        v.comparable && v.same_state(&ctx.regs, stack)
+    });
+    let seen_site = site_visits > 0;
+    let Some(i) = same else {
         if spin.live < MAX_VISITS {
             if spin.live == spin.visits.len() {
                 spin.visits.push(Visit::default());
             }
-            spin.visits[spin.live].record(site, &ctx.regs, stack, nreads, nlocks, fresh);
+            // A first visit is comparable only if its stack is a function of the thread's
+            // history; a later one always (what the iteration writes, it wrote by then).
+            spin.visits[spin.live].record(site, &ctx.regs, stack, nreads, nlocks, fresh || seen_site);
             spin.live += 1;
         } else {
             spin.clear();
         }
         return None;
     };
-    if spin.visits[i].comparable && spin.visits[i].same_state(&ctx.regs, stack) {
+    {
         // Each location with the write count seen at its first read in the iteration: if
         // another thread wrote it since, the wait is enabled at once.
         let read = &spin.reads[spin.visits[i].reads..];
