@@ -191,6 +191,10 @@ fn check(addr: u64, size: u64, write: bool, atomic: bool, site: Site) {
 #[derive(Debug, Clone, Default)]
 struct Visit {
     site: Site,
+    /// [`state_hash`] of the recorded state: a visit is compared with up to
+    /// `MAX_SITE_VISITS` earlier ones, and most differ; the hash rules them out without
+    /// walking their stacks.
+    hash: u64,
     regs: [u64; 10],
     stack: Vec<u8>,
     reads: usize,
@@ -203,20 +207,43 @@ struct Visit {
     comparable: bool,
 }
 
+/// A hash of a local state (registers and stack bytes), for [`Visit::hash`].
+fn state_hash(regs: &[u64; 10], stack: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+    let mut h = regs.iter().fold(stack.len() as u64, |h, &r| mix(h, r));
+    let mut words = stack.chunks_exact(8);
+    for w in &mut words {
+        h = mix(h, u64::from_ne_bytes(w.try_into().expect("8 bytes")));
+    }
+    words.remainder().iter().fold(h, |h, &b| mix(h, b as u64))
+}
+
 impl Visit {
     /// Whether the thread's local state is the one recorded (exact: every byte).
-    fn same_state(&self, regs: &[u64; 10], stack: &[u8]) -> bool {
-        self.regs == *regs && self.stack.as_slice() == stack
+    fn same_state(&self, hash: u64, regs: &[u64; 10], stack: &[u8]) -> bool {
+        self.hash == hash && self.regs == *regs && self.stack.as_slice() == stack
     }
 
     /// Record the visit at `site` with this local state (reusing the stack buffer); a
     /// visit that will not be compared records no state (the copy would be wasted: most
     /// loops change something every iteration, and a lock-heavy program's first visits
     /// after its locks are never compared).
-    fn record(&mut self, site: Site, regs: &[u64; 10], stack: &[u8], reads: usize, locks: usize, comparable: bool) {
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        site: Site,
+        hash: u64,
+        regs: &[u64; 10],
+        stack: &[u8],
+        reads: usize,
+        locks: usize,
+        comparable: bool,
+    ) {
         self.site = site;
         self.comparable = comparable;
         if comparable {
+            self.hash = hash;
             self.regs = *regs;
             self.stack.clear();
             self.stack.extend_from_slice(stack);
@@ -418,13 +445,14 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(
     // the state of some earlier visit, not of the previous one.
     // The latest `MAX_SITE_VISITS` of them are compared (an inner loop longer than that
     // is still explored iteration by iteration, up to the step bound).
+    let hash = state_hash(&ctx.regs, stack);
     let mut site_visits = 0;
     let same = spin.visits[..spin.live].iter().rposition(|v| {
         if v.site != site || site_visits == MAX_SITE_VISITS {
             return false;
         }
         site_visits += 1;
-        v.comparable && v.same_state(&ctx.regs, stack)
+        v.comparable && v.same_state(hash, &ctx.regs, stack)
     });
     let seen_site = site_visits > 0;
     let Some(i) = same else {
@@ -434,7 +462,7 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(
             }
             // A first visit is comparable only if its stack is a function of the thread's
             // history; a later one always (what the iteration writes, it wrote by then).
-            spin.visits[spin.live].record(site, &ctx.regs, stack, nreads, nlocks, fresh || seen_site);
+            spin.visits[spin.live].record(site, hash, &ctx.regs, stack, nreads, nlocks, fresh || seen_site);
             spin.live += 1;
         } else {
             spin.clear();
@@ -477,7 +505,7 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(
             _ => {}
         }
     }
-    spin.visits[i].record(site, &ctx.regs, stack, nreads, nlocks, true);
+    spin.visits[i].record(site, hash, &ctx.regs, stack, nreads, nlocks, true);
     None
 }
 
