@@ -655,64 +655,64 @@ impl Frontend for CRun<'_> {
                 (Action::Await(_), c) => c,
                 _ => None,
             };
-        });
-        with_rt(|rt| match action {
-            Action::Read(_) => {}
-            Action::Write(o) => {
-                // The write count a spin-wait waits on (the engine's memory state).
-                let v = rt.mem.versions.entry(o).or_insert(0);
-                *v = v.wrapping_add(1);
-            }
-            // Counted by the atomic's post-hook if it changed the value (known only once
-            // it ran: `performed_as`).
-            Action::Rmw(..) => rt.mem.rmw_changed = None,
-            Action::Lock(m) | Action::Unlock(m, _) => {
-                if action.moves_await_count() {
-                    // The release count a wait on the mutex watches (the engine's mutex
-                    // state: `Action::moves_await_count`: not a weak unlock). Mutex ids
-                    // are addresses and never meet a memory object's (low bit set).
-                    let v = rt.mem.versions.entry(m).or_insert(0);
-                    *v = v.wrapping_add(1);
-                }
-                // Logged for polling under a mutex (memory.rs); happens-before as usual.
-                crate::memory::spin_mutex_op(rt, t, m, matches!(action, Action::Lock(_)));
-                if rt.mem.tracking() {
-                    rt.mem.detector.on_step(t, action);
-                }
-            }
-            // A failed try or timed operation, joining a condition variable's waiters and
-            // a timed wake that timed out change nothing another thread can see: the loop
-            // iteration goes on (the shims log them as loads: memory.rs, "Failed try and
-            // timed operations"); happens-before as usual.
-            a if a.is_failed_try() || matches!(a, Action::CondWait(_) | Action::CondWake(_, true, false)) => {
-                if rt.mem.tracking() {
-                    rt.mem.detector.on_step(t, action);
-                }
-            }
-            _ => {
-                // The await count of a synchronising object (the engine's state a wait
-                // after a failed try watches: `Action::moves_await_count`).
-                if let (true, Some(o)) = (action.moves_await_count(), action.object()) {
+            match action {
+                Action::Read(_) => {}
+                Action::Write(o) => {
+                    // The write count a spin-wait waits on (the engine's memory state).
                     let v = rt.mem.versions.entry(o).or_insert(0);
                     *v = v.wrapping_add(1);
                 }
-                // Any other visible operation changes what other threads can see (or
-                // ends a spin-wait): the thread's loop iterations start afresh.
-                rt.thread(t).spin.clear();
-                if let Action::Await(w) = action {
-                    for (o, _) in w.iter() {
-                        if let Some(i) = rt.mem.awaited.iter().position(|&(x, _)| x == o) {
-                            rt.mem.awaited.swap_remove(i);
-                        }
+                // Counted by the atomic's post-hook if it changed the value (known only once
+                // it ran: `performed_as`).
+                Action::Rmw(..) => rt.mem.rmw_changed = None,
+                Action::Lock(m) | Action::Unlock(m, _) => {
+                    if action.moves_await_count() {
+                        // The release count a wait on the mutex watches (the engine's mutex
+                        // state: `Action::moves_await_count`: not a weak unlock). Mutex ids
+                        // are addresses and never meet a memory object's (low bit set).
+                        let v = rt.mem.versions.entry(m).or_insert(0);
+                        *v = v.wrapping_add(1);
+                    }
+                    // Logged for polling under a mutex (memory.rs); happens-before as usual.
+                    crate::memory::spin_mutex_op(rt, t, m, matches!(action, Action::Lock(_)));
+                    if rt.mem.tracking() {
+                        rt.mem.detector.on_step(t, action);
                     }
                 }
-                if action == Action::Exit {
-                    // The thread's stack dies (before the step's happens-before tick).
-                    crate::heapcheck::on_thread_exit(rt, t, site);
+                // A failed try or timed operation, joining a condition variable's waiters and
+                // a timed wake that timed out change nothing another thread can see: the loop
+                // iteration goes on (the shims log them as loads: memory.rs, "Failed try and
+                // timed operations"); happens-before as usual.
+                a if a.is_failed_try() || matches!(a, Action::CondWait(_) | Action::CondWake(_, true, false)) => {
+                    if rt.mem.tracking() {
+                        rt.mem.detector.on_step(t, action);
+                    }
                 }
-                if rt.mem.tracking() && !matches!(action, Action::Await(..)) {
-                    // Happens-before of the step, before the thread (or the child) runs on.
-                    rt.mem.detector.on_step(t, action);
+                _ => {
+                    // The await count of a synchronising object (the engine's state a wait
+                    // after a failed try watches: `Action::moves_await_count`).
+                    if let (true, Some(o)) = (action.moves_await_count(), action.object()) {
+                        let v = rt.mem.versions.entry(o).or_insert(0);
+                        *v = v.wrapping_add(1);
+                    }
+                    // Any other visible operation changes what other threads can see (or
+                    // ends a spin-wait): the thread's loop iterations start afresh.
+                    rt.thread(t).spin.clear();
+                    if let Action::Await(w) = action {
+                        for (o, _) in w.iter() {
+                            if let Some(i) = rt.mem.awaited.iter().position(|&(x, _)| x == o) {
+                                rt.mem.awaited.swap_remove(i);
+                            }
+                        }
+                    }
+                    if action == Action::Exit {
+                        // The thread's stack dies (before the step's happens-before tick).
+                        crate::heapcheck::on_thread_exit(rt, t, site);
+                    }
+                    if rt.mem.tracking() && !matches!(action, Action::Await(..)) {
+                        // Happens-before of the step, before the thread (or the child) runs on.
+                        rt.mem.detector.on_step(t, action);
+                    }
                 }
             }
         });

@@ -481,7 +481,6 @@ pub(crate) fn on_free(rt: &mut Rt, p: u64, site: Site, what: &str) -> Freed {
     // A free is a write to the whole block: the thread's next unlock is ordinary.
     let t = rt.current;
     rt.thread(t).clean_unlock = None;
-    let t = rt.current;
     let Some(arena) = rt.arena.as_ref() else { return Freed::Foreign };
     let Some((slot, _)) = arena.locate(p) else {
         let r = rt.heap.regions;

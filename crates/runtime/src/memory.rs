@@ -445,16 +445,17 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(
     // the state of some earlier visit, not of the previous one.
     // The latest `MAX_SITE_VISITS` of them are compared (an inner loop longer than that
     // is still explored iteration by iteration, up to the step bound).
-    let hash = state_hash(&ctx.regs, stack);
+    // Hashed only when a comparison or a comparable record needs it (a lock-heavy
+    // program's first visits need neither).
+    let mut hash = None;
     let mut site_visits = 0;
     let same = spin.visits[..spin.live].iter().rposition(|v| {
         if v.site != site || site_visits == MAX_SITE_VISITS {
             return false;
         }
         site_visits += 1;
-        v.comparable && v.same_state(hash, &ctx.regs, stack)
+        v.comparable && v.same_state(*hash.get_or_insert_with(|| state_hash(&ctx.regs, stack)), &ctx.regs, stack)
     });
-    let seen_site = site_visits > 0;
     let Some(i) = same else {
         if spin.live < MAX_VISITS {
             if spin.live == spin.visits.len() {
@@ -462,7 +463,9 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(
             }
             // A first visit is comparable only if its stack is a function of the thread's
             // history; a later one always (what the iteration writes, it wrote by then).
-            spin.visits[spin.live].record(site, hash, &ctx.regs, stack, nreads, nlocks, fresh || seen_site);
+            let comparable = fresh || site_visits > 0;
+            let hash = if comparable { hash.unwrap_or_else(|| state_hash(&ctx.regs, stack)) } else { 0 };
+            spin.visits[spin.live].record(site, hash, &ctx.regs, stack, nreads, nlocks, comparable);
             spin.live += 1;
         } else {
             spin.clear();
@@ -505,6 +508,8 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(
             _ => {}
         }
     }
+    // A match compared the hash.
+    let hash = hash.expect("hashed to compare");
     spin.visits[i].record(site, hash, &ctx.regs, stack, nreads, nlocks, true);
     None
 }
@@ -826,9 +831,9 @@ pub unsafe extern "C" fn __unfold_mem_access(
             // Any write, in its own frames too (another thread may read a local whose
             // address was published): the next unlock is ordinary.
             th.clean_unlock = None;
-        }
-        if write != 0 && !own {
-            rt.thread(t).spin.clear();
+            if !own {
+                th.spin.clear();
+            }
         }
         match rt.mem.mode {
             MemoryMode::Off => Then::Done,
