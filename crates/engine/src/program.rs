@@ -360,11 +360,22 @@ impl SchedState {
     /// Apply a step reported by a program, checking that it was possible.
     pub fn apply(&mut self, index: usize, step: &Step) -> Result<(), ProgramError> {
         let t = step.thread;
-        let diverge = |detail: String| ProgramError::Divergence { step: index, detail };
         if !self.enabled(t) {
-            return Err(diverge(format!("{t} took a step but is not enabled (pending {:?})", self.pending(t))));
+            return Err(ProgramError::Divergence {
+                step: index,
+                detail: format!("{t} took a step but is not enabled (pending {:?})", self.pending(t)),
+            });
         }
         let expected = self.resolve(t);
+        self.apply_resolved(index, step, expected)
+    }
+
+    /// [`SchedState::apply`] for a step whose thread was found enabled in this very
+    /// state and whose pending action resolved to `expected` ([`drive`] has just asked
+    /// both): only the step's agreement with `expected` is checked again.
+    fn apply_resolved(&mut self, index: usize, step: &Step, expected: Option<Action>) -> Result<(), ProgramError> {
+        let t = step.thread;
+        let diverge = |detail: String| ProgramError::Divergence { step: index, detail };
         if !expected.is_some_and(|e| step.action.performs(e)) {
             return Err(diverge(format!("{t} performed {:?} but its pending action was {:?}", step.action, expected)));
         }
@@ -565,7 +576,9 @@ pub fn drive(
         (step.next, step.child_next) = frontend.perform(index, t, action, result)?;
         step.action = frontend.performed_as(t, action);
         frontend.finish(index, &step)?;
-        state.apply(index, &step)?;
+        // `decide` found `t` enabled and `action` is its resolved pending action, in this
+        // state (the frontend does not change it).
+        state.apply_resolved(index, &step, Some(action))?;
         sched.performed(t, step.action);
     }
 }

@@ -625,15 +625,35 @@ impl CProgram {
 
     /// Wait for the worker's answer. Ok(true): answered; Ok(false): the worker died
     /// (returns its wait status through `status`); Err: timeout or interrupt.
-    fn wait(&mut self, deadline: Option<Instant>, status: &mut c_int) -> Result<bool, bool> {
+    fn wait(&mut self, deadline: Option<Instant>, status: &mut c_int, out: &mut Execution) -> Result<bool, bool> {
         let w = self.worker.as_ref().expect("a worker is running");
         let h = self.hdr.one();
         let seq = self.seq;
         let done = || h.resp_seq.load(Ordering::Acquire) == seq;
-        // Spin first: most executions of small programs take microseconds.
+        // Spin first: most executions of small programs take microseconds. Meanwhile,
+        // decode the steps the worker has finished, so that `collect` has only the last
+        // few left: every step but the last published one is final (`ShmSink`: only the
+        // last step is rewritten, and a step's slot and the awaits it refers to are
+        // written before the count that publishes it). A slot that does not decode is
+        // left to `collect`, which reports it.
+        let steps = self.steps.get();
+        let mut stream = true;
         let start = Instant::now();
         let mut i = 0u32;
         while !done() {
+            // In batches, and not next to the slot being written: reading the lines the
+            // worker writes takes them from its cache, which slows it down more than the
+            // decoding saves when done step by step.
+            if stream && i & 15 == 15 {
+                let published = (h.nsteps.load(Ordering::Acquire) as usize).min(steps.len());
+                while stream && out.steps.len() + STREAM_MARGIN < published {
+                    let k = out.steps.len();
+                    match steps[k].load(k, &h.awaits) {
+                        Ok(s) => out.steps.push(s),
+                        Err(_) => stream = false,
+                    }
+                }
+            }
             relax(i);
             i = i.wrapping_add(1);
             if i & 15 == 0 && start.elapsed() > PARENT_SPIN {
@@ -743,6 +763,9 @@ impl Program for CProgram {
             hdr.independence.store(encode_independence(req.independence), Ordering::Relaxed);
             hdr.max_steps.store(req.max_steps.min(self.steps.len()) as u64, Ordering::Relaxed);
             hdr.child_status.store(0, Ordering::Relaxed);
+            // Steps are decoded while the worker runs (`wait`): the count must not show the
+            // previous execution's steps before the worker starts this one.
+            hdr.nsteps.store(0, Ordering::Relaxed);
         }
         let t0 = Instant::now();
         let w = self.worker.as_ref().expect("spawned above");
@@ -758,7 +781,7 @@ impl Program for CProgram {
             (a, b) => a.or(b),
         };
         let mut status = 0;
-        let waited = self.wait(deadline, &mut status);
+        let waited = self.wait(deadline, &mut status, out);
         self.timing.roundtrip += t0.elapsed();
         self.timing.executions += 1;
         let t1 = Instant::now();
@@ -767,6 +790,10 @@ impl Program for CProgram {
         r.map_err(|c| ProgramError::Failed(c.message()))?
     }
 }
+
+/// How many of the last published steps `CProgram::wait` leaves to `collect`: the last
+/// one may still be rewritten, and the one before shares cache lines with it.
+const STREAM_MARGIN: usize = 2;
 
 impl CProgram {
     /// Kill whatever runs an execution cut by its time limit (`interrupt` false) or a
@@ -832,8 +859,11 @@ impl CProgram {
             // explorers must not see it.
             nsteps = nsteps.saturating_sub(1);
         }
-        out.steps.reserve(nsteps);
-        for (i, w) in self.steps.get()[..nsteps].iter().enumerate() {
+        // `wait` decoded the first steps while the worker ran (all final).
+        out.steps.truncate(nsteps);
+        let decoded = out.steps.len();
+        out.steps.reserve(nsteps - decoded);
+        for (i, w) in self.steps.get()[..nsteps].iter().enumerate().skip(decoded) {
             match w.load(i, &hdr.awaits) {
                 Ok(s) => out.steps.push(s),
                 Err(c) => return Err(c),
