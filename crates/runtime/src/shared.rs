@@ -677,67 +677,23 @@ impl<T: Plain> Drop for Shared<T> {
     }
 }
 
-/// Most the worker spins for the next request before blocking on its pipe.
+/// How long the worker spins for the next request before blocking on its pipe.
 pub(crate) const WORKER_SPIN: Duration = Duration::from_micros(200);
-/// Most the parent spins for a result before blocking (with poll) on its pipe.
+/// How long the parent spins for a result before blocking (with poll) on its pipe.
 pub(crate) const PARENT_SPIN: Duration = Duration::from_micros(500);
 
-/// How long one side of the hand-off spins before it blocks, adapted to what spinning
-/// achieved lately. Spinning answers in a fraction of a microsecond when the other side
-/// runs on another core and finishes soon, which is the common case on an idle machine.
-/// When the machine is oversubscribed the other side is often not running at all: the
-/// spin only takes CPU time from it (or from whatever runs in its place) until our time
-/// slice ends. With two busy processes beside it, a 2-core machine took 10 times longer
-/// than with this rule (docs/execution-cost.md, "Hand-off"). So the budget halves after
-/// every spin that ended without the answer and doubles (up to `max`) after every one
-/// that got it: an idle machine keeps spinning, a loaded one soon blocks at once. Every
-/// [`SpinBudget::PROBE`]th wait spins the full `max`, so that a budget worn down by a
-/// busy spell, or by a few long waits, grows back once spinning pays again.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct SpinBudget {
-    limit: Duration,
-    max: Duration,
-    waits: u32,
-}
-
-impl SpinBudget {
-    /// One wait in this many spins the full budget.
-    pub(crate) const PROBE: u32 = 64;
-
-    pub(crate) const fn new(max: Duration) -> Self {
-        SpinBudget { limit: max, max, waits: 0 }
-    }
-
-    /// How long the next wait spins.
-    pub(crate) fn next(&mut self) -> Duration {
-        self.waits = self.waits.wrapping_add(1);
-        if self.waits.is_multiple_of(Self::PROBE) {
-            self.max
-        } else {
-            self.limit
-        }
-    }
-
-    /// Record how the last spin ended.
-    pub(crate) fn record(&mut self, answered: bool) {
-        self.limit = if answered { (self.limit * 2 + Duration::from_micros(1)).min(self.max) } else { self.limit / 2 };
-    }
-}
-
-/// Worker side of the hand-off: wait until `seq` differs from `last`. Spins first, within
-/// `budget`, then blocks on `fd` after announcing it in `waiting`; the other side writes a
-/// byte only when it sees `waiting` set (both use SeqCst, so either it sees the flag or
-/// we see the new value). Stray bytes only cause a spurious wake-up. False when the pipe
-/// is closed.
-pub(crate) fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, budget: &mut SpinBudget) -> bool {
+/// Worker side of the hand-off: wait until `seq` differs from `last`. Spins first
+/// (a pipe wake-up costs tens of microseconds on a loaded 2-core machine), then blocks on
+/// `fd` after announcing it in `waiting`; the other side writes a byte only when it sees
+/// `waiting` set (both use SeqCst, so either it sees the flag or we see the new value).
+/// Stray bytes only cause a spurious wake-up. False when the pipe is closed.
+pub(crate) fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, spin: Duration) -> bool {
     let start = Instant::now();
-    let limit = budget.next();
     let mut i = 0u32;
     while seq.load(Ordering::Acquire) == last {
-        std::hint::spin_loop();
+        relax(i);
         i = i.wrapping_add(1);
-        if i & 15 == 0 && start.elapsed() > limit {
-            budget.record(false);
+        if i & 15 == 0 && start.elapsed() > spin {
             loop {
                 waiting.store(1, Ordering::SeqCst);
                 if seq.load(Ordering::SeqCst) != last {
@@ -756,8 +712,19 @@ pub(crate) fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_in
             return true;
         }
     }
-    budget.record(true);
     true
+}
+
+/// One iteration of a spin-wait: a few pause instructions, then yield the CPU, so that
+/// when the other side is runnable on the same core (the machine is oversubscribed) it
+/// gets to run at once instead of after our time slice.
+pub(crate) fn relax(i: u32) {
+    if i < 64 {
+        std::hint::spin_loop();
+    } else {
+        // SAFETY: sched_yield has no preconditions.
+        unsafe { libc::sched_yield() };
+    }
 }
 
 pub(crate) fn read_byte(fd: c_int) -> Option<u8> {
@@ -801,31 +768,6 @@ pub(crate) fn pipe() -> Result<(c_int, c_int), RuntimeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn spin_budget_shrinks_when_spinning_fails_and_recovers_when_it_pays() {
-        let max = Duration::from_micros(200);
-        let mut b = SpinBudget::new(max);
-        assert_eq!(b.next(), max, "an idle machine spins the full budget first");
-        for _ in 0..10 {
-            b.record(false);
-        }
-        let worn = b.next();
-        assert!(worn < Duration::from_micros(1), "ten failed spins leave {worn:?}");
-        // A worn budget still spins in full at every probe, so that it can recover.
-        let mut waits = 2; // calls of `next` so far
-        while (waits + 1) % SpinBudget::PROBE != 0 {
-            assert!(b.next() < Duration::from_micros(1));
-            waits += 1;
-        }
-        assert_eq!(b.next(), max);
-        for _ in 0..12 {
-            b.record(true);
-        }
-        assert_eq!(b.next(), max, "answered spins bring the budget back to its maximum");
-        b.record(false);
-        assert_eq!(b.next(), max / 2);
-    }
 
     fn all_actions() -> Vec<Action> {
         use Action::*;

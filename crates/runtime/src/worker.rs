@@ -24,7 +24,7 @@ use crate::image::Image;
 use crate::mem::{Arena, ImageSnapshot, Stacks, TlsBlocks};
 use crate::shared::{
     decode_independence, decode_name, encode_independence, encode_name, end_tag, error_code, load_len, pipe, read_byte,
-    wait_seq, write_byte, AwaitsFull, Corrupt, Header, Shared, SpinBudget, WireStep, MAX_DEFECTS, MAX_NAMES, MAX_SLEEP,
+    relax, wait_seq, write_byte, AwaitsFull, Corrupt, Header, Shared, WireStep, MAX_DEFECTS, MAX_NAMES, MAX_SLEEP,
     PARENT_SPIN, WORKER_SPIN,
 };
 use crate::signals::{
@@ -128,8 +128,6 @@ pub struct CProgram {
     interrupted: bool,
     /// Sequence number of the last request posted.
     seq: u64,
-    /// How long `wait` spins before it blocks (adapted to the machine's load).
-    spin: SpinBudget,
     /// Highest peak RSS seen among the workers, in bytes.
     worker_hwm: u64,
     /// Whether SIGINT cuts the execution in progress.
@@ -382,7 +380,6 @@ impl CProgram {
             timing: Timing::default(),
             interrupted: false,
             seq: 0,
-            spin: SpinBudget::new(PARENT_SPIN),
             worker_hwm: 0,
             interruptible: true,
             deadlock_sites: PendingSites::default(),
@@ -541,10 +538,9 @@ impl CProgram {
         let snapshot = &self.snapshot;
         let mut dirty = false;
         let mut seen = 0;
-        let mut budget = SpinBudget::new(WORKER_SPIN);
         loop {
             let h = ctx.hdr;
-            if !wait_seq(&h.req_seq, seen, &h.worker_waiting, req, &mut budget) {
+            if !wait_seq(&h.req_seq, seen, &h.worker_waiting, req, WORKER_SPIN) {
                 break;
             }
             seen = h.req_seq.load(Ordering::SeqCst);
@@ -643,9 +639,7 @@ impl CProgram {
         let steps = self.steps.get();
         let mut stream = true;
         let start = Instant::now();
-        let limit = self.spin.next();
         let mut i = 0u32;
-        let mut answered = true;
         while !done() {
             // In batches, and not next to the slot being written: reading the lines the
             // worker writes takes them from its cache, which slows it down more than the
@@ -660,14 +654,12 @@ impl CProgram {
                     }
                 }
             }
-            std::hint::spin_loop();
+            relax(i);
             i = i.wrapping_add(1);
-            if i & 15 == 0 && start.elapsed() > limit {
-                answered = false;
+            if i & 15 == 0 && start.elapsed() > PARENT_SPIN {
                 break;
             }
         }
-        self.spin.record(answered);
         loop {
             h.parent_waiting.store(1, Ordering::SeqCst);
             if h.resp_seq.load(Ordering::SeqCst) == seq {
