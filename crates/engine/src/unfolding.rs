@@ -298,39 +298,68 @@ impl<T: Clone + Eq + Hash> Interner<T> {
     }
 }
 
-/// Vectors of `Copy` values named by index, with their freed indices reused.
+/// Vectors of `Copy` values named by index, all in one pool: vector `i` is
+/// `pool[spans[i].0..][..spans[i].1]`. A freed index is reused, and a freed run of the
+/// pool is reused by a vector of the same length (like [`SkipPool`]). One allocation per
+/// vector cost a malloc header and its rounding on top of a `tmax` vector's 4 bytes per
+/// thread: on `qpor_growth nested_pairs 6` the boxes were 24.9 MB of the 48.9 MB peak
+/// heap, from 2.2 million allocations (docs/qpor-performance.md, round 6).
 #[derive(Clone)]
 struct Slab<T> {
-    items: Vec<Box<[T]>>,
-    free: Vec<u32>,
+    pool: Vec<T>,
+    // invariant: spans[i] is the (offset, length) of live vector i, (0, 0) if i is free;
+    // no two live vectors' runs overlap, and no free run overlaps a live one.
+    spans: Vec<(u32, u32)>,
+    free_ids: Vec<u32>,
+    /// Freed runs by length.
+    free_runs: Vec<Vec<u32>>,
 }
 
 impl<T: Copy> Slab<T> {
     fn new() -> Self {
-        Slab { items: Vec::new(), free: Vec::new() }
+        Slab { pool: Vec::new(), spans: Vec::new(), free_ids: Vec::new(), free_runs: Vec::new() }
     }
 
     fn add(&mut self, v: &[T]) -> u32 {
-        match self.free.pop() {
+        let n = u32::try_from(v.len()).expect("a vector of more than 2^32 entries");
+        let off = match self.free_runs.get_mut(v.len()).and_then(|f| f.pop()) {
+            Some(off) => {
+                self.pool[off as usize..off as usize + v.len()].copy_from_slice(v);
+                off
+            }
+            None => {
+                let off = u32::try_from(self.pool.len()).expect("more than 2^32 pooled entries");
+                self.pool.extend_from_slice(v);
+                off
+            }
+        };
+        match self.free_ids.pop() {
             Some(i) => {
-                self.items[i as usize] = Box::from(v);
+                self.spans[i as usize] = (off, n);
                 i
             }
             None => {
-                self.items.push(Box::from(v));
-                (self.items.len() - 1) as u32
+                self.spans.push((off, n));
+                u32::try_from(self.spans.len() - 1).expect("more than 2^32 vectors")
             }
         }
     }
 
     fn remove(&mut self, i: u32) {
-        self.items[i as usize] = Box::new([]);
-        self.free.push(i);
+        let (off, n) = std::mem::take(&mut self.spans[i as usize]);
+        if n > 0 {
+            if self.free_runs.len() <= n as usize {
+                self.free_runs.resize(n as usize + 1, Vec::new());
+            }
+            self.free_runs[n as usize].push(off);
+        }
+        self.free_ids.push(i);
     }
 
     #[inline]
     fn get(&self, i: u32) -> &[T] {
-        &self.items[i as usize]
+        let (off, n) = self.spans[i as usize];
+        &self.pool[off as usize..(off + n) as usize]
     }
 }
 
