@@ -3,7 +3,8 @@
 // reads two locations and blocks until either is written; the bad schedule is found as
 // the assertion, or as the data race on the counters the critical section protects,
 // whichever the exploration meets first. (`turn` fills its word, see
-// peterson_unbounded.c; with --keep-going every DPOR finds the same 28 traces.)
+// peterson_unbounded.c; with --keep-going every DPOR finds the same 16 traces, and dfs
+// 3 873 interleavings, 16 distinct: 28 while every access to a word was dependent.)
 // expect: verdict=defect kind=assertion|data-race flags=--algorithm=optimal-dpor
 #include <pthread.h>
 #include <stdatomic.h>

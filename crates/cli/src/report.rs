@@ -130,16 +130,16 @@ impl Symbols {
     }
 
     /// The locations a spin-wait watches: the first one read at the byte `first_off` of
-    /// its word (the wait's site names it), the others by their word. The synchronising
-    /// objects it waits on (a mutex polled under, an object of a failed try) are not
-    /// among them: see [`Symbols::wait_parts`].
+    /// its word (the wait's site names it), the others by the first byte of the word they
+    /// watch. The synchronising objects it waits on (a mutex polled under, an object of a
+    /// failed try) are not among them: see [`Symbols::wait_parts`].
     pub fn awaited(&self, prog: &CProgram, w: Awaited, first_off: u64) -> String {
         let names: Vec<String> = w
             .iter()
             .enumerate()
-            .filter(|(_, (o, _))| o.0 & 1 == 1)
-            .map(|(i, (o, _))| {
-                let off = if i == 0 { first_off } else { 0 };
+            .filter(|(_, (o, ..))| o.0 & 1 == 1)
+            .map(|(i, (o, b, _))| {
+                let off = if i == 0 { first_off } else { b.first() as u64 };
                 self.byte(prog, memory_addr(o) + off)
             })
             .collect();
@@ -162,7 +162,7 @@ impl Symbols {
         t: ThreadId,
     ) -> Vec<WaitPart> {
         let mut parts = Vec::new();
-        for (o, _) in w.iter().filter(|(o, _)| o.0 & 1 == 0) {
+        for (o, ..) in w.iter().filter(|(o, ..)| o.0 & 1 == 0) {
             let name = self.object(prog, o);
             let last = steps
                 .iter()
@@ -178,7 +178,7 @@ impl Symbols {
         }
         let locs = self.awaited(prog, w, first_off);
         if !locs.is_empty() {
-            let many = w.iter().filter(|(o, _)| o.0 & 1 == 1).count() > 1;
+            let many = w.iter().filter(|(o, ..)| o.0 & 1 == 1).count() > 1;
             parts.push(WaitPart::Locations(locs, many));
         }
         parts
@@ -223,10 +223,10 @@ impl Symbols {
             _ => {}
         }
         match s.action {
-            Action::Read(o) => format!("read({})", at(o)),
-            Action::Write(o) => format!("write({})", at(o)),
-            Action::Rmw(o, true) => format!("rmw({})", at(o)),
-            Action::Rmw(o, false) => format!("rmw({}) unchanged", at(o)),
+            Action::Read(o, _) => format!("read({})", at(o)),
+            Action::Write(o, _) => format!("write({})", at(o)),
+            Action::Rmw(o, _, true) => format!("rmw({})", at(o)),
+            Action::Rmw(o, _, false) => format!("rmw({}) unchanged", at(o)),
             Action::Await(w) => {
                 self.spin_wait(&self.wait_parts(prog, w, site_word_offset(s.site), &steps[..i], s.thread))
             }
@@ -248,10 +248,12 @@ impl Symbols {
             Action::Unlock(m, _) => format!("unlock({})", o(m)),
             Action::TryLock(m, true) => format!("trylock({}) = acquired", o(m)),
             Action::TryLock(m, false) => format!("trylock({}) = busy", o(m)),
-            Action::Read(m) => format!("read({})", o(m)),
-            Action::Write(m) => format!("write({})", o(m)),
-            Action::Rmw(m, true) => format!("rmw({})", o(m)),
-            Action::Rmw(m, false) => format!("rmw({}) unchanged", o(m)),
+            Action::Read(m, b) => format!("read({})", self.byte(prog, memory_addr(m) + b.first() as u64)),
+            Action::Write(m, b) => format!("write({})", self.byte(prog, memory_addr(m) + b.first() as u64)),
+            Action::Rmw(m, b, true) => format!("rmw({})", self.byte(prog, memory_addr(m) + b.first() as u64)),
+            Action::Rmw(m, b, false) => {
+                format!("rmw({}) unchanged", self.byte(prog, memory_addr(m) + b.first() as u64))
+            }
             Action::Await(w) => self.spin_wait(&self.wait_parts(prog, w, 0, &[], ThreadId::MAIN)),
             Action::CondWait(c) => format!("pthread_cond_wait({}) begins", o(c)),
             Action::CondWake(c, false, _) => format!("pthread_cond_wait({}) woken", o(c)),
@@ -589,7 +591,7 @@ pub fn trace(sym: &Symbols, prog: &CProgram, exec: &Execution) -> Vec<TraceStep>
             Action::Await(w) => Some(w),
             _ => None,
         })
-        .flat_map(|w| w.iter().map(|(o, _)| o))
+        .flat_map(|w| w.iter().map(|(o, ..)| o))
         .collect();
     exec.steps
         .iter()

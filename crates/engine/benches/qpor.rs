@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 use unfold_engine::model::{programs, Model};
 use unfold_engine::unfolding::{Preds, Unfolding};
-use unfold_engine::{explore, Action, Algorithm, Control, Execution, ExploreConfig, ObjId, Stats, ThreadId};
+use unfold_engine::{explore, Action, Algorithm, Bytes, Control, Execution, ExploreConfig, ObjId, Stats, ThreadId};
 
 fn rss_bytes() -> u64 {
     std::fs::read_to_string("/proc/self/statm")
@@ -82,8 +82,11 @@ fn main() {
     let mut chain = Vec::new();
     let mut last = None;
     for _ in 0..100_000 {
-        let (e, _) =
-            u.find_or_add(ThreadId(0), Action::Write(ObjId(1)), &Preds { tpred: last, opred: last, extra: vec![] });
+        let (e, _) = u.find_or_add(
+            ThreadId(0),
+            Action::Write(ObjId(1), Bytes::ALL),
+            &Preds { tpred: last, opred: last, extra: vec![] },
+        );
         last = Some(e);
         chain.push(e);
     }

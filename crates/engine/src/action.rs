@@ -8,11 +8,13 @@
 //!
 //! Two actions of *different* threads are dependent when
 //! - they operate on the same object (mutex, condition variable, semaphore, barrier,
-//!   read-write lock, memory location), except that in
+//!   read-write lock, memory word), except that in
 //!   [`Independence::ReadReadIndependent`] mode two [`Access::Read`] operations commute:
 //!   two reads of a memory location, or two read-side operations on a read-write lock
-//!   (read locks and read unlocks). In [`Independence::AllDependent`] mode (what QPOR's
-//!   trees need) every two operations on one object are dependent.
+//!   (read locks and read unlocks); and two accesses to disjoint [`Bytes`] of one memory
+//!   word commute (`atomic_int count, sense;` share a word, not a location). In
+//!   [`Independence::AllDependent`] mode (what QPOR's trees need) every two operations
+//!   on one object are dependent, whatever bytes of a word they touch.
 //!
 //! Create, join, exit and process exit are independent of every action of another
 //! thread: they order events by *causality* only (a thread's first action follows its
@@ -57,26 +59,28 @@ pub enum Action {
     /// `pthread_mutex_trylock` (and `timedlock`): an `acq` when `acquired`, otherwise a
     /// read of the mutex state. Always enabled.
     TryLock(ObjId, bool),
-    /// A visible read of a memory object.
-    Read(ObjId),
-    /// A visible write of a memory object.
-    Write(ObjId),
-    /// A visible read-modify-write (atomic exchange, fetch-add, compare-exchange...) and
-    /// whether it changed the location's value. The outcome is known only once the
-    /// program ran it: a thread *announces* `Rmw(o, true)` (its pending form: it may
-    /// write), and the frontend reports the executed step as `Rmw(o, false)` when it
+    /// A visible read of the given bytes of a memory word.
+    Read(ObjId, Bytes),
+    /// A visible write of the given bytes of a memory word.
+    Write(ObjId, Bytes),
+    /// A visible read-modify-write (atomic exchange, fetch-add, compare-exchange...) of
+    /// the given bytes of a memory word, and whether it changed the location's value. The
+    /// outcome is known only once the program ran it: a thread *announces*
+    /// `Rmw(o, b, true)` (its pending form: it may write), and the frontend reports the
+    /// executed step as `Rmw(o, b, false)` when it
     /// left the value as it was (a failed compare-exchange, an exchange or `fetch_or` of
     /// the value already there, `fetch_add(0)`). An unchanged one is observationally a
     /// load: it does not move the write count spin-waits wait on
     /// ([`Action::moves_writes`]), and a spin iteration made of loads and unchanged
     /// read-modify-writes is pure. For dependence it is a write either way (see
     /// docs/memory.md, "Read-modify-writes that change nothing").
-    Rmw(ObjId, bool),
-    /// A spin-wait: the thread's last loop iteration read these locations (when it had
-    /// seen the given numbers of writes) and changed nothing, so it cannot make progress
-    /// until another thread writes one of them: enabled once the write count of some
-    /// awaited location differs from the one seen. A read of every awaited location
-    /// otherwise (see `objects::memory`). The watched objects may also be synchronising
+    Rmw(ObjId, Bytes, bool),
+    /// A spin-wait: the thread's last loop iteration read these locations (bytes of
+    /// memory words, when it had seen the given numbers of writes to them) and changed
+    /// nothing, so it cannot make progress until another thread writes one of them:
+    /// enabled once the write count of some awaited location (the writes to the bytes
+    /// read: [`crate::objects::memory`]) differs from the one seen. A read of every
+    /// awaited location otherwise (see `objects::memory`). The watched objects may also be synchronising
     /// objects, each with its await count seen ([`Action::moves_await_count`]): a mutex
     /// (its releases: a poll of plain locations under it waits for another thread's
     /// unlock, a `trylock` retry loop for the mutex to be released), a semaphore (its
@@ -127,6 +131,106 @@ pub enum Action {
     BarrierLeave(ObjId),
 }
 
+/// The bytes of its 8-byte memory word an access touches: bit `b` stands for byte `b`
+/// (the byte at the word's address plus `b`). Never empty.
+///
+/// Two accesses to one word are dependent under read-read independence only if their
+/// bytes overlap ([`Independence::objects_conflict`]), and a spin-wait watches the bytes
+/// its iteration loaded, so that `atomic_int count, sense;` in one word behave as two
+/// locations (docs/memory.md, "Byte-aware dependence"). A synchronising object is
+/// always touched whole: [`Bytes::ALL`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bytes(std::num::NonZeroU8);
+
+impl Bytes {
+    /// The whole word (and every synchronising object).
+    pub const ALL: Bytes = Bytes(std::num::NonZeroU8::MAX);
+
+    /// The bytes of the mask `bits`; `None` for the empty mask.
+    #[inline]
+    pub const fn new(bits: u8) -> Option<Bytes> {
+        match std::num::NonZeroU8::new(bits) {
+            Some(b) => Some(Bytes(b)),
+            None => None,
+        }
+    }
+
+    /// The bytes `[offset, offset + len)` of a word, cut at its end; an empty range
+    /// names its first byte (`offset` is taken modulo 8).
+    #[inline]
+    pub const fn span(offset: u64, len: u64) -> Bytes {
+        let lo = offset & 7;
+        let hi = if len == 0 {
+            lo + 1
+        } else if len > 8 - lo {
+            8
+        } else {
+            lo + len
+        };
+        let bits = ((0xFFu16 >> (8 - hi)) & (0xFFu16 << lo)) as u8;
+        match Bytes::new(bits) {
+            Some(b) => b,
+            None => Bytes::ALL, // unreachable: lo < hi <= 8
+        }
+    }
+
+    /// The mask.
+    #[inline]
+    pub const fn bits(self) -> u8 {
+        self.0.get()
+    }
+
+    /// Whether the two share a byte.
+    #[inline]
+    pub const fn overlaps(self, other: Bytes) -> bool {
+        self.bits() & other.bits() != 0
+    }
+
+    /// The bytes of either.
+    #[inline]
+    pub fn union(self, other: Bytes) -> Bytes {
+        Bytes(self.0 | other.0)
+    }
+
+    /// The lowest byte.
+    #[inline]
+    pub const fn first(self) -> u32 {
+        self.bits().trailing_zeros()
+    }
+
+    /// The bytes, lowest first.
+    #[inline]
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        let bits = self.bits();
+        (0..8).filter(move |b| bits & (1 << b) != 0)
+    }
+}
+
+impl fmt::Debug for Bytes {
+    /// `[lo..hi]` for a contiguous range, the mask in hexadecimal otherwise.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (lo, hi) = (self.first(), 8 - self.bits().leading_zeros());
+        if self.bits().count_ones() == hi - lo {
+            write!(f, "[{lo}..{hi}]")
+        } else {
+            write!(f, "[{:#04x}]", self.bits())
+        }
+    }
+}
+
+impl serde::Serialize for Bytes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u8(self.bits())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Bytes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let bits = <u8 as serde::Deserialize>::deserialize(d)?;
+        Bytes::new(bits).ok_or_else(|| serde::de::Error::custom("an access to no byte of its word"))
+    }
+}
+
 /// Most locations one spin-wait watches ([`Awaited`]). A loop iteration that read more
 /// distinct locations is explored iteration by iteration. Waits on up to
 /// [`INLINE_AWAITED`] locations (a flag; Peterson's `want[other]` and `turn`) are held in
@@ -139,8 +243,14 @@ pub const MAX_AWAITED: usize = 16;
 /// Most locations an [`Awaited`] holds inline.
 pub const INLINE_AWAITED: usize = 2;
 
-/// The objects a spin-wait ([`Action::Await`]) watches, each with the value of its
-/// *await count* the thread had seen (a location's writes, a mutex's releases:
+/// One entry of an [`Awaited`]: an object, the bytes of it the wait read (of a memory
+/// word; [`Bytes::ALL`] for a synchronising object), and the await count of those bytes
+/// the thread had seen ([`crate::objects::ObjState::await_count`]).
+pub type AwaitEntry = (ObjId, Bytes, u32);
+
+/// The objects a spin-wait ([`Action::Await`]) watches, each with the bytes it read (of
+/// a memory word; a synchronising object is watched whole) and the value of their
+/// *await count* the thread had seen (the writes to those bytes, a mutex's releases:
 /// [`Action::moves_await_count`]): 1 to [`MAX_AWAITED`] distinct objects, in the order
 /// the loop iteration first read them.
 ///
@@ -155,12 +265,23 @@ pub struct Awaited {
     // invariant: either objs[0] is an object (!= NONE, != MANY): the used entries are the
     // leading ones that are not NONE (no object is `ObjId(u64::MAX)` or
     // `ObjId(u64::MAX - 1)`: the C runtime's objects are addresses, the test model's
-    // small numbers), distinct, and an unused entry has seen 0 (so that the derived
-    // equality and hash see only the used ones); or objs[0] == MANY, seen[0] is the
-    // index of an interned list of more than INLINE_AWAITED distinct entries, objs[1] its
-    // first object and seen[1] its length.
+    // small numbers), distinct, their bytes non-zero, and an unused entry has seen 0 and
+    // bytes 0 (so that the derived equality and hash see only the used ones); or
+    // objs[0] == MANY, seen[0] is the index of an interned list of more than
+    // INLINE_AWAITED distinct entries, objs[1] its first object, seen[1] its length, and
+    // bytes are 0.
     objs: [ObjId; INLINE_AWAITED],
     seen: [u32; INLINE_AWAITED],
+    bytes: [u8; INLINE_AWAITED],
+    // A byte with one valid value: `Action` puts its tag there and stays 32 bytes.
+    niche: Niche,
+}
+
+/// See [`Awaited`]'s `niche`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[repr(u8)]
+enum Niche {
+    Only = 0,
 }
 
 /// The unused entries of an [`Awaited`].
@@ -168,11 +289,15 @@ const NONE: ObjId = ObjId(u64::MAX);
 /// The mark of an interned [`Awaited`].
 const MANY: ObjId = ObjId(u64::MAX - 1);
 
+/// An [`Awaited`] with no entry (to be filled).
+const EMPTY: Awaited =
+    Awaited { objs: [NONE; INLINE_AWAITED], seen: [0; INLINE_AWAITED], bytes: [0; INLINE_AWAITED], niche: Niche::Only };
+
 /// The interned lists of the waits on more than [`INLINE_AWAITED`] locations.
 #[derive(Default)]
 struct AwaitTable {
-    lists: Vec<std::sync::Arc<[(ObjId, u32)]>>,
-    index: rustc_hash::FxHashMap<std::sync::Arc<[(ObjId, u32)]>, u32>,
+    lists: Vec<std::sync::Arc<[AwaitEntry]>>,
+    index: rustc_hash::FxHashMap<std::sync::Arc<[AwaitEntry]>, u32>,
 }
 
 fn await_table() -> std::sync::MutexGuard<'static, AwaitTable> {
@@ -186,10 +311,10 @@ fn await_table() -> std::sync::MutexGuard<'static, AwaitTable> {
 #[derive(Clone, Debug)]
 enum AwaitedList {
     Inline(Awaited),
-    Interned(std::sync::Arc<[(ObjId, u32)]>),
+    Interned(std::sync::Arc<[AwaitEntry]>),
 }
 
-/// Iterator over an [`Awaited`]'s `(object, count seen)` entries.
+/// Iterator over an [`Awaited`]'s `(object, bytes, count seen)` entries.
 #[derive(Clone, Debug)]
 pub struct AwaitedIter {
     list: AwaitedList,
@@ -197,13 +322,14 @@ pub struct AwaitedIter {
 }
 
 impl Iterator for AwaitedIter {
-    type Item = (ObjId, u32);
+    type Item = AwaitEntry;
 
     #[inline]
-    fn next(&mut self) -> Option<(ObjId, u32)> {
+    fn next(&mut self) -> Option<AwaitEntry> {
         let i = self.next;
         let item = match &self.list {
-            AwaitedList::Inline(w) => (i < INLINE_AWAITED && w.objs[i] != NONE).then(|| (w.objs[i], w.seen[i])),
+            AwaitedList::Inline(w) => (i < INLINE_AWAITED && w.objs[i] != NONE)
+                .then(|| (w.objs[i], Bytes::new(w.bytes[i]).unwrap_or(Bytes::ALL), w.seen[i])),
             AwaitedList::Interned(l) => l.get(i).copied(),
         };
         self.next += item.is_some() as usize;
@@ -212,22 +338,30 @@ impl Iterator for AwaitedIter {
 }
 
 impl Awaited {
-    /// A wait on one object.
+    /// A wait on one object, whole.
     pub fn one(o: ObjId, seen: u32) -> Awaited {
         assert!(o != NONE && o != MANY, "unfold bug: a wait on a reserved object id");
-        let mut w = Awaited { objs: [NONE; INLINE_AWAITED], seen: [0; INLINE_AWAITED] };
+        let mut w = EMPTY;
         w.objs[0] = o;
         w.seen[0] = seen;
+        w.bytes[0] = Bytes::ALL.bits();
         w
     }
 
-    /// A wait on the given locations (the first count kept for a repeated one); `None`
-    /// if there are none or more than [`MAX_AWAITED`] distinct ones (or a reserved
-    /// object id: `ObjId(u64::MAX)`, `ObjId(u64::MAX - 1)`).
+    /// A wait on the given objects, each whole (the first count kept for a repeated
+    /// one); `None` if there are none or more than [`MAX_AWAITED`] distinct ones (or a
+    /// reserved object id: `ObjId(u64::MAX)`, `ObjId(u64::MAX - 1)`).
     pub fn new(reads: impl IntoIterator<Item = (ObjId, u32)>) -> Option<Awaited> {
-        let mut list: [(ObjId, u32); MAX_AWAITED] = [(NONE, 0); MAX_AWAITED];
+        Awaited::with_bytes(reads.into_iter().map(|(o, v)| (o, Bytes::ALL, v)))
+    }
+
+    /// A wait on the given bytes of objects, as [`Awaited::new`] (the first entry kept
+    /// for a repeated object: a caller that read several byte ranges of one word merges
+    /// them into one entry first, with the count of their union).
+    pub fn with_bytes(reads: impl IntoIterator<Item = AwaitEntry>) -> Option<Awaited> {
+        let mut list: [AwaitEntry; MAX_AWAITED] = [(NONE, Bytes::ALL, 0); MAX_AWAITED];
         let mut len = 0;
-        for (o, v) in reads {
+        for (o, b, v) in reads {
             if o == NONE || o == MANY {
                 return None;
             }
@@ -237,16 +371,17 @@ impl Awaited {
             if len == MAX_AWAITED {
                 return None;
             }
-            list[len] = (o, v);
+            list[len] = (o, b, v);
             len += 1;
         }
         let list = &list[..len];
         match len {
             0 => None,
             1..=INLINE_AWAITED => {
-                let mut w = Awaited { objs: [NONE; INLINE_AWAITED], seen: [0; INLINE_AWAITED] };
-                for (k, &(o, v)) in list.iter().enumerate() {
+                let mut w = EMPTY;
+                for (k, &(o, b, v)) in list.iter().enumerate() {
                     w.objs[k] = o;
+                    w.bytes[k] = b.bits();
                     w.seen[k] = v;
                 }
                 Some(w)
@@ -257,13 +392,16 @@ impl Awaited {
                     Some(&id) => id,
                     None => {
                         let id = u32::try_from(t.lists.len()).expect("unfold limit: 2^32 distinct spin-waits");
-                        let l: std::sync::Arc<[(ObjId, u32)]> = list.into();
+                        let l: std::sync::Arc<[AwaitEntry]> = list.into();
                         t.lists.push(l.clone());
                         t.index.insert(l, id);
                         id
                     }
                 };
-                Some(Awaited { objs: [MANY, list[0].0], seen: [id, len as u32] })
+                let mut w = EMPTY;
+                w.objs = [MANY, list[0].0];
+                w.seen = [id, len as u32];
+                Some(w)
             }
         }
     }
@@ -299,7 +437,7 @@ impl Awaited {
         }
     }
 
-    /// The locations with the write counts seen.
+    /// The locations with the bytes read and the write counts seen.
     #[inline]
     pub fn iter(self) -> AwaitedIter {
         let list = if self.interned() {
@@ -310,21 +448,36 @@ impl Awaited {
         AwaitedIter { list, next: 0 }
     }
 
-    /// Whether `o` is watched.
+    /// Whether `o` is watched (whatever bytes of it).
     #[inline]
     pub fn contains(&self, o: ObjId) -> bool {
         if self.interned() {
-            o != NONE && o != MANY && self.iter().any(|(x, _)| x == o)
+            o != NONE && o != MANY && self.iter().any(|(x, ..)| x == o)
         } else {
             o != NONE && self.objs.contains(&o)
         }
     }
 
-    /// Whether the wait is over, given each location's current write count: some
-    /// location has been written since the thread read it.
+    /// The bytes of `o` watched, if `o` is watched.
     #[inline]
-    pub fn woken(&self, mut writes: impl FnMut(ObjId) -> u32) -> bool {
-        self.iter().any(|(o, seen)| writes(o) != seen)
+    pub fn bytes_of(&self, o: ObjId) -> Option<Bytes> {
+        if self.interned() {
+            if o == NONE || o == MANY {
+                return None;
+            }
+            self.iter().find(|e| e.0 == o).map(|e| e.1)
+        } else {
+            let k = self.objs.iter().position(|&x| x == o && x != NONE)?;
+            Bytes::new(self.bytes[k])
+        }
+    }
+
+    /// Whether the wait is over, given the current await count of each location's
+    /// bytes read (`count(o, bytes)`): some location has been written since the thread
+    /// read it.
+    #[inline]
+    pub fn woken(&self, mut count: impl FnMut(ObjId, Bytes) -> u32) -> bool {
+        self.iter().any(|(o, b, seen)| count(o, b) != seen)
     }
 }
 
@@ -336,9 +489,9 @@ impl serde::Serialize for Awaited {
 
 impl<'de> serde::Deserialize<'de> for Awaited {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let list = Vec::<(ObjId, u32)>::deserialize(d)?;
+        let list = Vec::<AwaitEntry>::deserialize(d)?;
         let distinct = list.iter().enumerate().all(|(i, e)| list[..i].iter().all(|x| x.0 != e.0));
-        Awaited::new(list.iter().copied())
+        Awaited::with_bytes(list.iter().copied())
             .filter(|_| distinct)
             .ok_or_else(|| serde::de::Error::custom("a spin-wait on 1 to MAX_AWAITED distinct objects"))
     }
@@ -393,9 +546,9 @@ impl Action {
             Action::Lock(o)
             | Action::Unlock(o, _)
             | Action::TryLock(o, _)
-            | Action::Read(o)
-            | Action::Write(o)
-            | Action::Rmw(o, _)
+            | Action::Read(o, _)
+            | Action::Write(o, _)
+            | Action::Rmw(o, ..)
             | Action::CondWait(o)
             | Action::CondWake(o, ..)
             | Action::Signal(o)
@@ -417,6 +570,27 @@ impl Action {
         }
     }
 
+    /// The bytes of its object the action touches: those of a memory access or, for a
+    /// spin-wait, of its first location; [`Bytes::ALL`] for every other operation.
+    #[inline]
+    pub fn bytes(self) -> Bytes {
+        match self {
+            Action::Read(_, b) | Action::Write(_, b) | Action::Rmw(_, b, _) => b,
+            Action::Await(w) => w.iter().next().map_or(Bytes::ALL, |e| e.1),
+            _ => Bytes::ALL,
+        }
+    }
+
+    /// The bytes of object `o` the action touches, if it touches `o`: [`Action::bytes`]
+    /// for its object, or the bytes of `o` a spin-wait watches.
+    #[inline]
+    pub fn bytes_of(self, o: ObjId) -> Option<Bytes> {
+        match self {
+            Action::Await(w) => w.bytes_of(o),
+            a => (a.object() == Some(o)).then(|| a.bytes()),
+        }
+    }
+
     /// Whether the action operates on object `o`: its object, or one of the locations
     /// a spin-wait watches.
     #[inline]
@@ -435,7 +609,7 @@ impl Action {
             Action::Await(w) => (Some(w), None),
             a => (None, a.object()),
         };
-        w.into_iter().flat_map(|w| w.iter().map(|(o, _)| o)).chain(one)
+        w.into_iter().flat_map(|w| w.iter().map(|(o, ..)| o)).chain(one)
     }
 
     /// The kind of object the action touches.
@@ -444,7 +618,7 @@ impl Action {
         Some(match self {
             Action::Create(_) | Action::Join(_) | Action::Exit | Action::ExitProcess => return None,
             Action::Lock(_) | Action::Unlock(..) | Action::TryLock(..) => ObjKind::Mutex,
-            Action::Read(_) | Action::Write(_) | Action::Rmw(..) | Action::Await(..) => ObjKind::Memory,
+            Action::Read(..) | Action::Write(..) | Action::Rmw(..) | Action::Await(..) => ObjKind::Memory,
             Action::CondWait(_) | Action::CondWake(..) | Action::Signal(_) | Action::Broadcast(_) => ObjKind::CondVar,
             Action::SemInit(..)
             | Action::SemPost(_)
@@ -465,7 +639,7 @@ impl Action {
     #[inline]
     pub fn access(self) -> Access {
         match self {
-            Action::Read(_)
+            Action::Read(..)
             | Action::Await(..)
             | Action::Unlock(_, false)
             | Action::RdLock(_)
@@ -509,7 +683,7 @@ impl Action {
             Action::CondWake(o, true, _) => Action::CondWake(o, true, false),
             Action::CondWake(o, false, _) => Action::CondWake(o, false, true),
             Action::BarrierArrive(o, _) => Action::BarrierArrive(o, false),
-            Action::Rmw(o, _) => Action::Rmw(o, true),
+            Action::Rmw(o, b, _) => Action::Rmw(o, b, true),
             a => a,
         }
     }
@@ -520,7 +694,7 @@ impl Action {
     /// object, the DPOR analysis, the test model; the C runtime counts the same way).
     #[inline]
     pub fn moves_writes(self) -> bool {
-        matches!(self, Action::Write(_) | Action::Rmw(_, true))
+        matches!(self, Action::Write(..) | Action::Rmw(_, _, true))
     }
 
     /// Whether this executed action moves the *await count* of its object, the state a
@@ -548,6 +722,20 @@ impl Action {
             )
     }
 
+    /// How much this executed action moves the await count of `bytes` of its object
+    /// ([`crate::objects::ObjState::await_count`]): a write to a memory word by the number
+    /// of those bytes it writes (the count is the sum of their write counts), an
+    /// operation on a synchronising object by 1 if it moves the count at all
+    /// ([`Action::moves_await_count`]).
+    #[inline]
+    pub fn await_weight(self, bytes: Bytes) -> u32 {
+        match self {
+            _ if !self.moves_await_count() => 0,
+            Action::Write(_, b) | Action::Rmw(_, b, _) => (b.bits() & bytes.bits()).count_ones(),
+            _ => 1,
+        }
+    }
+
     /// Whether this executed action is a try or timed operation that failed (a
     /// `trylock` or `timedlock` of a held mutex, a `trywait`/`timedwait` of a zero
     /// semaphore, a `tryrdlock`/`trywrlock` or timed lock of a read-write lock held
@@ -573,7 +761,7 @@ impl Action {
     #[inline]
     pub fn performs(self, requested: Action) -> bool {
         match (self, requested) {
-            (Action::Rmw(o, _), Action::Rmw(p, true)) => o == p,
+            (Action::Rmw(o, b, _), Action::Rmw(p, c, true)) => o == p && b == c,
             (a, b) => a == b,
         }
     }
@@ -625,14 +813,14 @@ impl fmt::Debug for Action {
             Action::Unlock(o, true) => write!(f, "unlock({o})"),
             Action::Unlock(o, false) => write!(f, "unlock({o})=weak"),
             Action::TryLock(o, b) => write!(f, "trylock({o})={}", ok(b)),
-            Action::Read(o) => write!(f, "read({o})"),
-            Action::Write(o) => write!(f, "write({o})"),
-            Action::Rmw(o, true) => write!(f, "rmw({o})"),
-            Action::Rmw(o, false) => write!(f, "rmw({o})=unchanged"),
+            Action::Read(o, b) => write!(f, "read({o}{})", Part(b)),
+            Action::Write(o, b) => write!(f, "write({o}{})", Part(b)),
+            Action::Rmw(o, b, true) => write!(f, "rmw({o}{})", Part(b)),
+            Action::Rmw(o, b, false) => write!(f, "rmw({o}{})=unchanged", Part(b)),
             Action::Await(w) => {
                 write!(f, "await(")?;
-                for (i, (o, v)) in w.iter().enumerate() {
-                    write!(f, "{}{o}, {v}", if i > 0 { "; " } else { "" })?;
+                for (i, (o, b, v)) in w.iter().enumerate() {
+                    write!(f, "{}{o}{}, {v}", if i > 0 { "; " } else { "" }, Part(b))?;
                 }
                 write!(f, ")")
             }
@@ -660,6 +848,20 @@ impl fmt::Debug for Action {
     }
 }
 
+/// The bytes of a word an access touches, as shown after its object: nothing for the
+/// whole word, `[lo..hi]` (or the mask) for part of it.
+struct Part(Bytes);
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == Bytes::ALL {
+            Ok(())
+        } else {
+            write!(f, "{:?}", self.0)
+        }
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self, f)
@@ -675,7 +877,8 @@ pub enum Independence {
     #[default]
     AllDependent,
     /// Two accesses to one object are dependent only if one of them writes (the
-    /// standard relation of the source-sets JACM paper, §2).
+    /// standard relation of the source-sets JACM paper, §2) and, for a memory word,
+    /// they touch a common byte ([`Bytes`]).
     ReadReadIndependent,
 }
 
@@ -696,14 +899,20 @@ impl Independence {
     /// the object they touch: every two operations on one object are, except two
     /// [`Access::Read`]s in [`Independence::ReadReadIndependent`] mode — and even then a
     /// spin-wait and a read-side operation of a read-write lock (it may watch the lock,
-    /// whose await count a read unlock moves) are dependent: [`Action::read_class`].
+    /// whose await count a read unlock moves) are dependent: [`Action::read_class`] —
+    /// and, in that mode, two operations on disjoint [`Bytes`] of one memory word
+    /// (every other operation touches its object whole).
     #[inline]
     pub fn objects_conflict(self, a: Action, b: Action) -> bool {
+        let bytewise = self == Independence::ReadReadIndependent;
+        let overlap = |x: Bytes, y: Bytes| !bytewise || x.overlaps(y);
         let shared = match (a, b) {
-            (Action::Await(x), Action::Await(y)) => x.iter().any(|(o, _)| y.contains(o)),
-            (Action::Await(x), b) => b.object().is_some_and(|o| x.contains(o)),
-            (a, Action::Await(y)) => a.object().is_some_and(|o| y.contains(o)),
-            (a, b) => a.object().is_some() && a.object() == b.object(),
+            (Action::Await(x), Action::Await(y)) => {
+                x.iter().any(|(o, m, _)| y.bytes_of(o).is_some_and(|n| overlap(m, n)))
+            }
+            (Action::Await(x), b) => b.object().is_some_and(|o| x.bytes_of(o).is_some_and(|m| overlap(m, b.bytes()))),
+            (a, Action::Await(y)) => a.object().is_some_and(|o| y.bytes_of(o).is_some_and(|m| overlap(m, a.bytes()))),
+            (a, b) => a.object().is_some() && a.object() == b.object() && overlap(a.bytes(), b.bytes()),
         };
         shared
             && (self == Independence::AllDependent
@@ -749,13 +958,13 @@ mod tests {
 
     #[test]
     fn an_unchanged_rmw_is_performed_from_the_pending_form_and_moves_no_write_count() {
-        let (done, same) = (Action::Rmw(X, true), Action::Rmw(X, false));
+        let (done, same) = (Action::Rmw(X, Bytes::ALL, true), Action::Rmw(X, Bytes::ALL, false));
         assert_eq!(same.pending_form(), done, "a thread announces an RMW as one that may write");
         assert!(same.performs(done) && done.performs(done));
         assert!(!done.performs(same), "only the program may report an outcome");
-        assert!(!same.performs(Action::Rmw(M, true)) && !Action::Read(X).performs(done));
-        assert!(done.moves_writes() && Action::Write(X).moves_writes());
-        assert!(!same.moves_writes() && !Action::Read(X).moves_writes());
+        assert!(!same.performs(Action::Rmw(M, Bytes::ALL, true)) && !Action::Read(X, Bytes::ALL).performs(done));
+        assert!(done.moves_writes() && Action::Write(X, Bytes::ALL).moves_writes());
+        assert!(!same.moves_writes() && !Action::Read(X, Bytes::ALL).moves_writes());
         assert_eq!(format!("{same:?}"), format!("rmw({X})=unchanged"));
     }
 
@@ -788,18 +997,18 @@ mod tests {
     fn a_wait_on_two_locations_conflicts_with_writes_to_either() {
         let (y, z) = (ObjId(0x11), ObjId(0x21));
         let w = Awaited::new([(y, 1), (z, 2), (y, 5)]).expect("two locations");
-        assert_eq!(w.iter().collect::<Vec<_>>(), vec![(y, 1), (z, 2)]);
+        assert_eq!(w.iter().collect::<Vec<_>>(), vec![(y, Bytes::ALL, 1), (z, Bytes::ALL, 2)]);
         assert_eq!(w.len(), 2);
         let a = Action::Await(w);
         for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
-            assert!(mode.dependent(T0, a, T1, Action::Write(z)));
-            assert!(mode.dependent(T0, a, T1, Action::Rmw(y, true)));
-            assert!(mode.dependent(T0, a, T1, Action::Rmw(y, false)));
-            assert!(!mode.dependent(T0, a, T1, Action::Write(ObjId(0x31))));
+            assert!(mode.dependent(T0, a, T1, Action::Write(z, Bytes::ALL)));
+            assert!(mode.dependent(T0, a, T1, Action::Rmw(y, Bytes::ALL, true)));
+            assert!(mode.dependent(T0, a, T1, Action::Rmw(y, Bytes::ALL, false)));
+            assert!(!mode.dependent(T0, a, T1, Action::Write(ObjId(0x31), Bytes::ALL)));
         }
-        assert!(!Independence::ReadReadIndependent.dependent(T0, a, T1, Action::Read(z)));
-        assert!(w.woken(|o| if o == z { 3 } else { 1 }));
-        assert!(!w.woken(|o| if o == z { 2 } else { 1 }));
+        assert!(!Independence::ReadReadIndependent.dependent(T0, a, T1, Action::Read(z, Bytes::ALL)));
+        assert!(w.woken(|o, _| if o == z { 3 } else { 1 }));
+        assert!(!w.woken(|o, _| if o == z { 2 } else { 1 }));
     }
 
     #[test]
@@ -809,16 +1018,17 @@ mod tests {
         let w = three(1);
         assert_eq!(w.len(), 3);
         assert_eq!(w.first(), objs[0]);
-        assert_eq!(w.iter().collect::<Vec<_>>(), vec![(objs[0], 1), (objs[1], 2), (objs[2], 3)]);
+        let all = Bytes::ALL;
+        assert_eq!(w.iter().collect::<Vec<_>>(), vec![(objs[0], all, 1), (objs[1], all, 2), (objs[2], all, 3)]);
         assert!(w.contains(objs[2]) && !w.contains(objs[3]) && !w.contains(MANY) && !w.contains(NONE));
         assert_eq!(w, three(1), "the same list and counts are the same wait");
         assert_ne!(w, three(4), "another count is another wait");
-        assert!(w.woken(|o| if o == objs[2] { 4 } else { 1 + (o == objs[1]) as u32 }));
-        assert!(!w.woken(|o| [(objs[0], 1), (objs[1], 2), (objs[2], 3)].iter().find(|e| e.0 == o).unwrap().1));
+        assert!(w.woken(|o, _| if o == objs[2] { 4 } else { 1 + (o == objs[1]) as u32 }));
+        assert!(!w.woken(|o, _| [(objs[0], 1), (objs[1], 2), (objs[2], 3)].iter().find(|e| e.0 == o).unwrap().1));
         let a = Action::Await(w);
         assert!(a.touches(objs[1]) && a.objects().count() == 3);
-        assert!(Independence::AllDependent.dependent(T0, a, T1, Action::Write(objs[2])));
-        assert!(!Independence::AllDependent.dependent(T0, a, T1, Action::Write(objs[3])));
+        assert!(Independence::AllDependent.dependent(T0, a, T1, Action::Write(objs[2], Bytes::ALL)));
+        assert!(!Independence::AllDependent.dependent(T0, a, T1, Action::Write(objs[3], Bytes::ALL)));
         let all = Awaited::new(objs[..MAX_AWAITED].iter().map(|&o| (o, 0))).expect("MAX_AWAITED locations");
         assert_eq!(all.len(), MAX_AWAITED);
         assert!(Awaited::new(objs.iter().map(|&o| (o, 0))).is_none(), "more than MAX_AWAITED");
@@ -830,14 +1040,14 @@ mod tests {
     fn reads_commute_only_in_read_read_mode() {
         let all = Independence::AllDependent;
         let rr = Independence::ReadReadIndependent;
-        assert!(all.dependent(T0, Action::Read(X), T1, Action::Read(X)));
-        assert!(!rr.dependent(T0, Action::Read(X), T1, Action::Read(X)));
-        assert!(rr.dependent(T0, Action::Read(X), T1, Action::Write(X)));
-        assert!(rr.dependent(T0, Action::Rmw(X, true), T1, Action::Read(X)));
+        assert!(all.dependent(T0, Action::Read(X, Bytes::ALL), T1, Action::Read(X, Bytes::ALL)));
+        assert!(!rr.dependent(T0, Action::Read(X, Bytes::ALL), T1, Action::Read(X, Bytes::ALL)));
+        assert!(rr.dependent(T0, Action::Read(X, Bytes::ALL), T1, Action::Write(X, Bytes::ALL)));
+        assert!(rr.dependent(T0, Action::Rmw(X, Bytes::ALL, true), T1, Action::Read(X, Bytes::ALL)));
         // An unchanged read-modify-write stays a write for dependence (its outcome is not
         // known before it runs; see docs/memory.md).
-        assert!(rr.dependent(T0, Action::Rmw(X, false), T1, Action::Read(X)));
-        assert!(!rr.dependent(T0, Action::Write(X), T1, Action::Write(M)));
+        assert!(rr.dependent(T0, Action::Rmw(X, Bytes::ALL, false), T1, Action::Read(X, Bytes::ALL)));
+        assert!(!rr.dependent(T0, Action::Write(X, Bytes::ALL), T1, Action::Write(M, Bytes::ALL)));
     }
 
     #[test]
@@ -845,6 +1055,6 @@ mod tests {
         let all = Independence::AllDependent;
         assert!(!all.dependent(T0, Action::Create(T1), T1, Action::Lock(M)));
         assert!(!all.dependent(T0, Action::Join(T1), T1, Action::Exit));
-        assert!(all.dependent(T0, Action::Read(X), T0, Action::Read(M)));
+        assert!(all.dependent(T0, Action::Read(X, Bytes::ALL), T0, Action::Read(M, Bytes::ALL)));
     }
 }

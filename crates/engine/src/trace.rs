@@ -9,6 +9,9 @@
 //!   object (a spin-wait on a read-write lock), a sequence of maximal runs of one
 //!   class, each run a set (reads of one class commute, reads of different classes do
 //!   not: swapping two adjacent reads keeps the runs exactly when they commute).
+//!   In that mode a memory word some access touches only part of is as many locations
+//!   as it has bytes: the order is kept per byte, over the accesses touching it (two
+//!   accesses to disjoint bytes commute; two that share a byte are ordered on it).
 //!
 //! Create/join/exit edges are determined by the per-thread sequences. [`trace_key`]
 //! hashes exactly this information, so every explorer — optimal or not — can report the
@@ -16,7 +19,7 @@
 //!
 //! Cost: O(n log n) in the number of steps (the per-object grouping sorts).
 
-use crate::action::{Access, Independence};
+use crate::action::{Access, Bytes, Independence};
 use crate::ids::{ObjId, ThreadId};
 use crate::program::Step;
 use std::hash::{Hash, Hasher};
@@ -40,12 +43,14 @@ impl Hasher for Fnv {
     }
 }
 
+/// One access of a step to an object, for [`trace_key`]: (object, position in execution
+/// order, thread, index in thread, read class + 1 or 0 for a write, bytes touched).
+type Access6 = (ObjId, u32, ThreadId, u32, u8, u8);
+
 /// The key of the trace of `steps` under independence `mode`.
 pub fn trace_key(steps: &[Step], mode: Independence) -> TraceKey {
-    // (object, position in object order, thread, index in thread, read class + 1 or 0
-    // for a write)
     let mut per_thread_len: Vec<u32> = Vec::new();
-    let mut accesses: Vec<(ObjId, u32, ThreadId, u32, u8)> = Vec::with_capacity(steps.len());
+    let mut accesses: Vec<Access6> = Vec::with_capacity(steps.len());
     let mut h1 = Fnv(0xcbf2_9ce4_8422_2325);
     let mut h2 = Fnv(0x6c62_272e_07bb_0142);
     // Per-thread sequences: hash (thread, index, action) in a thread-major order by
@@ -70,7 +75,8 @@ pub fn trace_key(steps: &[Step], mode: Independence) -> TraceKey {
         // A spin-wait on several locations is an access (a read) to each of them.
         for o in s.action.objects() {
             let read = if s.action.access() == Access::Read { 1 + s.action.read_class() } else { 0 };
-            accesses.push((o, i as u32, s.thread, idx, read));
+            let bytes = s.action.bytes_of(o).unwrap_or(Bytes::ALL).bits();
+            accesses.push((o, i as u32, s.thread, idx, read, bytes));
         }
     }
     for (t, (a, b)) in thread_hash.iter().enumerate() {
@@ -80,33 +86,53 @@ pub fn trace_key(steps: &[Step], mode: Independence) -> TraceKey {
     // Group by object, keeping execution order within an object.
     accesses.sort_unstable_by_key(|&(o, pos, ..)| (o, pos));
     let rr = mode == Independence::ReadReadIndependent;
+    let mut one_byte: Vec<Access6> = Vec::new();
     let mut i = 0;
     while i < accesses.len() {
         let o = accesses[i].0;
         o.hash(&mut h1);
         o.hash(&mut h2);
-        let mut j = i;
-        while j < accesses.len() && accesses[j].0 == o {
-            if rr && accesses[j].4 != 0 {
-                // A maximal run of reads of one class: order-insensitive.
-                let (start, class) = (j, accesses[j].4);
-                while j < accesses.len() && accesses[j].0 == o && accesses[j].4 == class {
-                    j += 1;
-                }
-                let mut run: Vec<(ThreadId, u32)> = accesses[start..j].iter().map(|a| (a.2, a.3)).collect();
-                run.sort_unstable();
-                0xfeu8.hash(&mut h1);
-                run.hash(&mut h1);
-                run.hash(&mut h2);
-            } else {
-                (accesses[j].2, accesses[j].3).hash(&mut h1);
-                (accesses[j].3, accesses[j].2).hash(&mut h2);
-                j += 1;
+        let end = i + accesses[i..].iter().take_while(|a| a.0 == o).count();
+        let group = &accesses[i..end];
+        if rr && group.iter().any(|a| a.5 != Bytes::ALL.bits()) {
+            // Accesses to disjoint bytes commute: the order of the accesses to each byte
+            // (a word accessed only whole keeps its one sequence, the same information).
+            for b in 0..8 {
+                one_byte.clear();
+                one_byte.extend(group.iter().filter(|a| a.5 & (1 << b) != 0));
+                (0xfdu8, b).hash(&mut h1);
+                hash_sequence(&one_byte, rr, &mut h1, &mut h2);
             }
+        } else {
+            hash_sequence(group, rr, &mut h1, &mut h2);
         }
-        i = j;
+        i = end;
     }
     TraceKey(h1.finish(), h2.finish())
+}
+
+/// Hash the order of the accesses to one location: a sequence, where in read-read mode
+/// each maximal run of reads of one class is a set.
+fn hash_sequence(seq: &[Access6], rr: bool, h1: &mut Fnv, h2: &mut Fnv) {
+    let mut j = 0;
+    while j < seq.len() {
+        if rr && seq[j].4 != 0 {
+            // A maximal run of reads of one class: order-insensitive.
+            let (start, class) = (j, seq[j].4);
+            while j < seq.len() && seq[j].4 == class {
+                j += 1;
+            }
+            let mut run: Vec<(ThreadId, u32)> = seq[start..j].iter().map(|a| (a.2, a.3)).collect();
+            run.sort_unstable();
+            0xfeu8.hash(h1);
+            run.hash(h1);
+            run.hash(h2);
+        } else {
+            (seq[j].2, seq[j].3).hash(h1);
+            (seq[j].3, seq[j].2).hash(h2);
+            j += 1;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -133,9 +159,21 @@ mod tests {
     #[test]
     fn reads_commute_only_in_read_read_mode() {
         let x = ObjId(3);
-        let a = [st(1, Action::Read(x)), st(2, Action::Read(x)), st(3, Action::Write(x))];
-        let b = [st(2, Action::Read(x)), st(1, Action::Read(x)), st(3, Action::Write(x))];
-        let c = [st(2, Action::Read(x)), st(3, Action::Write(x)), st(1, Action::Read(x))];
+        let a = [
+            st(1, Action::Read(x, Bytes::ALL)),
+            st(2, Action::Read(x, Bytes::ALL)),
+            st(3, Action::Write(x, Bytes::ALL)),
+        ];
+        let b = [
+            st(2, Action::Read(x, Bytes::ALL)),
+            st(1, Action::Read(x, Bytes::ALL)),
+            st(3, Action::Write(x, Bytes::ALL)),
+        ];
+        let c = [
+            st(2, Action::Read(x, Bytes::ALL)),
+            st(3, Action::Write(x, Bytes::ALL)),
+            st(1, Action::Read(x, Bytes::ALL)),
+        ];
         let rr = Independence::ReadReadIndependent;
         let all = Independence::AllDependent;
         assert_eq!(trace_key(&a, rr), trace_key(&b, rr));
@@ -161,9 +199,9 @@ mod tests {
         assert!(!rr.dependent(ThreadId(1), wait, ThreadId(2), wait));
         // A wait on a memory location still commutes with its reads.
         let wx = Action::Await(crate::Awaited::one(x, 0));
-        assert!(!rr.dependent(ThreadId(1), wx, ThreadId(2), Action::Read(x)));
-        let d = [st(1, wx), st(2, Action::Read(x))];
-        let e = [st(2, Action::Read(x)), st(1, wx)];
+        assert!(!rr.dependent(ThreadId(1), wx, ThreadId(2), Action::Read(x, Bytes::ALL)));
+        let d = [st(1, wx), st(2, Action::Read(x, Bytes::ALL))];
+        let e = [st(2, Action::Read(x, Bytes::ALL)), st(1, wx)];
         assert_eq!(trace_key(&d, rr), trace_key(&e, rr));
     }
 }

@@ -186,7 +186,7 @@ impl fmt::Debug for Show<'_> {
 /// `Rmw(o, true)` until a run performs it, [`Unfolding::settle`]).
 fn key_action(a: Action) -> Action {
     match a {
-        Action::Rmw(o, _) => Action::Rmw(o, true),
+        Action::Rmw(o, b, _) => Action::Rmw(o, b, true),
         a => a,
     }
 }
@@ -1190,7 +1190,7 @@ impl Unfolding {
         let ev = &self.events[e.index()];
         let leaf = ev.obj.is_some_and(|o| !self.children.contains_key(&(o, e)));
         assert!(
-            matches!((old, action), (Action::Rmw(o, true), Action::Rmw(p, false)) if o == p) && leaf,
+            matches!((old, action), (Action::Rmw(o, b, true), Action::Rmw(p, c, false)) if o == p && b == c) && leaf,
             "unfold bug: event {e:?} {:?} performed as {action:?}",
             self.show(e)
         );
@@ -1467,6 +1467,7 @@ fn lvec_matches(v: &[(ObjIdx, EventId)], want: &[(ObjIdx, EventId)], own: Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::action::Bytes;
 
     /// Naive reference: walk parents.
     fn naive_le(u: &Unfolding, a: EventId, mut b: EventId, object_tree: bool) -> bool {
@@ -1500,7 +1501,8 @@ mod tests {
             };
             let t = ThreadId(rng.below(8) as u16);
             let tpred = parent.map(|p| u.tmax(p, t)).filter(|&e| e != BOTTOM);
-            let (e, new) = u.find_or_add(t, Action::Write(ObjId(1)), &Preds { tpred, opred: parent, extra: vec![] });
+            let (e, new) =
+                u.find_or_add(t, Action::Write(ObjId(1), Bytes::ALL), &Preds { tpred, opred: parent, extra: vec![] });
             if new {
                 nodes.push(e);
             }
@@ -1546,9 +1548,13 @@ mod tests {
                     opred: Some(opred).filter(|&e| e != BOTTOM),
                     extra: vec![],
                 };
-                let (e, new) = u.find_or_add(t, Action::Write(o), &preds);
+                let (e, new) = u.find_or_add(t, Action::Write(o, Bytes::ALL), &preds);
                 added += usize::from(new);
-                assert_eq!(u.find_or_add(t, Action::Write(o), &preds), (e, false), "dedup after {round} prunings");
+                assert_eq!(
+                    u.find_or_add(t, Action::Write(o, Bytes::ALL), &preds),
+                    (e, false),
+                    "dedup after {round} prunings"
+                );
             }
             u.assert_invariants();
             let mut keep: Vec<bool> = (0..u.slots()).map(|_| rng.below(3) == 0).collect();
@@ -1626,8 +1632,11 @@ mod tests {
         let mut last = None;
         let mut all = vec![];
         for _ in 0..100_000 {
-            let (e, _) =
-                u.find_or_add(ThreadId(0), Action::Write(ObjId(9)), &Preds { tpred: last, opred: last, extra: vec![] });
+            let (e, _) = u.find_or_add(
+                ThreadId(0),
+                Action::Write(ObjId(9), Bytes::ALL),
+                &Preds { tpred: last, opred: last, extra: vec![] },
+            );
             // tpred and opred both the previous event of the same thread.
             last = Some(e);
             all.push(e);

@@ -423,3 +423,33 @@ fn pruning_drops_variants_of_locks_no_other_thread_takes() {
     // of 14 126 events); with it, the peak is a few hundred.
     assert!(pruned.events_peak * 8 < unpruned.events_peak, "{pruned:?} vs {unpruned:?}");
 }
+
+/// Variables sharing 8-byte memory words ([`random::Shape::shared_words`]): QPOR keeps
+/// every two accesses to one word dependent (its trees need it), the relation of
+/// all-dependent mode, under which its counts and the brute force's are word-level;
+/// spin-waits are still woken only by writes to the bytes they read. QPOR with optimal
+/// alternatives and with k = 1, pruning on, finds exactly the brute force's traces.
+#[test]
+fn random_programs_with_shared_words_match_brute_force() {
+    let d = random::Shape { shared_words: true, ..random::Shape::default() };
+    let shapes = [
+        random::Shape { spins: true, sync_objects: true, ..d },
+        random::Shape { rmw_spins: true, ..d },
+        random::Shape { lock_free: true, ..d },
+    ];
+    for (i, shape) in shapes.into_iter().enumerate() {
+        let (mut checked, mut partial_waits) = (0, 0);
+        for seed in 40_000 + 1_000 * i as u64..40_080 + 1_000 * i as u64 {
+            let m = random::program_with(seed, shape);
+            let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
+            checked += 1;
+            partial_waits += brute.traces.iter().any(|c| {
+                c.threads.iter().any(|(_, a)| a.iter().any(|(_, s)| s.starts_with("await(") && s.contains("..")))
+            }) as u32;
+            optimal_and_k1_match(seed, &m, &brute.traces);
+        }
+        println!("shared words, shape {i}: {checked} programs, {partial_waits} with a wait on part of a word");
+        assert!(checked >= 40, "shape {i}: only {checked} programs small enough");
+        assert!(i != 0 || partial_waits >= 5, "only {partial_waits} programs waited on part of a word");
+    }
+}

@@ -18,8 +18,8 @@ fn racy_by_definition(m: &Model) -> Option<bool> {
         for w in e.steps.windows(2) {
             let (a, b) = (&w[0], &w[1]);
             let mem = |x: Action| match x {
-                Action::Read(o) => Some((o, false)),
-                Action::Write(o) | Action::Rmw(o, _) => Some((o, true)),
+                Action::Read(o, _) => Some((o, false)),
+                Action::Write(o, _) | Action::Rmw(o, ..) => Some((o, true)),
                 _ => None,
             };
             if let (Some((oa, wa)), Some((ob, wb))) = (mem(a.action), mem(b.action)) {

@@ -656,11 +656,10 @@ impl Frontend for CRun<'_> {
                 _ => None,
             };
             match action {
-                Action::Read(_) => {}
-                Action::Write(o) => {
-                    // The write count a spin-wait waits on (the engine's memory state).
-                    let v = rt.mem.versions.entry(o).or_insert(0);
-                    *v = v.wrapping_add(1);
+                Action::Read(..) => {}
+                Action::Write(o, b) => {
+                    // The write counts a spin-wait waits on (the engine's memory state).
+                    rt.mem.writes.entry(o).or_default().write(b);
                 }
                 // Counted by the atomic's post-hook if it changed the value (known only once
                 // it ran: `performed_as`).
@@ -699,7 +698,7 @@ impl Frontend for CRun<'_> {
                     // ends a spin-wait): the thread's loop iterations start afresh.
                     rt.thread(t).spin.clear();
                     if let Action::Await(w) = action {
-                        for (o, _) in w.iter() {
+                        for (o, ..) in w.iter() {
                             if let Some(i) = rt.mem.awaited.iter().position(|&(x, _)| x == o) {
                                 rt.mem.awaited.swap_remove(i);
                             }
@@ -740,7 +739,7 @@ impl Frontend for CRun<'_> {
         match action {
             // The post-hook reported whether it changed the value; a thread that never
             // reached it (it crashed in the operation) is taken to have written.
-            Action::Rmw(o, _) => Action::Rmw(o, with_rt(|rt| rt.mem.rmw_changed.take()).unwrap_or(true)),
+            Action::Rmw(o, b, _) => Action::Rmw(o, b, with_rt(|rt| rt.mem.rmw_changed.take()).unwrap_or(true)),
             a => a,
         }
     }

@@ -7,10 +7,11 @@
 //!   succeeds: the outcome is known only once it ran, and for dependence it is a write
 //!   either way; the executed step says whether it changed the value, and an unchanged
 //!   one counts as a load for spin-waits: `__unfold_mem_atomic_post`, docs/memory.md),
-//!   on the memory object of its 8-byte word
-//!   ([`memory_obj`]): accesses of different sizes to one word are dependent, so mixed
-//!   sizes are handled exactly; an atomic access that crosses a word boundary is refused
-//!   by name.
+//!   on the memory object of its 8-byte word ([`memory_obj`]), with the bytes of the word
+//!   it touches ([`Bytes`]): accesses to disjoint bytes of one word commute (two
+//!   `atomic_int`s in one word are two locations), accesses of different sizes that
+//!   overlap are dependent, so mixed sizes are handled exactly; an atomic access that
+//!   crosses a word boundary is refused by name.
 //! - **Plain accesses**, in [`MemoryMode::Races`] (the default), are checked against
 //!   happens-before by the engine's [`RaceDetector`] in every execution; the first race
 //!   of each pair of sites is a [`DefectKind::DataRace`] defect (the thread goes on). In
@@ -22,10 +23,12 @@
 
 use crate::exec::{suspend_hook as suspend, with_rt_hook as with_rt, Yield};
 use std::ffi::{c_int, c_void};
+use unfold_engine::action::AwaitEntry;
 use unfold_engine::action::MAX_AWAITED;
+use unfold_engine::objects::memory::ByteWrites;
 use unfold_engine::program::Site;
 use unfold_engine::race::{AtomicOp, Race, RaceDetector};
-use unfold_engine::{Action, Awaited, Defect, DefectKind, ObjId, ProgramError};
+use unfold_engine::{Action, Awaited, Bytes, Defect, DefectKind, ObjId, ProgramError};
 
 /// How plain memory accesses are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -63,12 +66,16 @@ pub(crate) struct MemState {
     pub detector: RaceDetector,
     /// Pairs of sites already reported in this execution.
     reported: Vec<(Site, Site)>,
-    /// The await count of each object so far (the engine's state that [`Action::Await`]
-    /// waits on): visible writes per memory object, unlocks per mutex.
+    /// The await count of each synchronising object so far (the engine's state that
+    /// [`Action::Await`] waits on): unlocks per mutex, posts per semaphore...
     pub versions: rustc_hash::FxHashMap<ObjId, u32>,
+    /// The visible writes to each byte of each memory word so far (the engine's memory
+    /// state, [`ByteWrites`]: a wait on some bytes waits for the sum of their counts to
+    /// move).
+    pub writes: rustc_hash::FxHashMap<ObjId, ByteWrites>,
     /// Memory objects some thread spin-waits on, each with the bytes of the word the
-    /// wait's iteration loaded: in race mode, a plain write to one of those bytes is a
-    /// visible step (it is what wakes the waiter). A plain write to other bytes of the
+    /// wait watches (its iteration loaded): in race mode, a plain write to one of those
+    /// bytes is a visible step (it is what wakes the waiter). A plain write to other bytes of the
     /// word is not: whether it is a step would depend on whether another thread is
     /// waiting at that moment, which differs between schedules (a plain variable beside
     /// a spun-on atomic, `struct { atomic_int flag; int data; }`).
@@ -84,6 +91,7 @@ impl MemState {
         self.detector.reset();
         self.reported.clear();
         self.versions.clear();
+        self.writes.clear();
         self.awaited.clear();
         self.rmw_changed = None;
     }
@@ -260,10 +268,8 @@ pub(crate) struct SpinTracker {
     /// spare stack buffers.
     visits: Vec<Visit>,
     live: usize,
-    /// Locations read since the visits began, with the write count seen, whether the
-    /// read was plain (race mode: its writes are not steps, so its count says nothing),
-    /// and the bytes of the word it loaded (see [`MemState::awaited`]).
-    reads: Vec<(ObjId, u32, bool, u8)>,
+    /// Locations read since the visits began (see [`Read`]).
+    reads: Vec<Read>,
     /// Plain reads since the last change (race mode): spin bookkeeping on plain reads
     /// starts only past [`PLAIN_SPIN_THRESHOLD`], so that ordinary loops (which write
     /// every few reads) pay one counter, not the bookkeeping. Plain reads are not
@@ -276,7 +282,7 @@ pub(crate) struct SpinTracker {
     /// on once the thread has released it and comes back to lock it. When the wait is on
     /// the mutex itself (the iteration made plain reads), its count is the one after the
     /// thread's release ([`SpinTracker::released`]), filled in when it blocks.
-    deferred: Option<(Awaited, ObjId, [u8; MAX_AWAITED])>,
+    deferred: Option<(Awaited, ObjId)>,
     /// The mutex this thread last unlocked, with its release count just after (the
     /// engine's [`unfold_engine::objects::ObjectKind::await_count`] of a mutex).
     released: Option<(ObjId, u32)>,
@@ -350,35 +356,54 @@ impl SpinTracker {
             _ => 0,
         }
     }
+}
 
-    /// The bytes of each word of `w` loaded since the visits began (all of them if
-    /// unknown). Computed from the logged reads when a wait is made: keeping a set of
-    /// words up to date at every read cost a search per read, quadratic over a loop
-    /// reading thousands of words (bench/big_array.c spent 75 % of its time there).
-    fn awaited_bytes(&self, w: &Awaited) -> [u8; MAX_AWAITED] {
-        let mut out = [0; MAX_AWAITED];
-        for (k, (o, _)) in w.iter().enumerate() {
-            out[k] = self.reads.iter().filter(|r| r.0 == o).fold(0, |m, r| m | r.3);
-            if out[k] == 0 {
-                out[k] = 0xFF;
+/// One load logged for spin detection: the location, the write counts it saw, whether
+/// it was plain (race mode: its writes are not steps, so its counts say nothing), and
+/// the bytes of the word it loaded (`None` for a synchronising object: a failed try, a
+/// condition wait joined, whose await count is `counts.0[0]`).
+#[derive(Clone, Copy, Debug)]
+struct Read {
+    o: ObjId,
+    counts: ByteWrites,
+    plain: bool,
+    bytes: Option<Bytes>,
+}
+
+/// The wait on the locations of `reads` (in the order of their first read), each with
+/// the bytes read and their await count when first read: a word read at several places
+/// is one entry on the union of the bytes, each byte counted from the first read that
+/// loaded it (a write to a byte after that read is what the wait waits for; one between
+/// two reads of other bytes changed nothing the iteration saw). Computed when a wait is
+/// made: keeping the set up to date at every read cost a search per read, quadratic over
+/// a loop reading thousands of words (bench/big_array.c spent 75 % of its time there).
+fn awaited_of<'a>(first: Option<AwaitEntry>, reads: impl Iterator<Item = &'a Read>) -> Option<Awaited> {
+    let mut list: Vec<AwaitEntry> = first.into_iter().collect();
+    for r in reads {
+        let entry = list.iter_mut().find(|e| e.0 == r.o);
+        match (r.bytes, entry) {
+            (None, None) => list.push((r.o, Bytes::ALL, r.counts.0[0])),
+            (Some(b), None) => list.push((r.o, b, r.counts.count(b))),
+            (Some(b), Some(e)) => {
+                if let Some(new) = Bytes::new(b.bits() & !e.1.bits()) {
+                    e.2 = e.2.wrapping_add(r.counts.count(new));
+                    e.1 = e.1.union(new);
+                }
             }
+            (None, Some(_)) => {}
         }
-        out
+        if list.len() > MAX_AWAITED {
+            return None;
+        }
     }
+    Awaited::with_bytes(list)
 }
 
-/// The bytes of the word of `addr` that `[addr, addr + size)` covers, as a mask.
-fn word_mask(addr: u64, size: u64) -> u8 {
-    let lo = addr & 7;
-    let hi = (lo + size.max(1)).min(8);
-    ((0xFFu16 >> (8 - hi)) & (0xFFu16 << lo)) as u8
-}
-
-/// Register the memory words of `w` (with the bytes its iteration loaded) as waited on
-/// (not a mutex it waits on: a mutex's id is its address, low bit clear, never a
+/// Register the memory words of `w` (with the bytes it watches) as waited on (not a
+/// mutex it waits on: a mutex's id is its address, low bit clear, never a
 /// [`memory_obj`]).
-fn register_awaited(rt: &mut crate::exec::Rt, w: &Awaited, bytes: [u8; MAX_AWAITED]) {
-    rt.mem.awaited.extend(w.iter().zip(bytes).filter(|((o, _), _)| o.0 & 1 == 1).map(|((o, _), m)| (o, m)));
+fn register_awaited(rt: &mut crate::exec::Rt, w: &Awaited) {
+    rt.mem.awaited.extend(w.iter().filter(|(o, ..)| o.0 & 1 == 1).map(|(o, b, _)| (o, b.bits())));
 }
 
 /// Most stack bytes compared at a checkpoint (deeper states are not checked).
@@ -402,7 +427,7 @@ pub struct UnfoldCtx {
 
 /// At a checkpoint: the spin-wait the thread must block on, if its last iteration
 /// (since an earlier visit of `site` in the same state) was pure.
-fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<(Action, [u8; MAX_AWAITED])> {
+fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<Action> {
     if ctx.is_null() {
         return None;
     }
@@ -416,7 +441,7 @@ fn spin_check(site: Site, ctx: *const UnfoldCtx) -> Option<(Action, [u8; MAX_AWA
 /// current thread in local state `ctx`, and return the wait to block on if the thread
 /// was in the same state at an earlier visit of `site` and the iteration between
 /// them was pure.
-fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(Action, [u8; MAX_AWAITED])> {
+fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<Action> {
     let frame = ctx.frame as usize;
     if frame == 0 {
         return None;
@@ -477,7 +502,7 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(
         // another thread wrote it since, the wait is enabled at once.
         let read = &spin.reads[spin.visits[i].reads..];
         let locks = &spin.locks[spin.visits[i].locks..];
-        let plain = read.iter().any(|r| r.2);
+        let plain = read.iter().any(|r| r.plain);
         let polled = polled_mutex(locks);
         // A poll that read plain locations under its mutex waits for a release of the
         // mutex instead of a write to them (see "Polling under a mutex"); the atomic
@@ -485,16 +510,14 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(
         let w = match polled {
             Polled::Released(m) | Polled::Held(m) if plain => {
                 let seen = spin.released_count(m);
-                let atomics = read.iter().filter(|r| !r.2).map(|r| (r.0, r.1));
-                Awaited::new(std::iter::once((m, seen)).chain(atomics))
+                awaited_of(Some((m, Bytes::ALL, seen)), read.iter().filter(|r| !r.plain))
             }
-            _ => Awaited::new(read.iter().map(|r| (r.0, r.1))),
+            _ => awaited_of(None, read.iter()),
         };
         match (w, polled) {
             (Some(w), Polled::None) | (Some(w), Polled::Released(_)) => {
-                let b = spin.awaited_bytes(&w);
                 spin.clear();
-                return Some((Action::Await(w), b));
+                return Some(Action::Await(w));
             }
             // Deferred only if no other thread released the mutex between the iteration's
             // unlock and its lock (the count now, while the thread holds it, is the count
@@ -503,7 +526,7 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(
             // leave the loop instead of coming back to its lock (a wait taken there would
             // be stale).
             (Some(w), Polled::Held(m)) if !plain || versions_now(m) == spin.released_count(m) => {
-                spin.deferred = Some((w, m, spin.awaited_bytes(&w)));
+                spin.deferred = Some((w, m));
             }
             _ => {}
         }
@@ -514,16 +537,26 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<(
     None
 }
 
-/// The current thread read `o` (logged for spin detection).
-fn log_read(o: ObjId, mask: u8) {
+/// The write counts of memory word `o` now, or the await count of synchronising object
+/// `o` (`bytes` `None`) in the first slot.
+fn counts_now(mem: &MemState, o: ObjId, bytes: Option<Bytes>) -> ByteWrites {
+    match bytes {
+        Some(_) => mem.writes.get(&o).copied().unwrap_or_default(),
+        None => ByteWrites([mem.versions.get(&o).copied().unwrap_or(0), 0, 0, 0, 0, 0, 0, 0]),
+    }
+}
+
+/// The current thread read bytes `bytes` of memory word `o`, or synchronising object `o`
+/// (`None`) (logged for spin detection).
+fn log_read(o: ObjId, bytes: Option<Bytes>) {
     with_rt(|rt| {
         let t = rt.current;
-        let v = rt.mem.versions.get(&o).copied().unwrap_or(0);
+        let counts = counts_now(&rt.mem, o, bytes);
         let spin = &mut rt.thread(t).spin;
         if spin.reads.len() >= MAX_READS {
             spin.clear();
         } else if spin.live != 0 || spin.reads.is_empty() {
-            spin.reads.push((o, v, false, mask));
+            spin.reads.push(Read { o, counts, plain: false, bytes });
         }
     })
 }
@@ -602,7 +635,7 @@ pub(crate) fn spin_mutex_op(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId
         spin.clear();
         return;
     }
-    if !lock && spin.deferred.is_some_and(|(_, d, _)| d != m) {
+    if !lock && spin.deferred.is_some_and(|(_, d)| d != m) {
         spin.deferred = None;
     }
     spin.locks.push((m, lock));
@@ -653,19 +686,19 @@ pub(crate) fn spin_before_lock(m: ObjId, site: Site) {
         let spin = &mut rt.thread(t).spin;
         match spin.deferred.take() {
             // A wait on the mutex itself: for a release after this thread's own.
-            Some((w, d, b)) if d == m && w.contains(m) => {
+            Some((w, d)) if d == m && w.contains(m) => {
                 let seen = match spin.released {
                     Some((r, n)) if r == m => n,
                     _ => return None,
                 };
-                Awaited::new(w.iter().map(|(o, v)| if o == m { (o, seen) } else { (o, v) })).map(|w| (w, b))
+                Awaited::with_bytes(w.iter().map(|(o, b, v)| if o == m { (o, b, seen) } else { (o, b, v) }))
             }
-            Some((w, d, b)) if d == m => Some((w, b)),
+            Some((w, d)) if d == m => Some(w),
             _ => None,
         }
     });
-    if let Some((w, b)) = w {
-        with_rt(|rt| register_awaited(rt, &w, b));
+    if let Some(w) = w {
+        with_rt(|rt| register_awaited(rt, &w));
         suspend(Yield::Pending(Action::Await(w), site));
     }
 }
@@ -714,7 +747,7 @@ pub unsafe extern "C" fn __unfold_sync_checkpoint(ra: *mut c_void, ctx: *const U
 /// joined condition variable `o`'s waiters: logged as a load of `o` (with its await count
 /// now) for spin detection.
 pub(crate) fn log_sync_read(o: ObjId) {
-    log_read(o, 0);
+    log_read(o, None);
 }
 
 /// The await count of object `o` now (as the engine counts it).
@@ -731,24 +764,24 @@ pub(crate) fn spin_before_timed_wake(c: ObjId, m: ObjId, joined: u32, site: Site
         let t = rt.current;
         let spin = &mut rt.thread(t).spin;
         match spin.deferred {
-            Some((w, d, b)) if d == m && w.contains(c) => {
+            Some((w, d)) if d == m && w.contains(c) => {
                 spin.deferred = None;
                 let released = match spin.released {
                     Some((r, n)) if r == m => n,
                     _ => return None,
                 };
-                let w = w.iter().map(|(o, v)| match o {
-                    o if o == m => (o, released),
-                    o if o == c => (o, joined),
-                    o => (o, v),
+                let w = w.iter().map(|(o, b, v)| match o {
+                    o if o == m => (o, b, released),
+                    o if o == c => (o, b, joined),
+                    o => (o, b, v),
                 });
-                Awaited::new(w).map(|w| (w, b))
+                Awaited::with_bytes(w)
             }
             _ => None,
         }
     });
-    if let Some((w, b)) = w {
-        with_rt(|rt| register_awaited(rt, &w, b));
+    if let Some(w) = w {
+        with_rt(|rt| register_awaited(rt, &w));
         suspend(Yield::Pending(Action::Await(w), site));
     }
 }
@@ -771,15 +804,15 @@ fn visible_access(a: Action, site: Site, ctx: *const UnfoldCtx) {
 
 /// Block on a spin-wait if the thread's last iteration (ending at `site`) was pure.
 fn spin_wait(site: Site, ctx: *const UnfoldCtx) {
-    if let Some((w, b)) = spin_check(site, ctx) {
-        block_on(w, b, site);
+    if let Some(w) = spin_check(site, ctx) {
+        block_on(w, site);
     }
 }
 
-/// Block on the spin-wait `w` (its iteration loaded bytes `b` of each awaited word).
-fn block_on(w: Action, b: [u8; MAX_AWAITED], site: Site) {
+/// Block on the spin-wait `w`.
+fn block_on(w: Action, site: Site) {
     if let Action::Await(w) = w {
-        with_rt(|rt| register_awaited(rt, &w, b));
+        with_rt(|rt| register_awaited(rt, &w));
     }
     suspend(Yield::Pending(w, site));
 }
@@ -813,9 +846,10 @@ pub unsafe extern "C" fn __unfold_mem_access(
     enum Then {
         Done,
         Sc,
-        WriteStep,
-        /// Block on this spin-wait, then log the read (object, count seen, bytes).
-        Wait((Action, [u8; MAX_AWAITED]), ObjId, u32, u8),
+        /// Block on this spin-wait, then log the read.
+        Wait(Action, Read),
+        /// A visible write of these bytes of the word (it wakes a waiter).
+        WriteStep(Bytes),
     }
     let then = with_rt(|rt| {
         if !rt.active {
@@ -852,9 +886,9 @@ pub unsafe extern "C" fn __unfold_mem_access(
                 // is a visible step, so that the waiter wakes and the race is reported.
                 let o = memory_obj(a);
                 if write != 0 {
-                    let bytes = word_mask(a, size as u64);
-                    if rt.mem.awaited.iter().any(|&(x, m)| x == o && m & bytes != 0) {
-                        Then::WriteStep
+                    let bytes = Bytes::span(a, size as u64);
+                    if rt.mem.awaited.iter().any(|&(x, m)| x == o && m & bytes.bits() != 0) {
+                        Then::WriteStep(bytes)
                     } else {
                         Then::Done
                     }
@@ -869,18 +903,20 @@ pub unsafe extern "C" fn __unfold_mem_access(
                         return Then::Done;
                     }
                     let Some(local) = local else { return Then::Done };
-                    let v = if rt.mem.versions.is_empty() { 0 } else { rt.mem.versions.get(&o).copied().unwrap_or(0) };
+                    let bytes = Some(Bytes::span(a, size as u64));
+                    let counts =
+                        if rt.mem.writes.is_empty() { ByteWrites::default() } else { counts_now(&rt.mem, o, bytes) };
+                    let read = Read { o, counts, plain: true, bytes };
                     let s = site | ((a & 7) << 56);
                     let spin = &mut rt.thread(t).spin;
                     if spin.reads.len() >= MAX_READS || spin.live >= MAX_VISITS {
                         spin.clear();
                     }
-                    let mask = word_mask(a, size as u64);
                     if let Some(w) = checkpoint(rt, s, local) {
-                        return Then::Wait(w, o, v, mask);
+                        return Then::Wait(w, read);
                     }
                     let spin = &mut rt.thread(t).spin;
-                    spin.reads.push((o, v, true, mask));
+                    spin.reads.push(read);
                     Then::Done
                 }
             }
@@ -888,14 +924,14 @@ pub unsafe extern "C" fn __unfold_mem_access(
     });
     match then {
         Then::Done => {}
-        Then::WriteStep => {
-            suspend(Yield::Pending(Action::Write(memory_obj(a)), site | ((a & 7) << 56)));
+        Then::WriteStep(bytes) => {
+            suspend(Yield::Pending(Action::Write(memory_obj(a), bytes), site | ((a & 7) << 56)));
         }
-        Then::Wait((w, b), o, v, mask) => {
-            block_on(w, b, site | ((a & 7) << 56));
+        Then::Wait(w, read) => {
+            block_on(w, site | ((a & 7) << 56));
             with_rt(|rt| {
                 let t = rt.current;
-                rt.thread(t).spin.reads.push((o, v, true, mask));
+                rt.thread(t).spin.reads.push(read);
             });
         }
         Then::Sc => sc_access(addr, size, write, ra, ctx),
@@ -908,11 +944,12 @@ fn sc_access(addr: *const c_void, size: usize, write: c_int, ra: *mut c_void, ct
     let mut w = start & !7;
     while w < end {
         let o = memory_obj(w);
-        let a = if write != 0 { Action::Write(o) } else { Action::Read(o) };
         let at = start.max(w);
+        let bytes = Bytes::span(at, end.min(w + 8) - at);
+        let a = if write != 0 { Action::Write(o, bytes) } else { Action::Read(o, bytes) };
         visible_access(a, code_site(ra) | ((at & 7) << 56), ctx);
         if write == 0 && !own_frames(w, ctx) {
-            log_read(o, word_mask(at, end.min(w + 8) - at));
+            log_read(o, Some(bytes));
         }
         w += 8;
     }
@@ -952,11 +989,11 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
         ));
     }
     with_rt(|rt| crate::heapcheck::on_access(rt, a, size as u64, kind != 0, code_site(ra)));
-    let o = memory_obj(a);
+    let (o, bytes) = (memory_obj(a), Bytes::span(a, size as u64));
     let action = match kind {
-        0 => Action::Read(o),
-        1 => Action::Write(o),
-        _ => Action::Rmw(o, true),
+        0 => Action::Read(o, bytes),
+        1 => Action::Write(o, bytes),
+        _ => Action::Rmw(o, bytes, true),
     };
     visible_access(action, code_site(ra) | ((a & 7) << 56), ctx);
 }
@@ -982,23 +1019,21 @@ pub extern "C" fn __unfold_mem_atomic_post(
         // wait for the holder's release. A changed one counts as a write (the engine
         // counts the same: `Action::moves_writes`). A store always counts (its step is
         // a `Write`, whatever it stored).
-        let o = memory_obj(a);
-        let mask = word_mask(a, size as u64);
+        let (o, bytes) = (memory_obj(a), Bytes::span(a, size as u64));
         match kind {
-            0 => log_read(o, mask),
+            0 => log_read(o, Some(bytes)),
             2 | 3 => {
                 let changed = changed != 0;
                 with_rt(|rt| {
                     rt.mem.rmw_changed = Some(changed);
                     if changed {
-                        let v = rt.mem.versions.entry(o).or_insert(0);
-                        *v = v.wrapping_add(1);
+                        rt.mem.writes.entry(o).or_default().write(bytes);
                     }
                 });
                 if changed {
                     log_change();
                 } else {
-                    log_read(o, mask);
+                    log_read(o, Some(bytes));
                 }
             }
             _ => log_change(),
@@ -1097,7 +1132,11 @@ pub fn shim_table() -> [usize; 6] {
 
 #[cfg(test)]
 mod tests {
-    use super::word_mask;
+    use unfold_engine::Bytes;
+
+    fn word_mask(addr: u64, size: u64) -> u8 {
+        Bytes::span(addr, size).bits()
+    }
 
     #[test]
     fn the_linked_tsan_object_was_compiled_from_this_source() {

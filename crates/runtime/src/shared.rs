@@ -24,7 +24,7 @@ use crate::RuntimeError;
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicI32, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use unfold_engine::{Action, Awaited, Defect, DefectKind, Independence, ObjId, Step, ThreadId};
+use unfold_engine::{Action, Awaited, Bytes, Defect, DefectKind, Independence, ObjId, Step, ThreadId};
 
 /// Capacity of the sleep set, the blocked threads, the failed assumptions and the
 /// pending sites of one execution.
@@ -72,9 +72,11 @@ unsafe impl Plain for AtomicU16 {}
 // SAFETY: an atomic integer.
 unsafe impl Plain for AtomicU64 {}
 
-/// An `Option<Action>` as two words: `tag | flag1 << 8 | flag2 << 9 | arg << 32` (tag 0:
-/// none; `arg` a thread id or a count) and the object id; a spin-wait on two locations
-/// puts its second location and count in two more words (zero otherwise). A spin-wait on
+/// An `Option<Action>` as two words: `tag | flag1 << 8 | flag2 << 9 | bytes << 16 |
+/// arg << 32` (tag 0: none; `arg` a thread id or a count; `bytes` the mask of a memory
+/// access or of a spin-wait's first location, never 0 for them, 0 for every other
+/// action) and the object id; a spin-wait on two locations puts its second location and
+/// `count | bytes << 32` in two more words (zero otherwise). A spin-wait on
 /// more locations (an interned [`Awaited`], whose index means nothing in the other
 /// process) is sent by value: its list goes into the direction's [`WireAwaits`], the
 /// action has `flag2` set and the two more words are the list's start and length there.
@@ -95,6 +97,7 @@ fn encode_action(a: Option<Action>) -> (u64, u64) {
     let flag = |b: bool| if b { F1 } else { 0 };
     let th = |t: ThreadId| (t.0 as u64) << 32;
     let n = |v: u32| (v as u64) << 32;
+    let b = |b: Bytes| (b.bits() as u64) << 16;
     let Some(a) = a else { return (0, 0) };
     match a {
         Create(t) => (1 | th(t), 0),
@@ -104,10 +107,13 @@ fn encode_action(a: Option<Action>) -> (u64, u64) {
         Lock(o) => (5, o.0),
         Unlock(o, wakes) => (6 | flag(wakes), o.0),
         TryLock(o, b) => (7 | flag(b), o.0),
-        Read(o) => (8, o.0),
-        Write(o) => (9, o.0),
-        Rmw(o, changed) => (10 | flag(changed), o.0),
-        Await(w) => (11 | n(w.iter().next().map_or(0, |x| x.1)), w.first().0),
+        Read(o, bytes) => (8 | b(bytes), o.0),
+        Write(o, bytes) => (9 | b(bytes), o.0),
+        Rmw(o, bytes, changed) => (10 | b(bytes) | flag(changed), o.0),
+        Await(w) => {
+            let (o, bytes, seen) = w.iter().next().unwrap_or((w.first(), Bytes::ALL, 0));
+            (11 | b(bytes) | n(seen), o.0)
+        }
         CondWait(o) => (12, o.0),
         CondWake(o, timed, signalled) => (13 | flag(timed) | if signalled { F2 } else { 0 }, o.0),
         Signal(o) => (14, o.0),
@@ -133,6 +139,9 @@ fn decode_action(word: u64, obj: u64, what: &dyn Fn() -> String) -> Result<Optio
     use Action::*;
     let (f1, f2, arg, o) = (word & F1 != 0, word & F2 != 0, (word >> 32) as u32, ObjId(obj));
     let t = ThreadId(arg as u16);
+    // A memory access touches at least one byte: a zero mask is corruption (for the other
+    // actions, the re-encoding below requires it).
+    let bytes = || Bytes::new((word >> 16) as u8).ok_or_else(|| Corrupt(what()));
     let a = match word & 0xff {
         0 => None,
         1 => Some(Create(t)),
@@ -142,10 +151,10 @@ fn decode_action(word: u64, obj: u64, what: &dyn Fn() -> String) -> Result<Optio
         5 => Some(Lock(o)),
         6 => Some(Unlock(o, f1)),
         7 => Some(TryLock(o, f1)),
-        8 => Some(Read(o)),
-        9 => Some(Write(o)),
-        10 => Some(Rmw(o, f1)),
-        11 => Some(Await(Awaited::new([(o, arg)]).ok_or_else(|| Corrupt(what()))?)),
+        8 => Some(Read(o, bytes()?)),
+        9 => Some(Write(o, bytes()?)),
+        10 => Some(Rmw(o, bytes()?, f1)),
+        11 => Some(Await(Awaited::with_bytes([(o, bytes()?, arg)]).ok_or_else(|| Corrupt(what()))?)),
         12 => Some(CondWait(o)),
         13 => Some(CondWake(o, f1, f2)),
         14 => Some(Signal(o)),
@@ -172,15 +181,30 @@ fn decode_action(word: u64, obj: u64, what: &dyn Fn() -> String) -> Result<Optio
     Ok(a)
 }
 
-/// The second location of a spin-wait and its count (zero for every other action).
+/// A count and the bytes it is of, as one word: `count | bytes << 32`.
+fn count_bytes(bytes: Bytes, count: u32) -> u64 {
+    count as u64 | (bytes.bits() as u64) << 32
+}
+
+/// The count and bytes of [`count_bytes`] (a zero mask or a stray bit is corruption).
+fn uncount_bytes(v: u64, what: &dyn Fn() -> String) -> Result<(Bytes, u32), Corrupt> {
+    let bytes = Bytes::new((v >> 32) as u8).ok_or_else(|| Corrupt(what()))?;
+    if v >> 40 != 0 {
+        return corrupt(what());
+    }
+    Ok((bytes, v as u32))
+}
+
+/// The second location of a spin-wait and its count and bytes (zero for every other
+/// action).
 fn second_awaited(a: Option<Action>) -> (u64, u64) {
     match a {
-        Some(Action::Await(w)) => w.iter().nth(1).map_or((0, 0), |(o, c)| (o.0, c as u64)),
+        Some(Action::Await(w)) => w.iter().nth(1).map_or((0, 0), |(o, b, c)| (o.0, count_bytes(b, c))),
         _ => (0, 0),
     }
 }
 
-/// Capacity, in `(object, count)` pairs, of the lists of the spin-waits on more than
+/// Capacity, in `(object, count | bytes << 32)` pairs, of the lists of the spin-waits on more than
 /// [`unfold_engine::action::INLINE_AWAITED`] locations one request or one execution
 /// carries ([`WireAwaits`]).
 pub(crate) const MAX_AWAIT_PAIRS: usize = 1 << 16;
@@ -224,9 +248,9 @@ impl WireAwaits {
         if start > MAX_AWAIT_PAIRS || MAX_AWAIT_PAIRS - start < n {
             return Err(AwaitsFull);
         }
-        for (slot, (o, c)) in self.pairs[start..start + n].iter().zip(w.iter()) {
+        for (slot, (o, b, c)) in self.pairs[start..start + n].iter().zip(w.iter()) {
             slot[0].store(o.0, R);
-            slot[1].store(c as u64, R);
+            slot[1].store(count_bytes(b, c), R);
         }
         self.len.store((start + n) as u64, R);
         Ok(start as u64)
@@ -244,11 +268,12 @@ impl WireAwaits {
         {
             return corrupt(what());
         }
-        let mut list = [(ObjId(0), 0u32); unfold_engine::action::MAX_AWAITED];
+        let mut list = [(ObjId(0), Bytes::ALL, 0u32); unfold_engine::action::MAX_AWAITED];
         for (e, slot) in list.iter_mut().zip(&self.pairs[start..start + n]) {
-            *e = (ObjId(slot[0].load(R)), u32::try_from(slot[1].load(R)).map_err(|_| Corrupt(what()))?);
+            let (b, c) = uncount_bytes(slot[1].load(R), what)?;
+            *e = (ObjId(slot[0].load(R)), b, c);
         }
-        let w = Awaited::new(list[..n].iter().copied()).ok_or_else(|| Corrupt(what()))?;
+        let w = Awaited::with_bytes(list[..n].iter().copied()).ok_or_else(|| Corrupt(what()))?;
         // Distinct entries only: the list must be what the writer's wait held.
         if w.len() != n {
             return corrupt(what());
@@ -300,8 +325,8 @@ impl WireAction {
         }
         match a {
             Some(Action::Await(w)) => {
-                let c2 = u32::try_from(c2).map_err(|_| Corrupt(what()))?;
-                let both = Awaited::new(w.iter().chain([(ObjId(o2), c2)])).ok_or_else(|| Corrupt(what()))?;
+                let (b2, c2) = uncount_bytes(c2, what)?;
+                let both = Awaited::with_bytes(w.iter().chain([(ObjId(o2), b2, c2)])).ok_or_else(|| Corrupt(what()))?;
                 if both.len() != 2 {
                     return corrupt(what());
                 }
@@ -775,14 +800,16 @@ mod tests {
         let mut v = vec![Create(t), Join(t), Exit, ExitProcess];
         for b in [false, true] {
             v.extend([TryLock(o, b), SemTryWait(o, b), TryRdLock(o, b), TryWrLock(o, b), RwUnlock(o, b)]);
-            v.extend([BarrierArrive(o, b), CondWake(o, b, !b), CondWake(o, b, b), Rmw(o, b)]);
+            v.extend([BarrierArrive(o, b), CondWake(o, b, !b), CondWake(o, b, b)]);
+            for bytes in [Bytes::ALL, Bytes::span(4, 4), Bytes::span(3, 1), Bytes::new(0x81).expect("two bytes")] {
+                v.extend([Rmw(o, bytes, b), Read(o, bytes), Write(o, bytes)]);
+                v.push(Await(Awaited::with_bytes([(o, bytes, 9)]).expect("one location")));
+            }
         }
         v.extend([
             Lock(o),
             Unlock(o, true),
             Unlock(o, false),
-            Read(o),
-            Write(o),
             Await(Awaited::one(o, u32::MAX)),
             CondWait(o),
             Signal(o),
@@ -800,6 +827,25 @@ mod tests {
             assert_eq!(decode_action(w, o, &none).ok(), Some(Some(a)));
         }
         assert_eq!(decode_action(0, 0, &none).ok(), Some(None));
+    }
+
+    #[test]
+    fn an_access_to_no_byte_is_corruption() {
+        let what = || "x".to_string();
+        for a in [Action::Read(ObjId(9), Bytes::ALL), Action::Rmw(ObjId(9), Bytes::ALL, true)] {
+            let (w, o) = encode_action(Some(a));
+            assert!(decode_action(w & !(0xff << 16), o, &what).is_err(), "{a:?} with mask 0");
+            assert!(decode_action(w, o, &what).is_ok());
+        }
+        let w = Awaited::with_bytes([(ObjId(0x11), Bytes::span(0, 4), 3), (ObjId(0x21), Bytes::span(4, 4), 5)]);
+        let shared: Shared<WireAwaits> = Shared::new(1).expect("map");
+        let wire: Shared<WireStep> = Shared::new(1).expect("map");
+        let a = &wire.one().action;
+        a.store(Some(Action::Await(w.expect("two"))), shared.one()).expect("inline");
+        assert_eq!(a.load(shared.one(), &what).expect("valid"), Some(Action::Await(w.expect("two"))));
+        a.arg2.store(a.arg2.load(R) & 0xffff_ffff, R);
+        assert!(a.load(shared.one(), &what).is_err(), "second location with mask 0");
+        assert!(decode_action(9 | 1 << 16, 0, &what).is_ok() && decode_action(5 | 1 << 16, 8, &what).is_err());
     }
 
     #[test]
@@ -834,9 +880,9 @@ mod tests {
         awaits.pairs[1][0].store(objs[0].0, R);
         assert!(a.load(awaits, &what).is_err(), "a location twice");
         awaits.pairs[1][0].store(objs[1].0, R);
-        awaits.pairs[0][1].store(6, R);
+        awaits.pairs[0][1].store(6 | 0xff << 32, R);
         assert!(a.load(awaits, &what).is_err(), "first count differs from the action's");
-        awaits.pairs[0][1].store(7, R);
+        awaits.pairs[0][1].store(7 | 0xff << 32, R);
         assert_eq!(a.load(awaits, &what).expect("restored"), Some(Action::Await(w)));
         // A full list area is reported, not overrun.
         awaits.len.store(MAX_AWAIT_PAIRS as u64 - 3, R);

@@ -32,7 +32,7 @@
 
 use super::dpor::{self, Driver, Kind};
 use super::{ExploreConfig, ExploreError, Explorer, Session, Stats};
-use crate::action::{Action, Independence};
+use crate::action::{Action, Bytes, Independence};
 use crate::program::Execution;
 
 /// The relation classic-DPOR computes backtracking points with (see the module doc).
@@ -89,12 +89,20 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
                 continue;
             };
             let upto = list.partition_point(|&x| (x as usize) < k);
+            let bytes = a.bytes_of(o).unwrap_or(Bytes::ALL);
             for &x in list[..upto].iter().rev() {
                 let ev = d.an.evs[x as usize];
                 // With every access dependent, the operations on one object are totally
                 // ordered by happens-before: once one happens before p, all earlier do.
+                // With accesses to disjoint bytes of a word commuting, that holds of an
+                // event covering every byte p's action touches (an earlier access to one
+                // of them conflicts with it); past one that does not, look further.
                 if ev.thread == p || clock[ev.thread.index()] > ev.local {
-                    break;
+                    let covers = ev.action.bytes_of(o).is_some_and(|b| b.bits() & bytes.bits() == bytes.bits());
+                    if d.mode == ALL || covers {
+                        break;
+                    }
+                    continue;
                 }
                 if !ALL.dependent(ev.thread, ev.action, p, a) || !co_enabled(ev.action, a) {
                     continue;

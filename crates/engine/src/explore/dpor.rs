@@ -41,7 +41,7 @@
 //! ([`Action::request`]) races with the last dependent event before which it would have
 //! been granted ([`Analysis::grantable`]).
 
-use crate::action::{Access, Action, Independence, ObjKind};
+use crate::action::{Access, Action, Bytes, Independence, ObjKind};
 use crate::explore::{ExploreError, Session};
 use crate::ids::{ObjId, ThreadId};
 use crate::objects::ObjState;
@@ -99,8 +99,9 @@ pub(crate) struct Analysis {
     writes: HashMap<ObjId, Vec<u32>>,
 }
 
-/// Per-object access state while computing clocks.
-#[derive(Default)]
+/// Per-location access state while computing clocks: a location is a byte of a memory
+/// word, or a synchronising object (always touched whole).
+#[derive(Clone, Default)]
 struct AccessState {
     last: Option<u32>,
     last_write: Option<u32>,
@@ -108,6 +109,29 @@ struct AccessState {
     /// Whether `reads` holds reads of each [`Action::read_class`] (two classes share an
     /// object only when a spin-wait watches a read-write lock).
     classes: [bool; 2],
+}
+
+/// Per-object access state: one [`AccessState`] per byte of a memory word once some
+/// access touched part of it (under read-read independence: accesses to disjoint bytes
+/// commute, [`Independence::objects_conflict`]); until then `bytes[0]` stands for every
+/// byte (synchronising objects, and words only ever accessed whole, stay so).
+#[derive(Default)]
+struct ObjectAccess {
+    split: bool,
+    bytes: [AccessState; 8],
+}
+
+impl ObjectAccess {
+    /// The states of the locations `b` covers (splitting the word first if needed).
+    fn locations(&mut self, b: Bytes) -> impl Iterator<Item = &mut AccessState> {
+        if !self.split && b != Bytes::ALL {
+            let whole = self.bytes[0].clone();
+            self.bytes[1..].iter_mut().for_each(|s| *s = whole.clone());
+            self.split = true;
+        }
+        let bits = if self.split { b.bits() } else { 1 };
+        self.bytes.iter_mut().enumerate().filter(move |(k, _)| bits & (1 << k) != 0).map(|(_, s)| s)
+    }
 }
 
 impl Analysis {
@@ -141,7 +165,7 @@ impl Analysis {
         self.mode = mode;
         self.before.clear();
         self.states.clear();
-        let mut objs: HashMap<ObjId, AccessState> = HashMap::default();
+        let mut objs: HashMap<ObjId, ObjectAccess> = HashMap::default();
         let mut cands: Vec<u32> = Vec::new();
         for (j, s) in steps.iter().enumerate() {
             let t = s.thread;
@@ -180,41 +204,61 @@ impl Analysis {
             } else {
                 self.before.push(ObjState::Fresh);
             }
-            // A spin-wait on several locations reads each of them.
+            // A spin-wait on several locations reads each of them; an access to several
+            // bytes of a word, each of them (under read-read independence).
+            let mut locations = 0;
             for o in s.action.objects() {
                 self.by_object.entry(o).or_default().push(j as u32);
                 if s.action.moves_await_count() {
                     self.writes.entry(o).or_default().push(j as u32);
                 }
-                let st = objs.entry(o).or_default();
-                if mode == Independence::ReadReadIndependent {
-                    if s.action.access() == Access::Read {
-                        cands.extend(st.last_write);
-                        // Reads of the other class since the last write conflict with it
-                        // (a spin-wait on a read-write lock and the lock's read side).
-                        let class = s.action.read_class() as usize;
-                        if st.classes[1 - class] {
-                            let evs = &self.evs;
-                            cands.extend(
-                                st.reads.iter().filter(|&&r| evs[r as usize].action.read_class() as usize != class),
-                            );
-                        }
-                        st.classes[class] = true;
-                        st.reads.push(j as u32);
-                    } else {
-                        if st.reads.is_empty() {
+                let bytes = match mode {
+                    Independence::ReadReadIndependent => s.action.bytes_of(o).unwrap_or(Bytes::ALL),
+                    Independence::AllDependent => Bytes::ALL,
+                };
+                for st in objs.entry(o).or_default().locations(bytes) {
+                    locations += 1;
+                    if mode == Independence::ReadReadIndependent {
+                        if s.action.access() == Access::Read {
                             cands.extend(st.last_write);
+                            // Reads of the other class since the last write conflict with it
+                            // (a spin-wait on a read-write lock and the lock's read side).
+                            let class = s.action.read_class() as usize;
+                            if st.classes[1 - class] {
+                                let evs = &self.evs;
+                                cands.extend(
+                                    st.reads.iter().filter(|&&r| evs[r as usize].action.read_class() as usize != class),
+                                );
+                            }
+                            st.classes[class] = true;
+                            st.reads.push(j as u32);
                         } else {
-                            cands.extend_from_slice(&st.reads);
+                            if st.reads.is_empty() {
+                                cands.extend(st.last_write);
+                            } else {
+                                cands.extend_from_slice(&st.reads);
+                            }
+                            st.reads.clear();
+                            st.classes = [false; 2];
+                            st.last_write = Some(j as u32);
                         }
-                        st.reads.clear();
-                        st.classes = [false; 2];
-                        st.last_write = Some(j as u32);
+                    } else {
+                        cands.extend(st.last);
                     }
-                } else {
-                    cands.extend(st.last);
+                    st.last = Some(j as u32);
                 }
-                st.last = Some(j as u32);
+            }
+            if locations > 1 {
+                // The same earlier event may conflict on several locations: once each (a
+                // repeated candidate would hide its own race).
+                let mut k = 0;
+                for i in 0..cands.len() {
+                    if !cands[..k].contains(&cands[i]) {
+                        cands[k] = cands[i];
+                        k += 1;
+                    }
+                }
+                cands.truncate(k);
             }
             for &c in &cands {
                 self.join_clock(j, c as usize);
@@ -252,20 +296,21 @@ impl Analysis {
     /// along: the reversibility test of the module documentation.
     pub fn enabled_before(&self, e: usize, limit: usize, p: ThreadId, a: Action) -> bool {
         if let Action::Await(w) = a {
-            // The write counts where the reversal puts the wait: the writes before e,
-            // plus those between e and `limit` that do not happen after e (they move
-            // along, before the wait). For a wait on e's own location there are none of
-            // the latter (writes to one location are dependent), but a wait on several
-            // locations can be woken by a write to another one that commutes with e.
-            return w.woken(|o| {
+            // The await counts where the reversal puts the wait: the count of the bytes
+            // watched before e, plus the writes to them between e and `limit` that do not
+            // happen after e (they move along, before the wait). For a wait on e's own
+            // bytes there are none of the latter (writes to them are dependent with e),
+            // but a wait on several locations (or bytes) can be woken by a write to
+            // another one that commutes with e.
+            return w.woken(|o, b| {
                 let Some(list) = self.writes.get(&o) else { return 0 };
-                let before = list.partition_point(|&x| (x as usize) < e);
-                let moved = list[before..]
+                let before = self.state_before(e, o).await_count(b).unwrap_or(0);
+                let from = list.partition_point(|&x| (x as usize) < e);
+                list[from..]
                     .iter()
                     .take_while(|&&x| (x as usize) < limit)
                     .filter(|&&x| x as usize != e && !self.hb(e, x as usize))
-                    .count();
-                (before + moved) as u32
+                    .fold(before, |n, &x| n.wrapping_add(self.evs[x as usize].action.await_weight(b)))
             });
         }
         let Some(o) = a.object() else { return true };
@@ -1139,11 +1184,11 @@ mod tests {
     /// independent, executed as q.q.r.r.p.
     fn figure1() -> Analysis {
         let e = exec(&[
-            (Q, Action::Read(Y)),
-            (Q, Action::Read(X)),
-            (R, Action::Read(Z)),
-            (R, Action::Read(X)),
-            (P, Action::Write(X)),
+            (Q, Action::Read(Y, Bytes::ALL)),
+            (Q, Action::Read(X, Bytes::ALL)),
+            (R, Action::Read(Z, Bytes::ALL)),
+            (R, Action::Read(X, Bytes::ALL)),
+            (P, Action::Write(X, Bytes::ALL)),
         ]);
         let mut a = Analysis::default();
         a.build(&e, Independence::ReadReadIndependent);
@@ -1175,11 +1220,11 @@ mod tests {
 
     fn figure1_exec_all() -> Execution {
         exec(&[
-            (Q, Action::Read(Y)),
-            (Q, Action::Read(X)),
-            (R, Action::Read(Z)),
-            (R, Action::Read(X)),
-            (P, Action::Write(X)),
+            (Q, Action::Read(Y, Bytes::ALL)),
+            (Q, Action::Read(X, Bytes::ALL)),
+            (R, Action::Read(Z, Bytes::ALL)),
+            (R, Action::Read(X, Bytes::ALL)),
+            (P, Action::Write(X, Bytes::ALL)),
         ])
     }
 
@@ -1193,9 +1238,9 @@ mod tests {
         assert_eq!(init, vec![R]); // p's write follows r's read of x
         assert!(v.is_initial(R) && !v.is_initial(P));
         // q (next: read y) is independent of all of v: a weak initial, not an initial.
-        assert!(v.is_weak_initial(mode, Q, Action::Read(Y)) && !v.is_initial(Q));
+        assert!(v.is_weak_initial(mode, Q, Action::Read(Y, Bytes::ALL)) && !v.is_initial(Q));
         // a thread about to write x is not.
-        assert!(!v.is_weak_initial(mode, ThreadId(4), Action::Write(X)));
+        assert!(!v.is_weak_initial(mode, ThreadId(4), Action::Write(X, Bytes::ALL)));
     }
 
     #[test]
@@ -1206,7 +1251,7 @@ mod tests {
         let mode = Independence::ReadReadIndependent;
         let mut f = WakeupForest::default();
         let root = f.new_root();
-        f.add_child(root, P, Action::Write(X));
+        f.add_child(root, P, Action::Write(X, Bytes::ALL));
         assert_eq!(f.insert(root, mode, &v_of(&a, &[0, 1])), 2);
         assert_eq!(f.live(), 4);
         assert_eq!(f.insert(root, mode, &v_of(&a, &[2, 3])), 0);

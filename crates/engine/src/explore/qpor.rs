@@ -952,6 +952,7 @@ mod tests {
     //! schedules; the data-dependent programs of the papers are tested with the test
     //! model in `tests/`.
     use super::*;
+    use crate::action::Bytes;
     use crate::explore::{explore, Algorithm};
     use crate::ids::{ObjId, ThreadNames};
     use crate::program::{drive, Frontend, Program, RunRequest, SchedState, Step};
@@ -1152,12 +1153,12 @@ mod tests {
         let x = ObjId(9);
         let a = vec![
             Action::TryLock(ObjId(1), false),
-            Action::Write(x),
+            Action::Write(x, Bytes::ALL),
             Action::Lock(ObjId(1)),
             Action::Unlock(ObjId(1), true),
         ];
-        let b = vec![Action::Lock(ObjId(1)), Action::Read(x), Action::Unlock(ObjId(1), true)];
-        let c = vec![Action::Rmw(x, true)];
+        let b = vec![Action::Lock(ObjId(1)), Action::Read(x, Bytes::ALL), Action::Unlock(ObjId(1), true)];
+        let c = vec![Action::Rmw(x, Bytes::ALL, true)];
         for k in [None, Some(1), Some(2)] {
             let (_, redundant, ssb) = check(vec![spawn_all(3), a.clone(), b.clone(), c.clone()], k);
             if k.is_none() {
@@ -1186,8 +1187,11 @@ mod tests {
                 match next(6) {
                     0 => t.push(Action::TryLock(ObjId(1 + next(mutexes)), false)),
                     1 => t.push(
-                        [Action::Read(ObjId(100)), Action::Write(ObjId(100)), Action::Rmw(ObjId(101), true)]
-                            [next(3) as usize],
+                        [
+                            Action::Read(ObjId(100), Bytes::ALL),
+                            Action::Write(ObjId(100), Bytes::ALL),
+                            Action::Rmw(ObjId(101), Bytes::ALL, true),
+                        ][next(3) as usize],
                     ),
                     _ => {
                         let a = 1 + next(mutexes);

@@ -23,7 +23,7 @@
 //! ```
 
 use super::{BinOp, Code, Instr, Model};
-use crate::action::Action;
+use crate::action::{Action, Bytes};
 use crate::ids::ObjId;
 
 /// A per-thread register.
@@ -170,6 +170,7 @@ pub struct ModelBuilder {
     codes: Vec<Option<Code>>,
     var_init: Vec<i64>,
     word: Vec<u32>,
+    bytes: Vec<Bytes>,
     nmutex: u32,
     nsync: u64,
     /// [`ModelBuilder::polls_as_bounded_loops`].
@@ -201,6 +202,7 @@ impl ModelBuilder {
             codes: vec![None],
             var_init: Vec::new(),
             word: Vec::new(),
+            bytes: Vec::new(),
             nmutex: 0,
             nsync: 0,
             poll_bound: None,
@@ -240,10 +242,33 @@ impl ModelBuilder {
         Mutex(self.nmutex - 1)
     }
 
-    /// A new shared variable with an initial value.
+    /// A new shared variable with an initial value (a whole memory word).
     pub fn var(&mut self, init: i64) -> Var {
+        self.var_bytes(init, Bytes::ALL)
+    }
+
+    /// A new shared variable with an initial value in the given bytes of a new memory
+    /// word (as an `int` at offset 0 of its word in C): more variables may share the
+    /// word ([`ModelBuilder::var_beside`]).
+    pub fn var_bytes(&mut self, init: i64, bytes: Bytes) -> Var {
         self.var_init.push(init);
         self.word.push(self.var_init.len() as u32 - 1);
+        self.bytes.push(bytes);
+        Var(self.var_init.len() as u32 - 1)
+    }
+
+    /// A new shared variable in bytes `bytes` of the memory word of `of` (as `count` and
+    /// `sense` in `atomic_int count, sense;`): it has its own value; its visible
+    /// accesses operate on `of`'s memory object, touching `bytes`, so they are dependent
+    /// with the accesses to the word that touch a common byte (all of them in
+    /// all-dependent mode), and a spin-wait reading it watches those bytes. Overlapping
+    /// bytes stand for one C object accessed at two sizes (the model keeps the values
+    /// apart: it checks the explorers, not the arithmetic of overlapping objects).
+    pub fn var_beside(&mut self, of: Var, init: i64, bytes: Bytes) -> Var {
+        let w = self.word[of.0 as usize];
+        self.var_init.push(init);
+        self.word.push(w);
+        self.bytes.push(bytes);
         Var(self.var_init.len() as u32 - 1)
     }
 
@@ -252,10 +277,7 @@ impl ModelBuilder {
     /// races on their own, but its visible accesses operate on `of`'s memory object, so
     /// they are dependent with `of`'s and a spin-wait on either watches both.
     pub fn var_in_word_of(&mut self, of: Var, init: i64) -> Var {
-        let w = self.word[of.0 as usize];
-        self.var_init.push(init);
-        self.word.push(w);
-        Var(self.var_init.len() as u32 - 1)
+        self.var_beside(of, init, Bytes::ALL)
     }
 
     /// A new thread code, built by `f`.
@@ -300,7 +322,7 @@ impl ModelBuilder {
     /// If main was not given.
     pub fn build(self) -> Model {
         let codes = self.codes.into_iter().map(|c| c.expect("ModelBuilder: main was not given")).collect();
-        let mut m = Model::new(codes, self.var_init, self.word, self.nmutex as usize);
+        let mut m = Model::new(codes, self.var_init, self.word, self.bytes, self.nmutex as usize);
         m.polls = self.polls.into_iter().map(|(c, pc, p)| (((c as u64) << 32) | pc as u64, p)).collect();
         m
     }

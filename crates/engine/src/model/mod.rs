@@ -42,8 +42,9 @@ pub use builder::{
     Barrier, CodeId, Cond, Expr, Label, ModelBuilder, Mutex, Poll, Reg, RwLock, Sem, ThreadBuilder, Var,
 };
 
-use crate::action::{Action, ObjKind};
+use crate::action::{Action, Bytes, ObjKind};
 use crate::ids::{ObjId, ThreadId, ThreadNames};
+use crate::objects::memory::ByteWrites;
 use crate::program::{
     drive, Defect, DefectKind, Execution, Frontend, Program, ProgramError, RunRequest, SchedState, Step,
 };
@@ -183,10 +184,11 @@ struct ThreadRt {
     spawned: u32,
     /// The pending visible action, if the thread is live.
     pending: Option<Action>,
-    /// Per word (variable, see `Model::word`) read visibly: its write count when this
-    /// thread last read it (what a spin-wait on it waits to change, as the C runtime
-    /// logs it at the read).
-    seen: Vec<(u32, u32)>,
+    /// Per word (variable, see `Model::word`) read visibly: the write count of each
+    /// byte when this thread last read it (of the word as it was at the thread's first
+    /// read of it, for a byte never read): what a spin-wait on it waits to change, as the
+    /// C runtime logs it at the read.
+    seen: Vec<(u32, ByteWrites)>,
     /// Per mutex this thread unlocked: the mutex's release count just after its last
     /// unlock (what [`Instr::AwaitUnlock`] waits to change).
     unlocked: Vec<(u32, u32)>,
@@ -213,6 +215,8 @@ pub struct Model {
     // operate on (v itself, or the variable it shares an 8-byte word with), and
     // word[word[v]] == word[v].
     pub(crate) word: Vec<u32>,
+    /// The bytes of its word variable `v` occupies ([`ModelBuilder::var_beside`]).
+    pub(crate) bytes: Vec<Bytes>,
     pub(crate) nmutex: usize,
     names: ThreadNames,
     // Run buffers, reused across runs.
@@ -229,9 +233,9 @@ pub struct Model {
     /// visible write ([`Model::with_awaited_stores_visible`]).
     awaited_stores_visible: bool,
     race: RaceDetector,
-    /// Visible writes per word (indexed by the word's variable) in this run (the
-    /// engine's memory state).
-    writes: Vec<u32>,
+    /// Visible writes per byte of each word (indexed by the word's variable) in this run
+    /// (the engine's memory state).
+    writes: Vec<ByteWrites>,
     /// Unlocks per mutex in this run (the engine's mutex state's release count).
     releases: Vec<u32>,
     /// Every poll under a mutex ([`ThreadBuilder::poll_under_mutex`]): the site of its
@@ -284,10 +288,11 @@ pub fn var_obj(k: u32) -> ObjId {
 }
 
 impl Model {
-    pub(crate) fn new(codes: Vec<Code>, var_init: Vec<i64>, word: Vec<u32>, nmutex: usize) -> Model {
+    pub(crate) fn new(codes: Vec<Code>, var_init: Vec<i64>, word: Vec<u32>, bytes: Vec<Bytes>, nmutex: usize) -> Model {
         Model {
             var_init,
             word,
+            bytes,
             nmutex,
             names: ThreadNames::new(),
             threads: Vec::new(),
@@ -401,7 +406,7 @@ impl Model {
         self.rw_held.clear();
         self.race.reset();
         self.writes.clear();
-        self.writes.resize(self.var_init.len(), 0);
+        self.writes.resize(self.var_init.len(), ByteWrites::default());
         self.releases.clear();
         self.releases.resize(self.nmutex, 0);
         self.sync_counts.clear();
@@ -446,15 +451,18 @@ impl Model {
             let instr = &self.codes[code].instrs[pc];
             let store_step = match instr {
                 Instr::Store(v, _) if self.awaited_stores_visible => {
-                    let o = self.obj(*v);
+                    let (o, b) = (self.obj(*v), self.bytes[*v as usize]);
                     self.threads.iter().enumerate().any(|(u, th)| {
-                        u != ti && th.exists && matches!(th.pending, Some(Action::Await(w)) if w.contains(o))
+                        u != ti
+                            && th.exists
+                            && matches!(th.pending, Some(Action::Await(w)) if w.bytes_of(o).is_some_and(|m| m.overlaps(b)))
                     })
                 }
                 _ => false,
             };
-            let word = &self.word;
+            let (word, bytes, writes) = (&self.word, &self.bytes, &self.writes);
             let obj = |v: u32| var_obj(word[v as usize]);
+            let at = |v: u32| bytes[v as usize];
             let t = &mut self.threads[ti];
             let defect = |kind: DefectKind, message: String| Defect {
                 kind,
@@ -494,10 +502,10 @@ impl Model {
                     }
                     Action::TryLock(mutex_obj(*m), false)
                 }
-                Instr::Read(_, v) => Action::Read(obj(*v)),
-                Instr::Write(v, _) => Action::Write(obj(*v)),
+                Instr::Read(_, v) => Action::Read(obj(*v), at(*v)),
+                Instr::Write(v, _) => Action::Write(obj(*v), at(*v)),
                 Instr::FetchAdd(_, v, _) | Instr::Exchange(_, v, _) | Instr::Cas(_, v, ..) => {
-                    Action::Rmw(obj(*v), true)
+                    Action::Rmw(obj(*v), at(*v), true)
                 }
                 Instr::Spawn(..) => Action::Create(self.names.child(tid, t.spawned)),
                 Instr::Join(e) => Action::Join(ThreadId(e.eval(&t.regs) as u16)),
@@ -527,27 +535,22 @@ impl Model {
                     a => a,
                 },
                 Instr::AwaitChange(vs) => Action::Await(
-                    crate::Awaited::new(vs.iter().map(|&v| {
-                        let w = word[v as usize];
-                        let seen = t.seen.iter().find(|s| s.0 == w).map_or(self.writes[w as usize], |s| s.1);
-                        (var_obj(w), seen)
-                    }))
-                    .expect("model: a spin-wait on 1 to MAX_AWAITED variables"),
+                    crate::Awaited::with_bytes(awaited_vars(vs, word, bytes, writes, &t.seen))
+                        .expect("model: a spin-wait on 1 to MAX_AWAITED variables"),
                 ),
                 Instr::AwaitUnlock(m, vs, syncs) => {
                     let seen = t.unlocked.iter().find(|u| u.0 == *m).map_or(self.releases[*m as usize], |u| u.1);
-                    let vars = vs.iter().map(|&v| {
-                        let w = word[v as usize];
-                        let seen = t.seen.iter().find(|s| s.0 == w).map_or(self.writes[w as usize], |s| s.1);
-                        (var_obj(w), seen)
-                    });
+                    let vars = awaited_vars(vs, word, bytes, writes, &t.seen);
                     let (releases, counts) = (&self.releases, &self.sync_counts);
                     let syncs = syncs.iter().map(|&o| {
                         (o, t.tried.iter().find(|x| x.0 == o).map_or_else(|| sync_count(releases, counts, o), |x| x.1))
                     });
+                    let whole = |(o, v)| (o, Bytes::ALL, v);
                     Action::Await(
-                        crate::Awaited::new(std::iter::once((mutex_obj(*m), seen)).chain(syncs).chain(vars))
-                            .expect("model: a poll waits on a mutex and at most MAX_AWAITED - 1 other objects"),
+                        crate::Awaited::with_bytes(
+                            std::iter::once((mutex_obj(*m), seen)).chain(syncs).map(whole).chain(vars),
+                        )
+                        .expect("model: a poll waits on a mutex and at most MAX_AWAITED - 1 other objects"),
                     )
                 }
                 Instr::AwaitTried(syncs, vs) => {
@@ -555,18 +558,14 @@ impl Model {
                     let syncs = syncs.iter().map(|&o| {
                         (o, t.tried.iter().find(|x| x.0 == o).map_or_else(|| sync_count(releases, counts, o), |x| x.1))
                     });
-                    let vars = vs.iter().map(|&v| {
-                        let w = word[v as usize];
-                        let seen = t.seen.iter().find(|s| s.0 == w).map_or(self.writes[w as usize], |s| s.1);
-                        (var_obj(w), seen)
-                    });
+                    let vars = awaited_vars(vs, word, bytes, writes, &t.seen);
                     Action::Await(
-                        crate::Awaited::new(syncs.chain(vars))
+                        crate::Awaited::with_bytes(syncs.map(|(o, v)| (o, Bytes::ALL, v)).chain(vars))
                             .expect("model: a try retry loop waits on 1 to MAX_AWAITED objects"),
                     )
                 }
-                Instr::Load(_, v) if self.plain_visible => Action::Read(obj(*v)),
-                Instr::Store(v, _) if self.plain_visible || store_step => Action::Write(obj(*v)),
+                Instr::Load(_, v) if self.plain_visible => Action::Read(obj(*v), at(*v)),
+                Instr::Store(v, _) if self.plain_visible || store_step => Action::Write(obj(*v), at(*v)),
                 Instr::Load(r, v) => {
                     if let Some(r) = self.race.on_access(tid, var_addr(*v), 8, false, false, site) {
                         out.defects.push(race_defect(&r, after_steps));
@@ -654,13 +653,12 @@ impl Model {
             }
         };
         let action = match action {
-            Action::Rmw(o, _) => Action::Rmw(o, changed),
+            Action::Rmw(o, b, _) => Action::Rmw(o, b, changed),
             a => a,
         };
-        if let Action::Write(o) | Action::Rmw(o, _) = action {
+        if let Action::Write(o, b) | Action::Rmw(o, b, _) = action {
             if action.moves_writes() {
-                let v = (o.0 - VAR_BASE) as usize;
-                self.writes[v] = self.writes[v].wrapping_add(1);
+                self.writes[(o.0 - VAR_BASE) as usize].write(b);
             }
         }
         // Happens-before of the step, before the thread runs on (as the C runtime: a
@@ -675,12 +673,15 @@ impl Model {
                 a,
             ) => {
                 let (op, write) = match a {
-                    Action::Read(_) => (AtomicOp::Load, false),
-                    Action::Write(_) => (AtomicOp::Store, true),
+                    Action::Read(..) => (AtomicOp::Load, false),
+                    Action::Write(..) => (AtomicOp::Store, true),
                     _ if failed_cas => (AtomicOp::FailedRmw, false),
                     _ => (AtomicOp::Rmw, true),
                 };
-                self.race.on_atomic(tid, self.obj(*v), op);
+                // Synchronisation per variable (its exact location), as the C runtime keys
+                // it: a store to another variable of the word must not replace what this
+                // one released.
+                self.race.on_atomic(tid, ObjId(var_addr(*v)), op);
                 if let Some(r) = self.race.on_access(tid, var_addr(*v), 8, write, true, site) {
                     out.defects.push(race_defect(&r, out.steps.len() + 1));
                 }
@@ -730,11 +731,7 @@ impl Model {
                 Instr::Read(r, v) => {
                     t.regs[r.0 as usize] = self.vars[*v as usize];
                     let wv = self.word[*v as usize];
-                    let w = self.writes[wv as usize];
-                    match t.seen.iter_mut().find(|s| s.0 == wv) {
-                        Some(s) => s.1 = w,
-                        None => t.seen.push((wv, w)),
-                    }
+                    saw(&mut t.seen, wv, self.bytes[*v as usize], &self.writes[wv as usize]);
                 }
                 Instr::Write(v, e) => self.vars[*v as usize] = e.eval(&t.regs),
                 Instr::FetchAdd(r, v, e) => {
@@ -806,15 +803,11 @@ impl Model {
                     None => t.tried.push((o, n)),
                 }
             }
-            if let Action::Rmw(o, false) = action {
+            if let Action::Rmw(o, b, false) = action {
                 // An unchanged read-modify-write is a load for spin-waits (as the C
                 // runtime logs it): a wait after it waits for a change past this count.
                 let v = (o.0 - VAR_BASE) as u32;
-                let w = self.writes[v as usize];
-                match t.seen.iter_mut().find(|s| s.0 == v) {
-                    Some(s) => s.1 = w,
-                    None => t.seen.push((v, w)),
-                }
+                saw(&mut t.seen, v, b, &self.writes[v as usize]);
             }
             t.pc += 1;
         }
@@ -833,6 +826,49 @@ impl Model {
         };
         Step { thread: tid, action, site, next, child_next }
     }
+}
+
+/// A thread read bytes `b` of word `w`, whose write counts are `now`: record them in
+/// its `seen` (`ThreadRt::seen`).
+fn saw(seen: &mut Vec<(u32, ByteWrites)>, w: u32, b: Bytes, now: &ByteWrites) {
+    let k = match seen.iter().position(|s| s.0 == w) {
+        Some(k) => k,
+        None => {
+            seen.push((w, *now));
+            seen.len() - 1
+        }
+    };
+    for i in b.iter() {
+        seen[k].1 .0[i] = now.0[i];
+    }
+}
+
+/// The entries of a spin-wait on variables `vs` ([`Instr::AwaitChange`]): one per word,
+/// on the bytes of its variables, with the count of those bytes when the thread last
+/// read them (now, for a word it never read), as the C runtime merges the reads of an
+/// iteration.
+fn awaited_vars(
+    vs: &[u32],
+    word: &[u32],
+    bytes: &[Bytes],
+    writes: &[ByteWrites],
+    seen: &[(u32, ByteWrites)],
+) -> Vec<crate::action::AwaitEntry> {
+    let mut words: Vec<(u32, Bytes)> = Vec::new();
+    for &v in vs {
+        let (w, b) = (word[v as usize], bytes[v as usize]);
+        match words.iter_mut().find(|x| x.0 == w) {
+            Some(x) => x.1 = x.1.union(b),
+            None => words.push((w, b)),
+        }
+    }
+    words
+        .into_iter()
+        .map(|(w, b)| {
+            let counts = seen.iter().find(|s| s.0 == w).map_or(&writes[w as usize], |s| &s.1);
+            (var_obj(w), b, counts.count(b))
+        })
+        .collect()
 }
 
 /// The await count of synchronising object `o` now (a mutex's releases, the others'

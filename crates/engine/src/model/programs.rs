@@ -434,7 +434,16 @@ pub fn peterson(broken: bool) -> Model {
 /// want[2]` is one 8-byte word in C): a thread raises and lowers its flag (bit `me`)
 /// with a fetch-add, and tests the other's bit.
 pub fn peterson_with(broken: bool, one_word: bool) -> Model {
-    peterson_impl(broken, one_word, false)
+    peterson_impl(broken, one_word, false, false)
+}
+
+/// [`peterson`] laid out as `tests/c/peterson_unbounded.c` is: `atomic_int want[2];`
+/// puts both flags in one 8-byte word, on disjoint bytes (`want[0]` bytes 0–3,
+/// `want[1]` bytes 4–7, [`ModelBuilder::var_beside`]), each raised and lowered with a
+/// store and read with a load, so that under read-read independence a thread's accesses
+/// to its own flag commute with the other's to its flag.
+pub fn peterson_int_flags(broken: bool) -> Model {
+    peterson_impl(broken, false, false, true)
 }
 
 /// [`peterson_with`] with both flags in one word, laid out as `atomic_int want[2],
@@ -445,7 +454,7 @@ pub fn peterson_with(broken: bool, one_word: bool) -> Model {
 /// (That runtime found a spin waiting at the third visit of its checkpoint; its waits
 /// are placed as it placed them.)
 pub fn peterson_inside_in_turn_word(broken: bool) -> Model {
-    peterson_impl(broken, true, true).with_awaited_stores_visible()
+    peterson_impl(broken, true, true, false).with_awaited_stores_visible()
 }
 
 /// A spin-wait and a plain write to the other half of its word, as in
@@ -480,11 +489,14 @@ pub fn await_false_sharing() -> Model {
     b.build().with_awaited_stores_visible()
 }
 
-fn peterson_impl(broken: bool, one_word: bool, inside_with_turn: bool) -> Model {
+fn peterson_impl(broken: bool, one_word: bool, inside_with_turn: bool, int_flags: bool) -> Model {
     let mut b = ModelBuilder::new();
     let want = if one_word {
         let w = b.var(0);
         [w, w]
+    } else if int_flags {
+        let w0 = b.var_bytes(0, crate::Bytes::span(0, 4));
+        [w0, b.var_beside(w0, 0, crate::Bytes::span(4, 4))]
     } else {
         [b.var(0), b.var(0)]
     };

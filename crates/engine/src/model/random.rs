@@ -12,6 +12,7 @@
 //! gives the same program.
 
 use super::{Barrier, CodeId, Cond, Expr, Model, ModelBuilder, Mutex, Reg, RwLock, Sem, ThreadBuilder, Var};
+use crate::action::Bytes;
 
 /// SplitMix64: a tiny deterministic generator (no dependency needed).
 #[derive(Clone, Debug)]
@@ -121,6 +122,14 @@ pub struct Shape {
     /// relocking one it holds), often under a data-dependent branch, so that whether it
     /// happens depends on the schedule.
     pub misuse: bool,
+    /// The visible variables (and spinlock words) share 8-byte memory words, as
+    /// `atomic_int count, sense;` do in C ([`ModelBuilder::var_beside`]): each word holds
+    /// two or three variables on disjoint bytes (two `int`s; two `char`s and an `int`),
+    /// or on overlapping bytes (an `int` and the whole word as one `long`; two `int`s
+    /// overlapping by two bytes), or one variable alone. Accesses to disjoint bytes
+    /// commute under read-read independence, and a spin-wait on one variable is not
+    /// woken by writes to another of its word.
+    pub shared_words: bool,
 }
 
 impl Default for Shape {
@@ -141,8 +150,36 @@ impl Default for Shape {
             poll_loops: None,
             try_spins: false,
             misuse: false,
+            shared_words: false,
         }
     }
+}
+
+/// `n` variables initialised to 0, packed into memory words as [`Shape::shared_words`]
+/// says.
+fn packed_vars(b: &mut ModelBuilder, rng: &mut Rng, n: usize) -> Vec<Var> {
+    let span = |o: u64, l: u64| Bytes::span(o, l);
+    // Word layouts: the bytes of each variable of one word.
+    let layouts: [&[Bytes]; 6] = [
+        &[span(0, 4), span(4, 4)],
+        &[span(0, 1), span(1, 1), span(4, 4)],
+        &[span(4, 4), span(0, 8)],
+        &[span(0, 4), span(2, 4)],
+        &[span(0, 8)],
+        &[span(4, 4), span(0, 4)],
+    ];
+    let mut vars: Vec<Var> = Vec::new();
+    while vars.len() < n {
+        let layout = layouts[rng.below(layouts.len())];
+        let first = b.var_bytes(0, layout[0]);
+        vars.push(first);
+        for &bytes in &layout[1..] {
+            if vars.len() < n {
+                vars.push(b.var_beside(first, 0, bytes));
+            }
+        }
+    }
+    vars
 }
 
 struct Ctx {
@@ -751,9 +788,14 @@ pub fn program_with(seed: u64, shape: Shape) -> Model {
     } else {
         rng.below(3)
     };
-    let visible: Vec<Var> = (0..nv).map(|_| b.var(0)).collect();
-    let spinlocks: Vec<Var> =
-        if shape.rmw_spins { (0..1 + rng.below(2)).map(|_| b.var(0)).collect() } else { Vec::new() };
+    let nl = if shape.rmw_spins { 1 + rng.below(2) } else { 0 };
+    let (visible, spinlocks): (Vec<Var>, Vec<Var>) = if shape.shared_words {
+        let mut all = packed_vars(&mut b, &mut rng, nv + nl);
+        let locks = all.split_off(nv);
+        (all, locks)
+    } else {
+        ((0..nv).map(|_| b.var(0)).collect(), (0..nl).map(|_| b.var(0)).collect())
+    };
     let inside = b.var(0);
     let (mut conds, mut sems, mut rwlocks, mut barriers) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut sem_init = Vec::new();

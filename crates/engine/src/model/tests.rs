@@ -1,4 +1,5 @@
 use super::*;
+use crate::action::Bytes;
 use crate::action::Independence;
 use crate::program::{DefectKind, End, Execution, Program, RunRequest};
 
@@ -194,12 +195,12 @@ fn sleeping_threads_block_the_run_until_woken() {
     // After create, t1 asleep on write(x): main's write(y) does not wake it, main's
     // process exit is not enabled while t1 is: sleep-set blocked.
     let mut out = Execution::default();
-    let sleep = [(T1, Action::Write(var_obj(0)))];
+    let sleep = [(T1, Action::Write(var_obj(0), Bytes::ALL))];
     m.run(&req(&[T0], &sleep), &mut out).unwrap();
     assert_eq!(out.end, End::SleepBlocked);
     assert_eq!(out.steps.len(), 2);
     // Asleep on write(y): main's write(y) wakes it.
-    let sleep = [(T1, Action::Write(var_obj(1)))];
+    let sleep = [(T1, Action::Write(var_obj(1), Bytes::ALL))];
     m.run(&req(&[T0], &sleep), &mut out).unwrap();
     assert_eq!(out.end, End::Finished);
     assert_eq!(out.steps.len(), 5);

@@ -35,7 +35,7 @@ pub mod mutex;
 pub mod rwlock;
 pub mod semaphore;
 
-use crate::action::{Action, ObjKind};
+use crate::action::{Action, Bytes, ObjKind};
 use crate::ids::ThreadId;
 
 /// The semantics of one kind of synchronising object. All methods take the object's
@@ -91,8 +91,8 @@ pub enum ObjState {
     Fresh,
     /// A mutex.
     Mutex(<mutex::Mutex as ObjectKind>::State),
-    /// A memory location (its write count).
-    Memory(u32),
+    /// A memory word (the write count of each byte).
+    Memory(memory::ByteWrites),
     /// A condition variable.
     CondVar(<condvar::CondVar as ObjectKind>::State),
     /// A semaphore.
@@ -144,18 +144,20 @@ impl ObjState {
     pub fn enabled(&self, t: ThreadId, a: Action) -> bool {
         if let Action::Await(w) = a {
             assert!(w.len() == 1, "unfold bug: a wait on several objects asked of one object");
-            return self.await_count().is_some_and(|n| w.woken(|_| n));
+            return self.await_count(Bytes::ALL).is_some() && w.woken(|_, b| self.await_count(b).unwrap_or(0));
         }
         dispatch!(self, a, |K, st| K::enabled(st, t, a), false)
     }
 
     /// The object's await count ([`ObjectKind::await_count`]; 0 for a fresh object),
-    /// `None` for a kind no spin-wait watches.
-    pub fn await_count(&self) -> Option<u32> {
+    /// `None` for a kind no spin-wait watches; of a memory word, the count of the given
+    /// bytes ([`memory::ByteWrites::count`]: the writes to them), which a synchronising
+    /// object (always watched whole) ignores.
+    pub fn await_count(&self, bytes: Bytes) -> Option<u32> {
         match self {
             ObjState::Fresh => Some(0),
             ObjState::Mutex(s) => mutex::Mutex::await_count(s),
-            ObjState::Memory(s) => memory::Memory::await_count(s),
+            ObjState::Memory(s) => Some(s.count(bytes)),
             ObjState::CondVar(s) => condvar::CondVar::await_count(s),
             ObjState::Semaphore(s) => semaphore::Semaphore::await_count(s),
             ObjState::RwLock(s) => rwlock::RwLock::await_count(s),
@@ -177,7 +179,7 @@ impl ObjState {
     pub fn apply(&mut self, t: ThreadId, a: Action) -> Result<(), String> {
         if let Action::Await(_) = a {
             // A wait reads its objects (enabledness was checked on each by the caller).
-            return match self.await_count() {
+            return match self.await_count(Bytes::ALL) {
                 Some(_) => Ok(()),
                 None => Err(format!("{a:?} on an object used as {}", self.kind_name())),
             };
@@ -186,7 +188,7 @@ impl ObjState {
         if matches!(self, ObjState::Fresh) {
             *self = match kind {
                 ObjKind::Mutex => ObjState::Mutex(Default::default()),
-                ObjKind::Memory => ObjState::Memory(0),
+                ObjKind::Memory => ObjState::Memory(Default::default()),
                 ObjKind::CondVar => ObjState::CondVar(Default::default()),
                 ObjKind::Semaphore => ObjState::Semaphore(Default::default()),
                 ObjKind::RwLock => ObjState::RwLock(Default::default()),
@@ -312,7 +314,7 @@ mod tests {
     #[test]
     fn a_wait_on_a_synchronising_object_ends_when_a_failed_try_could_succeed() {
         use crate::action::Awaited;
-        let wait = |st: &ObjState| Action::Await(Awaited::one(O, st.await_count().expect("a count")));
+        let wait = |st: &ObjState| Action::Await(Awaited::one(O, st.await_count(Bytes::ALL).expect("a count")));
         // Semaphore: a trywait at zero fails; a post (or an init) moves the count.
         let st = run(&[(A, Action::SemInit(O, 0))]);
         assert_eq!(st.resolve(B, Action::SemTryWait(O, false)), Action::SemTryWait(O, false));
@@ -323,7 +325,7 @@ mod tests {
         let reinit = run(&[(A, Action::SemInit(O, 0)), (A, Action::SemInit(O, 1))]);
         assert!(reinit.enabled(B, w));
         let waited = run(&[(A, Action::SemInit(O, 0)), (A, Action::SemPost(O)), (A, Action::SemWait(O))]);
-        assert_eq!(waited.await_count(), posted.await_count(), "a decrement moves nothing");
+        assert_eq!(waited.await_count(Bytes::ALL), posted.await_count(Bytes::ALL), "a decrement moves nothing");
         // Read-write lock: read and write unlocks move the count, locks do not.
         let held = run(&[(A, Action::RdLock(O))]);
         let w = wait(&held);
@@ -337,10 +339,10 @@ mod tests {
         let w = wait(&st);
         assert!(!run(&[(A, Action::CondWait(O)), (B, Action::CondWait(O))]).enabled(A, w));
         assert!(run(&[(A, Action::CondWait(O)), (B, Action::Signal(O))]).enabled(A, w));
-        assert!(run(&[(B, Action::Signal(O))]).await_count() == Some(1), "a lost signal counts");
+        assert!(run(&[(B, Action::Signal(O))]).await_count(Bytes::ALL) == Some(1), "a lost signal counts");
         assert!(run(&[(A, Action::CondWait(O)), (B, Action::Broadcast(O))]).enabled(A, w));
         // A barrier is never waited on this way.
-        assert_eq!(run(&[(A, Action::BarrierInit(O, 2))]).await_count(), None);
+        assert_eq!(run(&[(A, Action::BarrierInit(O, 2))]).await_count(Bytes::ALL), None);
         for a in [Action::SemTryWait(O, false), Action::TryLock(O, false), Action::TryRdLock(O, false)] {
             assert!(a.is_failed_try() && !a.moves_await_count());
         }

@@ -16,11 +16,14 @@ pub enum Slot {
     Reads(u8, BTreeSet<(ThreadId, usize)>),
 }
 
-/// Canonical form of a trace: per-thread action sequences, per-object histories.
+/// Canonical form of a trace: per-thread action sequences, per-location histories. A
+/// location is an object in all-dependent mode, and a byte of an object in read-read
+/// mode (where accesses to disjoint bytes of a memory word commute; every other
+/// operation touches all eight bytes of its object).
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Canon {
     pub threads: Vec<(ThreadId, Vec<(u8, String)>)>,
-    pub objects: Vec<(ObjId, Vec<Slot>)>,
+    pub objects: Vec<((ObjId, u8), Vec<Slot>)>,
 }
 
 /// An orderable encoding of an action (its debug form names the operation, its object
@@ -36,7 +39,7 @@ pub fn akey(a: Action) -> (u8, String) {
 /// read unlock moves what it waits on), so reads of the two classes do not commute.
 fn read_class(a: Action) -> Option<u8> {
     match a {
-        Action::Read(_) | Action::Await(..) | Action::Unlock(_, false) => Some(1),
+        Action::Read(..) | Action::Await(..) | Action::Unlock(_, false) => Some(1),
         Action::RdLock(_) | Action::TryRdLock(..) | Action::RwUnlock(_, false) => Some(2),
         _ => None,
     }
@@ -44,14 +47,23 @@ fn read_class(a: Action) -> Option<u8> {
 
 pub fn canon(steps: &[Step], mode: Independence) -> Canon {
     let mut threads: std::collections::BTreeMap<ThreadId, Vec<(u8, String)>> = Default::default();
-    let mut objects: std::collections::BTreeMap<ObjId, Vec<Slot>> = Default::default();
+    let mut objects: std::collections::BTreeMap<(ObjId, u8), Vec<Slot>> = Default::default();
     for s in steps {
         let seq = threads.entry(s.thread).or_default();
         let idx = seq.len();
         seq.push(akey(s.action));
         // A spin-wait on several locations is a read of each of them.
-        for o in s.action.objects() {
-            let hist = objects.entry(o).or_default();
+        let locations = s.action.objects().flat_map(|o| {
+            let bits = match (mode, s.action) {
+                (Independence::AllDependent, _) => 1,
+                (_, Action::Await(w)) => w.iter().find(|e| e.0 == o).expect("a watched object").1.bits(),
+                (_, Action::Read(_, b) | Action::Write(_, b) | Action::Rmw(_, b, _)) => b.bits(),
+                _ => 0xff,
+            };
+            (0..8u8).filter(move |k| bits & (1 << k) != 0).map(move |k| (o, k))
+        });
+        for loc in locations {
+            let hist = objects.entry(loc).or_default();
             let class = read_class(s.action);
             if let (Some(class), Independence::ReadReadIndependent) = (class, mode) {
                 if let Some(Slot::Reads(c, set)) = hist.last_mut() {
