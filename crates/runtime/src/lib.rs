@@ -54,9 +54,11 @@
 //!   microsecond for small programs; a fork costs 200–800 µs here. Programs importing
 //!   functions with libc-internal state (files, `rand`, `atexit`...) use the fork
 //!   server. Crashes and timeouts kill the worker; the next execution forks a new one.
-//! - **Hand-off through shared memory**: spin (yielding the CPU) on sequence numbers,
-//!   then block on pipes, which also reveal a dead worker. Pipes alone cost ~60 µs per
-//!   round trip on this machine.
+//! - **Hand-off through shared memory**: spin (yielding the CPU; after a yield that lost
+//!   the core for a time slice, briefly and without yielding: `shared::Spinner`) on
+//!   sequence numbers, then block on pipes, which also reveal a dead worker. Pipes alone
+//!   cost ~60 µs per round trip on this machine. The parent decodes the steps the worker
+//!   has finished while it waits.
 //! - **Atomic sections** (`__VERIFIER_atomic_begin/end`, functions named
 //!   `__VERIFIER_atomic_*` hooked with `-finstrument-functions`) hold one hidden global
 //!   mutex ([`ATOMIC_OBJ`]): sections exclude each other and their order is explored,

@@ -707,49 +707,99 @@ pub(crate) const WORKER_SPIN: Duration = Duration::from_micros(200);
 /// How long the parent spins for a result before blocking (with poll) on its pipe.
 pub(crate) const PARENT_SPIN: Duration = Duration::from_micros(500);
 
-/// Worker side of the hand-off: wait until `seq` differs from `last`. Spins first
-/// (a pipe wake-up costs tens of microseconds on a loaded 2-core machine), then blocks on
-/// `fd` after announcing it in `waiting`; the other side writes a byte only when it sees
-/// `waiting` set (both use SeqCst, so either it sees the flag or we see the new value).
-/// Stray bytes only cause a spurious wake-up. False when the pipe is closed.
-pub(crate) fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, spin: Duration) -> bool {
-    let start = Instant::now();
-    let mut i = 0u32;
-    while seq.load(Ordering::Acquire) == last {
-        relax(i);
-        i = i.wrapping_add(1);
-        if i & 15 == 0 && start.elapsed() > spin {
-            loop {
-                waiting.store(1, Ordering::SeqCst);
-                if seq.load(Ordering::SeqCst) != last {
-                    break;
-                }
-                if read_byte(fd).is_none() {
-                    waiting.store(0, Ordering::SeqCst);
-                    return false;
-                }
-                waiting.store(0, Ordering::SeqCst);
-                if seq.load(Ordering::SeqCst) != last {
-                    break;
-                }
-            }
-            waiting.store(0, Ordering::SeqCst);
-            return true;
-        }
-    }
-    true
+/// How one side of the hand-off spins before it blocks.
+///
+/// Normally it spins with pause, then with `sched_yield`, for up to its maximum: on an
+/// idle machine the answer comes in a fraction of a microsecond, and beside other
+/// processes that wait and yield too (checkers run in parallel) a yield returns at once.
+/// Beside CPU-bound processes a yield hands the core to one of them for a whole time
+/// slice while the other side's answer waits: with two of them on this 2-core machine,
+/// mpat_nested K=5 took 11 s instead of 0.4 s. So a yield that took longer than
+/// [`Spinner::SLOW_YIELD`] switches the next [`Spinner::BLOCKING_WAITS`] waits to a
+/// short spin with pause only, then blocking, where the other side's answer wakes us
+/// (docs/execution-cost.md, "Hand-off").
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Spinner {
+    max: Duration,
+    blocking_waits: u32,
 }
 
-/// One iteration of a spin-wait: a few pause instructions, then yield the CPU, so that
-/// when the other side is runnable on the same core (the machine is oversubscribed) it
-/// gets to run at once instead of after our time slice.
-pub(crate) fn relax(i: u32) {
-    if i < 64 {
-        std::hint::spin_loop();
-    } else {
-        // SAFETY: sched_yield has no preconditions.
-        unsafe { libc::sched_yield() };
+impl Spinner {
+    /// A yield this slow gave the core to another process for a time slice.
+    const SLOW_YIELD: Duration = Duration::from_millis(1);
+    /// How many waits block early after a slow yield, before yielding is tried again.
+    const BLOCKING_WAITS: u32 = 256;
+    /// The spin of a wait that blocks early.
+    const SHORT_SPIN: Duration = Duration::from_micros(20);
+
+    pub(crate) const fn new(max: Duration) -> Self {
+        Spinner { max, blocking_waits: 0 }
     }
+
+    /// Spin until `done`, within this wait's budget; true if `done` came true, false if
+    /// the caller must block. `between` runs every 16 iterations (the parent decodes
+    /// steps there).
+    pub(crate) fn spin(&mut self, done: impl Fn() -> bool, mut between: impl FnMut()) -> bool {
+        let start = Instant::now();
+        let yielding = if self.blocking_waits > 0 {
+            self.blocking_waits -= 1;
+            false
+        } else {
+            true
+        };
+        let limit = if yielding { self.max } else { Self::SHORT_SPIN };
+        let mut i = 0u32;
+        while !done() {
+            if i & 15 == 15 {
+                between();
+            }
+            if i < 64 || !yielding {
+                std::hint::spin_loop();
+            } else {
+                // Timed one by one: a check every 16 yields (as for the budget) missed
+                // the slow ones in half of the heavily loaded runs.
+                let t = Instant::now();
+                // SAFETY: sched_yield has no preconditions.
+                unsafe { libc::sched_yield() };
+                if t.elapsed() > Self::SLOW_YIELD {
+                    self.blocking_waits = Self::BLOCKING_WAITS;
+                    return done();
+                }
+            }
+            i = i.wrapping_add(1);
+            if i & 15 == 0 && start.elapsed() > limit {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Worker side of the hand-off: wait until `seq` differs from `last`. Spins first
+/// ([`Spinner`]), then blocks on `fd` after announcing it in `waiting`; the other side
+/// writes a byte only when it sees `waiting` set (both use SeqCst, so either it sees the
+/// flag or we see the new value). Stray bytes only cause a spurious wake-up. False when
+/// the pipe is closed.
+pub(crate) fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, spinner: &mut Spinner) -> bool {
+    if spinner.spin(|| seq.load(Ordering::Acquire) != last, || {}) {
+        return true;
+    }
+    loop {
+        waiting.store(1, Ordering::SeqCst);
+        if seq.load(Ordering::SeqCst) != last {
+            break;
+        }
+        if read_byte(fd).is_none() {
+            waiting.store(0, Ordering::SeqCst);
+            return false;
+        }
+        waiting.store(0, Ordering::SeqCst);
+        if seq.load(Ordering::SeqCst) != last {
+            break;
+        }
+    }
+    waiting.store(0, Ordering::SeqCst);
+    true
 }
 
 pub(crate) fn read_byte(fd: c_int) -> Option<u8> {
@@ -793,6 +843,28 @@ pub(crate) fn pipe() -> Result<(c_int, c_int), RuntimeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_spinner_blocks_early_for_a_while_after_a_slow_yield_then_yields_again() {
+        let max = Duration::from_micros(300);
+        let mut s = Spinner::new(max);
+        assert!(s.spin(|| true, || {}), "an answer already there is taken at once");
+        let t = Instant::now();
+        assert!(!s.spin(|| false, || {}), "no answer: the caller blocks");
+        assert!(t.elapsed() >= max, "an unloaded spinner spins its whole budget");
+        // As after a slow yield: the next waits spin briefly, without yielding, and count
+        // down to yielding again.
+        s.blocking_waits = 2;
+        let mut calls = 0;
+        assert!(!s.spin(|| false, || calls += 1));
+        assert!(calls > 0, "the caller's work between spins still runs");
+        assert_eq!(s.blocking_waits, 1);
+        assert!(!s.spin(|| false, || {}));
+        assert_eq!(s.blocking_waits, 0);
+        let t = Instant::now();
+        assert!(!s.spin(|| false, || {}));
+        assert!(t.elapsed() >= max, "back to the whole budget");
+    }
 
     fn all_actions() -> Vec<Action> {
         use Action::*;

@@ -24,7 +24,7 @@ use crate::image::Image;
 use crate::mem::{Arena, ImageSnapshot, Stacks, TlsBlocks};
 use crate::shared::{
     decode_independence, decode_name, encode_independence, encode_name, end_tag, error_code, load_len, pipe, read_byte,
-    relax, wait_seq, write_byte, AwaitsFull, Corrupt, Header, Shared, WireStep, MAX_DEFECTS, MAX_NAMES, MAX_SLEEP,
+    wait_seq, write_byte, AwaitsFull, Corrupt, Header, Shared, Spinner, WireStep, MAX_DEFECTS, MAX_NAMES, MAX_SLEEP,
     PARENT_SPIN, WORKER_SPIN,
 };
 use crate::signals::{
@@ -128,6 +128,8 @@ pub struct CProgram {
     interrupted: bool,
     /// Sequence number of the last request posted.
     seq: u64,
+    /// How `wait` spins before it blocks.
+    spinner: Spinner,
     /// Highest peak RSS seen among the workers, in bytes.
     worker_hwm: u64,
     /// Whether SIGINT cuts the execution in progress.
@@ -380,6 +382,7 @@ impl CProgram {
             timing: Timing::default(),
             interrupted: false,
             seq: 0,
+            spinner: Spinner::new(PARENT_SPIN),
             worker_hwm: 0,
             interruptible: true,
             deadlock_sites: PendingSites::default(),
@@ -538,9 +541,10 @@ impl CProgram {
         let snapshot = &self.snapshot;
         let mut dirty = false;
         let mut seen = 0;
+        let mut spinner = Spinner::new(WORKER_SPIN);
         loop {
             let h = ctx.hdr;
-            if !wait_seq(&h.req_seq, seen, &h.worker_waiting, req, WORKER_SPIN) {
+            if !wait_seq(&h.req_seq, seen, &h.worker_waiting, req, &mut spinner) {
                 break;
             }
             seen = h.req_seq.load(Ordering::SeqCst);
@@ -638,27 +642,21 @@ impl CProgram {
         // left to `collect`, which reports it.
         let steps = self.steps.get();
         let mut stream = true;
-        let start = Instant::now();
-        let mut i = 0u32;
-        while !done() {
-            // In batches, and not next to the slot being written: reading the lines the
-            // worker writes takes them from its cache, which slows it down more than the
-            // decoding saves when done step by step.
-            if stream && i & 15 == 15 {
-                let published = (h.nsteps.load(Ordering::Acquire) as usize).min(steps.len());
-                while stream && out.steps.len() + STREAM_MARGIN < published {
-                    let k = out.steps.len();
-                    match steps[k].load(k, &h.awaits) {
-                        Ok(s) => out.steps.push(s),
-                        Err(_) => stream = false,
-                    }
+        // In batches, and not next to the slot being written: reading the lines the
+        // worker writes takes them from its cache, which slows it down more than the
+        // decoding saves when done step by step.
+        let decode = || {
+            let published = (h.nsteps.load(Ordering::Acquire) as usize).min(steps.len());
+            while stream && out.steps.len() + STREAM_MARGIN < published {
+                let k = out.steps.len();
+                match steps[k].load(k, &h.awaits) {
+                    Ok(s) => out.steps.push(s),
+                    Err(_) => stream = false,
                 }
             }
-            relax(i);
-            i = i.wrapping_add(1);
-            if i & 15 == 0 && start.elapsed() > PARENT_SPIN {
-                break;
-            }
+        };
+        if self.spinner.spin(done, decode) {
+            return Ok(true);
         }
         loop {
             h.parent_waiting.store(1, Ordering::SeqCst);
