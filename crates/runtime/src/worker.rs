@@ -789,6 +789,9 @@ impl Program for CProgram {
     }
 }
 
+/// How long `stop_cut_execution` waits for the worker to record where it was stopped.
+const STOP_PROBE_LIMIT: Duration = Duration::from_secs(1);
+
 /// How many of the last published steps `CProgram::wait` leaves to `collect`: the last
 /// one may still be rewritten, and the one before shares cache lines with it.
 const STREAM_MARGIN: usize = 2;
@@ -811,7 +814,10 @@ impl CProgram {
             // STOP_SIGNAL that only stores an address.
             unsafe { libc::kill(w.pid, crate::signals::STOP_SIGNAL) };
             let probe = Instant::now();
-            while hdr.stop_pc.load(Ordering::Acquire) == 0 && probe.elapsed() < Duration::from_millis(50) {
+            // The limit is generous (the loop ends when the handler has run): on a loaded
+            // machine the worker can wait tens of milliseconds for a core, and a probe
+            // given up too early leaves the report without a line.
+            while hdr.stop_pc.load(Ordering::Acquire) == 0 && probe.elapsed() < STOP_PROBE_LIMIT {
                 std::thread::sleep(Duration::from_micros(200));
             }
             let pc = hdr.stop_pc.load(Ordering::Acquire);
