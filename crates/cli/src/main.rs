@@ -74,7 +74,7 @@ steps, elapsed_s, peak_rss_bytes, algorithm, isolation, defects: [{kind, message
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
 use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, heap-buffer-overflow, livelock, bound, timeout; \
-dot_error if --dot failed; warnings if any; algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object); memory_choice when a program written for SV-COMP is checked under --memory sc by default. On an error: {verdict: error, error_kind (usage, input, compile, \
+dot_error if --dot failed; warnings if any; algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object, or qpor's unfolding outgrew --event-budget); memory_choice when a program written for SV-COMP is checked under --memory sc by default. On an error: {verdict: error, error_kind (usage, input, compile, \
 refused, limit, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";
 
@@ -226,6 +226,12 @@ impl BuildArgs {
     }
 }
 
+/// `--event-budget`'s default: 240 000 events of QPOR's unfolding, about 53 MiB; with
+/// the checker's own 7 MiB, a peak RSS under 64 MB. The largest peak on the issue-11
+/// families that finish within a minute is 225 330 events (mpat_nested K=6, which stays
+/// with QPOR); K=7 would reach 3.2 million (750 MiB).
+const DEFAULT_EVENT_BUDGET: u64 = 240_000;
+
 #[derive(Args, Debug)]
 struct CheckArgs {
     /// The C source file.
@@ -233,8 +239,9 @@ struct CheckArgs {
     /// Exploration algorithm: qpor, source-dpor, optimal-dpor, classic-dpor or dfs.
     /// Default: qpor, switching to optimal-dpor when two threads read one object (qpor
     /// orders reads, optimal-dpor lets them commute; the report notes it) and, with a
-    /// warning, on a program qpor does not support (spin-waits on several locations); an
-    /// algorithm named here is never switched.
+    /// warning, on a program qpor does not support (spin-waits on several locations), and
+    /// when qpor's unfolding outgrows --event-budget; an algorithm named here is never
+    /// switched.
     #[arg(long, value_name = "NAME", help_heading = "Exploration")]
     algorithm: Option<String>,
     /// QPOR with k-partial alternatives.
@@ -253,6 +260,12 @@ struct CheckArgs {
     /// Stop the whole exploration after this many seconds (verdict `incomplete`, exit 3).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = "Limits")]
     timeout: Option<f64>,
+    /// The default algorithm hands over to optimal-dpor (starting again; the report says
+    /// why) once qpor's unfolding holds more than N events, about 230 bytes each: on some
+    /// programs (nested locking) it grows with the run, where optimal-dpor's memory does
+    /// not. An algorithm named with --algorithm is never switched.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_EVENT_BUDGET, help_heading = "Limits")]
+    event_budget: u64,
     /// Print one JSON object on stdout instead of the human report.
     #[arg(long, help_heading = "Output")]
     json: bool,
@@ -571,6 +584,14 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
 /// explores as few traces as optimal-DPOR there.
 type SharedRead = (ThreadId, unfold_engine::Step);
 
+/// Why the default algorithm handed over to optimal-DPOR.
+enum Handover {
+    /// Two threads read one object (`shared_read`).
+    SharedRead(SharedRead),
+    /// QPOR's unfolding held more events than `--event-budget` after that many executions.
+    Outgrown { executions: u64, events: u64, budget: u64 },
+}
+
 fn shared_read(exec: &Execution) -> Option<SharedRead> {
     let mut first: Vec<(unfold_engine::ObjId, ThreadId)> = Vec::new();
     for s in &exec.steps {
@@ -728,6 +749,10 @@ fn check(a: CheckArgs) -> Result<u8> {
     let chosen = a.algorithm.is_some() || a.k.is_some() || a.optimal;
     let watch_reads = std::cell::Cell::new(!chosen && matches!(config.algorithm, Algorithm::Qpor { .. }));
     let reads_shared = std::cell::Cell::new(None);
+    // ... and as soon as QPOR's unfolding outgrows the event budget: (executions, events).
+    let watch_events = std::cell::Cell::new(watch_reads.get());
+    let outgrown = std::cell::Cell::new(None::<(u64, u64)>);
+    let budget = a.event_budget;
     let mut unfolding = a.dot.is_some().then(dot::Unfolding::default);
     let sites = l.prog.deadlock_sites();
     l.prog.set_deadline(deadline);
@@ -776,6 +801,10 @@ fn check(a: CheckArgs) -> Result<u8> {
                 return Control::Stop;
             }
         }
+        if watch_events.get() && stats.events > budget {
+            outgrown.set(Some((stats.executions, stats.events)));
+            return Control::Stop;
+        }
         Control::Continue
     };
     // The default algorithm gives way to optimal-DPOR on a program it does not support
@@ -789,11 +818,17 @@ fn check(a: CheckArgs) -> Result<u8> {
         let mut explorer: Box<dyn Explorer> = explorer_for(&config)?;
         let outcome = explorer.explore(&mut session);
         let stopped_for_reads = watch_reads.get() && reads_shared.get().is_some() && outcome.is_ok();
+        let stopped_for_size = watch_events.get() && outgrown.get().is_some() && outcome.is_ok();
         match outcome {
-            Ok(()) if stopped_for_reads => {
+            Ok(()) if stopped_for_reads || stopped_for_size => {
                 session.finish();
                 watch_reads.set(false);
-                chosen_because = reads_shared.take();
+                watch_events.set(false);
+                chosen_because = match (reads_shared.take(), outgrown.get()) {
+                    (Some(r), _) => Some(Handover::SharedRead(r)),
+                    (None, Some((executions, events))) => Some(Handover::Outgrown { executions, events, budget }),
+                    (None, None) => None,
+                };
                 config.algorithm = Algorithm::OptimalDpor;
                 config.independence = independence_for(config.algorithm);
             }
@@ -803,6 +838,7 @@ fn check(a: CheckArgs) -> Result<u8> {
                 say!("unfold: warning: {w}");
                 switched.push(w);
                 watch_reads.set(false);
+                watch_events.set(false);
                 config.algorithm = Algorithm::OptimalDpor;
                 config.independence = independence_for(config.algorithm);
             }
@@ -813,7 +849,18 @@ fn check(a: CheckArgs) -> Result<u8> {
     let alg = config.algorithm;
     let qpor = matches!(alg, Algorithm::Qpor { .. });
     // Why the default algorithm is optimal-DPOR here (a choice, not a warning).
-    let choice = chosen_because.map(|(first, s)| {
+    let choice = chosen_because.map(|why| {
+        let (first, s) = match why {
+            Handover::SharedRead(r) => r,
+            Handover::Outgrown { executions, events, budget } => {
+                return format!(
+                    "optimal-dpor chosen over qpor: after {executions} executions qpor's unfolding held {events} \
+                     events, more than --event-budget {budget}: qpor keeps the events its alternatives may need, which \
+                     on some programs (nested locking) grow with the run, and optimal-dpor's memory does not (the \
+                     exploration started again; name --algorithm to choose)"
+                )
+            }
+        };
         let at = l
             .sym
             .location(&l.prog, Some(s.site))

@@ -755,6 +755,32 @@ fn the_default_lets_reads_of_two_threads_commute() {
     assert!(one_reader.get("algorithm_choice").is_none(), "{one_reader}");
 }
 
+/// The default algorithm hands over to optimal-DPOR once QPOR's unfolding holds more
+/// events than `--event-budget`, starting again: the figures are the new exploration's
+/// alone, and the report says why. A named algorithm is never switched.
+#[test]
+fn the_default_hands_over_when_the_unfolding_outgrows_its_budget() {
+    let dir = corpus().join("../../bench").canonicalize().expect("bench/ exists");
+    let run = |args: &[&str]| json_of(&dir, args);
+    // mpat_nested: k! * 2^k maximal configurations (its header), 384 for k = 4.
+    let small = run(&["check", "mpat_nested.c", "-D", "K=4", "--json", "--event-budget", "200"]);
+    assert_eq!(small["algorithm"], "optimal-dpor", "{small}");
+    let why = small["algorithm_choice"].as_str().unwrap_or_default();
+    assert!(why.contains("--event-budget 200") && why.contains("executions"), "{small}");
+    assert_eq!(small["executions"], 384, "{small}");
+    assert_eq!(small["maximal_configurations"], 384, "{small}");
+    // Named, QPOR keeps going past the same budget (and its unfolding did outgrow it).
+    let named = run(&["check", "mpat_nested.c", "-D", "K=4", "--json", "--event-budget", "200", "--algorithm", "qpor"]);
+    assert_eq!(named["algorithm"], "qpor", "{named}");
+    assert!(named.get("algorithm_choice").is_none(), "{named}");
+    assert!(named["events_peak"].as_u64().is_some_and(|p| p > 200), "{named}");
+    assert_eq!(named["maximal_configurations"], 384, "{named}");
+    // Within the default budget the default stays QPOR.
+    let default = run(&["check", "mpat_nested.c", "-D", "K=4", "--json"]);
+    assert_eq!(default["algorithm"], "qpor", "{default}");
+    assert!(default.get("algorithm_choice").is_none(), "{default}");
+}
+
 /// A program written for SV-COMP (it names `reach_error`) is checked under sequential
 /// consistency by default, SV-COMP's semantics for its racy-by-design tasks, and says so;
 /// `--memory races` still finds its races, and a program without the harness keeps the
