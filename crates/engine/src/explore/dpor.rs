@@ -476,16 +476,20 @@ impl Analysis {
 pub(crate) struct VSeq {
     pub evs: Vec<(ThreadId, Action)>,
     nt: usize,
-    // invariant: clock[x * nt + t] = number of t-events of v that happen before or are x.
-    clock: Vec<u32>,
     /// Per thread: position among the thread's events of v, for each event.
     tpos: Vec<u32>,
     /// Per thread: the indices of its events in v.
     of_thread: Vec<Vec<u32>>,
-    // scratch while building
+    // The clock of event x restricted to v (the number of t-events of v that happen
+    // before or are x) is computed when asked (`v_clock`) from what was pushed: per
+    // thread, the local index of its first event in v and its count in v; per event, its
+    // clock in the analysed execution (`raw[x * nt..]`). Computing every entry when v
+    // was complete cost more than the few `initial_after` tests that read them.
     first_local: Vec<u32>,
     count: Vec<u32>,
     raw: Vec<u32>,
+    // nt zeros: "nothing removed".
+    zero: Vec<u32>,
 }
 
 impl VSeq {
@@ -493,7 +497,8 @@ impl VSeq {
     pub fn clear(&mut self, nt: usize) {
         self.evs.clear();
         self.nt = nt;
-        self.clock.clear();
+        self.zero.clear();
+        self.zero.resize(nt, 0);
         self.tpos.clear();
         self.first_local.clear();
         self.first_local.resize(nt, u32::MAX);
@@ -538,20 +543,12 @@ impl VSeq {
         self.push(p, a, &c, local);
     }
 
-    /// Turn the raw execution clocks into clocks restricted to `v`.
-    pub fn finish(&mut self) {
-        let nt = self.nt;
-        self.clock.clear();
-        self.clock.resize(self.evs.len() * nt, 0);
-        for x in 0..self.evs.len() {
-            for t in 0..nt {
-                let fl = self.first_local[t];
-                if fl == u32::MAX {
-                    continue;
-                }
-                let c = self.raw[x * nt + t].saturating_sub(fl).min(self.count[t]);
-                self.clock[x * nt + t] = c;
-            }
+    /// Entry `u` of event `x`'s clock restricted to `v`: the number of `u`-events of `v`
+    /// that happen before `x` or are `x` (valid once `v` is complete).
+    fn v_clock(&self, x: usize, u: usize) -> u32 {
+        match self.first_local[u] {
+            u32::MAX => 0,
+            fl => self.raw[x * self.nt + u].saturating_sub(fl).min(self.count[u]),
         }
     }
 
@@ -562,7 +559,7 @@ impl VSeq {
         if self.tpos[x] != removed[t] {
             return false;
         }
-        (0..self.nt).all(|u| u == t || self.clock[x * self.nt + u] <= removed[u])
+        (0..self.nt).all(|u| u == t || self.v_clock(x, u) <= removed[u])
     }
 
     /// The first event of thread `p` in `v` after `removed[p]` removed ones, if any.
@@ -573,16 +570,14 @@ impl VSeq {
 
     /// `p ∈ I[E'](v)` (JACM'17 Def. 4.1 / Lemma 4.2(1)).
     pub fn is_initial(&self, p: ThreadId) -> bool {
-        let zero = vec![0; self.nt];
-        self.first_of(p, &zero).is_some_and(|x| self.initial_after(x, &zero))
+        self.first_of(p, &self.zero).is_some_and(|x| self.initial_after(x, &self.zero))
     }
 
     /// The initials of `v`, in order of first occurrence.
     pub fn initials(&self, out: &mut Vec<ThreadId>) {
         out.clear();
-        let zero = vec![0; self.nt];
         for x in 0..self.evs.len() {
-            if self.tpos[x] == 0 && self.initial_after(x, &zero) {
+            if self.tpos[x] == 0 && self.initial_after(x, &self.zero) {
                 out.push(self.evs[x].0);
             }
         }
@@ -778,7 +773,8 @@ impl WakeupForest {
 pub(crate) struct Node {
     /// The branch explored from this state in the current execution.
     pub cur: (ThreadId, Action),
-    /// Enabled threads with the action each would perform.
+    /// Enabled threads with the action each would perform (empty for optimal-DPOR,
+    /// which never reads it).
     pub enabled: Vec<(ThreadId, Action)>,
     /// `sleep(E)`: the inherited sleep set plus the branches explored from here.
     pub sleep: Vec<(ThreadId, Action)>,
@@ -955,11 +951,15 @@ impl Driver {
             let mut reused = spare.pop().unwrap_or_else(Node::empty);
             let mut enabled = std::mem::take(&mut reused.enabled);
             enabled.clear();
-            enabled.extend(
-                st.threads()
-                    .filter(|&t| st.enabled(t))
-                    .map(|t| (t, st.resolve(t).expect("enabled thread has an action"))),
-            );
+            // Optimal-DPOR never reads a node's enabled set (its branches come from the
+            // wakeup trees, with their actions).
+            if kind != Kind::Optimal {
+                enabled.extend(
+                    st.threads()
+                        .filter(|&t| st.enabled(t))
+                        .map(|t| (t, st.resolve(t).expect("enabled thread has an action"))),
+                );
+            }
             let mut sleep = std::mem::take(&mut reused.sleep);
             sleep.clear();
             if kind != Kind::Dfs && k > 0 {
@@ -1202,7 +1202,6 @@ mod tests {
             let ev = a.evs[i];
             v.push(ev.thread, ev.action, a.clock(i), ev.local);
         }
-        v.finish();
         v
     }
 

@@ -50,7 +50,6 @@ impl Explorer for OptimalDpor {
 
 /// Lines 6–7: insert `d.v` into `wut(E_e)` unless `sleep(E_e) ∩ WI[E_e](v) ≠ ∅`.
 fn consider(d: &mut Driver, e: usize, stats: &mut Stats) {
-    d.v.finish();
     let mode = d.mode;
     let node = &d.stack[e];
     if node.sleep.iter().any(|&(q, a)| d.v.is_weak_initial(mode, q, a)) {

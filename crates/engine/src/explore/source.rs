@@ -49,7 +49,6 @@ impl Explorer for SourceDpor {
 
 /// Alg. 1 lines 7–9: make sure `backtrack(E_e)` holds an initial of `d.v`.
 fn ensure_initial(d: &mut Driver, e: usize, stats: &mut Stats) {
-    d.v.finish();
     let mut initials = std::mem::take(&mut d.initials);
     d.v.initials(&mut initials);
     let node = &d.stack[e];
