@@ -818,6 +818,26 @@ pub(crate) fn filter_sleep(
     out.extend(sleep.iter().copied().filter(|&(u, b)| !mode.dependent(t, a, u, b)));
 }
 
+/// The pending action of every thread at the end of `exec`, indexed by thread (`None`:
+/// exited, stopped, or not created): what [`SchedState::pending`] answers after all the
+/// steps, read off the steps without replaying the objects' states.
+pub(crate) fn final_pending_of(exec: &Execution, out: &mut Vec<Option<Action>>) {
+    out.clear();
+    out.push(exec.first);
+    let set = |out: &mut Vec<Option<Action>>, t: ThreadId, a: Option<Action>| {
+        if out.len() <= t.index() {
+            out.resize(t.index() + 1, None);
+        }
+        out[t.index()] = a;
+    };
+    for s in &exec.steps {
+        if let Action::Create(c) = s.action {
+            set(out, c, s.child_next);
+        }
+        set(out, s.thread, if s.action == Action::Exit { None } else { s.next });
+    }
+}
+
 /// Walk the states `base..=n` of `exec`, calling `f` with each state's index and
 /// synchronisation state.
 pub(crate) fn walk_states(exec: &Execution, base: usize, mut f: impl FnMut(usize, &SchedState)) {
@@ -927,23 +947,25 @@ impl Driver {
             }
         }
         let (kind, mode, bound) = (self.kind, self.mode, self.bound);
+        final_pending_of(exec, &mut self.final_pending);
         let stack = &mut self.stack;
-        let final_pending = &mut self.final_pending;
+        let final_pending = &self.final_pending;
         let forest = &mut self.forest;
         let spare = &mut self.spare;
         let mut diverged: Option<ExploreError> = None;
-        walk_states(exec, base, |k, st| {
+        // Each new node; `st` is the state before step k, which only the explorers that
+        // read a node's enabled set need (optimal-DPOR does not: no replay of the states).
+        let mut add_node = |k: usize, st: Option<&SchedState>| {
             if diverged.is_some() {
                 return;
             }
             if k == n {
-                final_pending.clear();
-                for t in st.threads() {
-                    if final_pending.len() <= t.index() {
-                        final_pending.resize(t.index() + 1, None);
-                    }
-                    final_pending[t.index()] = st.pending(t);
-                }
+                debug_assert!(
+                    st.is_none_or(|st| st
+                        .threads()
+                        .all(|t| final_pending.get(t.index()).copied().flatten() == st.pending(t))),
+                    "checker bug: final_pending_of disagrees with the replayed state"
+                );
                 return;
             }
             let s = &exec.steps[k];
@@ -953,7 +975,7 @@ impl Driver {
             enabled.clear();
             // Optimal-DPOR never reads a node's enabled set (its branches come from the
             // wakeup trees, with their actions).
-            if kind != Kind::Optimal {
+            if let Some(st) = st {
                 enabled.extend(
                     st.threads()
                         .filter(|&t| st.enabled(t))
@@ -1027,7 +1049,12 @@ impl Driver {
             let mut done = std::mem::take(&mut reused.done);
             done.clear();
             stack.push(Node { cur, enabled, sleep, done, backtrack, wut, preempts });
-        });
+        };
+        if kind == Kind::Optimal {
+            (base..=n).for_each(|k| add_node(k, None));
+        } else {
+            walk_states(exec, base, |k, st| add_node(k, Some(st)));
+        }
         diverged.map_or(Ok(()), Err)
     }
 
