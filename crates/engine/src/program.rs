@@ -232,11 +232,36 @@ pub enum ProgramError {
 pub trait Program {
     /// Run one execution.
     fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError>;
+
+    /// [`Program::run`], handing `early` steps known to be final while the execution
+    /// still runs, so that an explorer can work on them meanwhile (the C frontend runs
+    /// the program in another process). Each call gets a longer prefix of the steps
+    /// `out` holds at the end, the same steps in the same order; there may be no call
+    /// at all, and the last steps always come only in `out`. The default calls
+    /// `early` never.
+    fn run_streaming(
+        &mut self,
+        req: &RunRequest<'_>,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+    ) -> Result<(), ProgramError> {
+        let _ = early;
+        self.run(req, out)
+    }
 }
 
 impl<P: Program + ?Sized> Program for &mut P {
     fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
         (**self).run(req, out)
+    }
+
+    fn run_streaming(
+        &mut self,
+        req: &RunRequest<'_>,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+    ) -> Result<(), ProgramError> {
+        (**self).run_streaming(req, out, early)
     }
 }
 

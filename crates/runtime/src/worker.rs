@@ -629,7 +629,13 @@ impl CProgram {
 
     /// Wait for the worker's answer. Ok(true): answered; Ok(false): the worker died
     /// (returns its wait status through `status`); Err: timeout or interrupt.
-    fn wait(&mut self, deadline: Option<Instant>, status: &mut c_int, out: &mut Execution) -> Result<bool, bool> {
+    fn wait(
+        &mut self,
+        deadline: Option<Instant>,
+        status: &mut c_int,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+    ) -> Result<bool, bool> {
         let w = self.worker.as_ref().expect("a worker is running");
         let h = self.hdr.one();
         let seq = self.seq;
@@ -645,14 +651,20 @@ impl CProgram {
         // In batches, and not next to the slot being written: reading the lines the
         // worker writes takes them from its cache, which slows it down more than the
         // decoding saves when done step by step.
+        // The explorer takes the decoded steps at once (`early`): it works on them while
+        // the worker runs the rest.
         let decode = || {
             let published = (h.nsteps.load(Ordering::Acquire) as usize).min(steps.len());
+            let before = out.steps.len();
             while stream && out.steps.len() + STREAM_MARGIN < published {
                 let k = out.steps.len();
                 match steps[k].load(k, &h.awaits) {
                     Ok(s) => out.steps.push(s),
                     Err(_) => stream = false,
                 }
+            }
+            if out.steps.len() > before {
+                early(&out.steps);
             }
         };
         if self.spinner.spin(done, decode) {
@@ -736,6 +748,17 @@ impl Drop for CProgram {
 
 impl Program for CProgram {
     fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
+        self.run_streaming(req, out, &mut |_| {})
+    }
+
+    /// Runs the execution in the worker; the steps the parent decodes while it waits go
+    /// to `early` (`CProgram::wait`).
+    fn run_streaming(
+        &mut self,
+        req: &RunRequest<'_>,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+    ) -> Result<(), ProgramError> {
         out.clear();
         if req.replay.len() > self.replay.len() {
             return Err(ProgramError::Failed("replay longer than the step capacity".into()));
@@ -779,7 +802,7 @@ impl Program for CProgram {
             (a, b) => a.or(b),
         };
         let mut status = 0;
-        let waited = self.wait(deadline, &mut status, out);
+        let waited = self.wait(deadline, &mut status, out, early);
         self.timing.roundtrip += t0.elapsed();
         self.timing.executions += 1;
         let t1 = Instant::now();

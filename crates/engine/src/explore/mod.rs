@@ -25,7 +25,7 @@
 
 use crate::action::{Action, Independence};
 use crate::ids::ThreadId;
-use crate::program::{End, Execution, Program, ProgramError, RunRequest};
+use crate::program::{End, Execution, Program, ProgramError, RunRequest, Step};
 use crate::trace::{trace_key, TraceKey};
 use rustc_hash::FxHashSet as HashSet;
 use std::time::{Duration, Instant};
@@ -295,10 +295,22 @@ impl<'p> Session<'p> {
         sleep: &[(ThreadId, Action)],
         out: &mut Execution,
     ) -> Result<(), ExploreError> {
+        self.run_streaming(replay, sleep, out, &mut |_| {})
+    }
+
+    /// [`Session::run`], handing `early` the steps known to be final while the program
+    /// still runs ([`Program::run_streaming`]).
+    pub fn run_streaming(
+        &mut self,
+        replay: &[ThreadId],
+        sleep: &[(ThreadId, Action)],
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+    ) -> Result<(), ExploreError> {
         let req =
             RunRequest { replay, sleep, independence: self.config.independence, max_steps: self.config.max_steps };
         let t0 = Instant::now();
-        self.program.run(&req, out)?;
+        self.program.run_streaming(&req, out, early)?;
         self.stats.time.run += t0.elapsed();
         self.stats.executions += 1;
         self.stats.steps += out.steps.len() as u64;

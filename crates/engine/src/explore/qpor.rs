@@ -119,7 +119,7 @@ use super::{ExploreConfig, ExploreError, Explorer, Session};
 use crate::action::{Action, Independence};
 use crate::configuration::Configuration;
 use crate::ids::{EventId, ThreadId};
-use crate::program::{Execution, ProgramError};
+use crate::program::{Execution, ProgramError, Step};
 use crate::unfolding::{Child, ObjIdx, Preds, Unfolding, BOTTOM};
 use rustc_hash::FxHashSet as HashSet;
 use std::time::Instant;
@@ -158,6 +158,27 @@ struct Comb {
     // first empty spike, and allocating a comb's vectors afresh each time cost more
     // than the scan.
     spare: Vec<Spike>,
+}
+
+/// How far [`Qpor::absorb_steps`] got with the steps of one run.
+#[derive(Debug)]
+struct Feed {
+    /// The length of the branch when the run began (the replayed steps before it are
+    /// checked, the ones after become events).
+    from: usize,
+    /// The next step to take.
+    next: usize,
+    /// Steps found as existing events / added as new ones.
+    found: u64,
+    added: u64,
+    /// The first error met; no step is taken after it.
+    error: Option<ExploreError>,
+}
+
+impl Feed {
+    fn new(from: usize) -> Self {
+        Feed { from, next: 0, found: 0, added: 0, error: None }
+    }
 }
 
 /// A node of the branch: the state at configuration `C_i`.
@@ -289,96 +310,113 @@ impl Qpor {
 
     // ----- absorbing a run ----------------------------------------------------------
 
-    /// Turn the steps of `exec` from position `from` on into events of the branch.
-    /// The branch holds `C_from`; `expect` are the events of the clue being followed.
+    /// Turn the steps of `exec` from position `from` on into events of the branch (the
+    /// ones `feed` has not taken yet while the program ran: `Qpor::absorb_steps`), then
+    /// add their conflicting extensions. The branch held `C_from` when the run began;
+    /// `expect` are the events of the clue being followed.
     fn absorb(
         &mut self,
         s: &mut Session<'_>,
         exec: &Execution,
-        from: usize,
         expect: &[EventId],
+        feed: &mut Feed,
     ) -> Result<(), ExploreError> {
         let t0 = Instant::now();
-        debug_assert_eq!(self.c.len(), from);
-        for (i, (step, &t)) in exec.steps.iter().zip(self.c.schedule()).enumerate().take(from) {
-            if step.thread != t || step.action != self.u.action(self.c.events()[i]) {
+        self.absorb_steps(&exec.steps, expect, feed);
+        s.stats.events_added += feed.added;
+        s.stats.events_found += feed.found;
+        if let Some(e) = feed.error.take() {
+            return Err(e);
+        }
+        self.first_pending = exec.first;
+        s.stats.time.add_events += t0.elapsed();
+        let t1 = Instant::now();
+        for i in feed.from..self.c.len() {
+            self.cexp(self.c.events()[i], s);
+        }
+        self.cexp_blocked(exec, s);
+        s.stats.time.cex += t1.elapsed();
+        Ok(())
+    }
+
+    /// Take the steps of `steps` that `feed` has not taken yet (`steps` is a prefix of
+    /// the run's steps, the whole run at the end: [`Session::run_streaming`]): the
+    /// replayed ones are checked against the branch, the new ones become events of the
+    /// branch. The first error is kept in `feed`, and nothing is taken after it.
+    fn absorb_steps(&mut self, steps: &[Step], expect: &[EventId], feed: &mut Feed) {
+        while feed.error.is_none() && feed.next < steps.len() {
+            let i = feed.next;
+            match self.absorb_step(i, &steps[i], expect, feed) {
+                Ok(()) => feed.next += 1,
+                Err(e) => feed.error = Some(e),
+            }
+        }
+    }
+
+    /// Step `i` of the run (see [`Qpor::absorb_steps`]).
+    fn absorb_step(&mut self, i: usize, step: &Step, expect: &[EventId], feed: &mut Feed) -> Result<(), ExploreError> {
+        let from = feed.from;
+        if i < from {
+            let (t, e) = (self.c.schedule()[i], self.c.events()[i]);
+            if step.thread != t || step.action != self.u.action(e) {
+                return Err(ProgramError::Divergence {
+                    step: i,
+                    detail: format!("replayed {} {:?}, the branch has {:?}", step.thread, step.action, self.u.show(e)),
+                }
+                .into());
+            }
+            return Ok(());
+        }
+        debug_assert_eq!(self.c.len(), i);
+        // A spin-wait on several locations would be an event in several object trees:
+        // not supported here (see the module documentation).
+        let multi = |a: &Option<Action>| matches!(a, Some(Action::Await(w)) if w.len() > 1);
+        if multi(&Some(step.action)) || multi(&step.next) {
+            return Err(ExploreError::Unsupported(format!(
+                "{} spin-waits on several locations at once; qpor supports spin-waits on one \
+                 location only: use --algorithm optimal-dpor (or source-dpor, classic-dpor, dfs)",
+                step.thread
+            )));
+        }
+        self.next_pending.push((step.next, step.child_next));
+        let preds = self.preds_for(step.thread, step.action, i)?;
+        let (e, new) = self.u.find_or_add(step.thread, step.action, &preds);
+        // A read-modify-write added as a conflicting extension learns its outcome.
+        self.u.settle(e, step.action);
+        if new {
+            feed.added += 1;
+        } else {
+            feed.found += 1;
+        }
+        if let Some(&x) = expect.get(i - from) {
+            if x != e {
                 return Err(ProgramError::Divergence {
                     step: i,
                     detail: format!(
-                        "replayed {} {:?}, the branch has {:?}",
-                        step.thread,
-                        step.action,
-                        self.u.show(self.c.events()[i])
+                        "the run did not follow the alternative: expected {x:?} {:?}, got {e:?} {:?}",
+                        self.u.show(x),
+                        self.u.show(e)
                     ),
                 }
                 .into());
             }
         }
-        let first_new = from;
-        // A spin-wait on several locations would be an event in several object trees:
-        // not supported here (see the module documentation).
-        let multi = |a: &Option<Action>| matches!(a, Some(Action::Await(w)) if w.len() > 1);
-        if let Some(st) = exec.steps.iter().skip(from).find(|st| multi(&Some(st.action)) || multi(&st.next)) {
-            return Err(ExploreError::Unsupported(format!(
-                "{} spin-waits on several locations at once; qpor supports spin-waits on one \
-                 location only: use --algorithm optimal-dpor (or source-dpor, classic-dpor, dfs)",
-                st.thread
-            )));
+        debug_assert!(!self.nodes[i].sleep.contains(&e), "checker bug: the runtime scheduled a sleeping event {e:?}");
+        // Node i+1's sleep set: those of node i not in conflict with e.
+        if self.nodes.len() <= i + 1 {
+            self.nodes.push(Node::default());
         }
-        self.first_pending = exec.first;
-        debug_assert!(self.next_pending.len() >= from, "checker bug: pending actions of the branch lost");
-        self.next_pending.truncate(from);
-        for (i, step) in exec.steps.iter().enumerate().skip(from) {
-            self.next_pending.push((step.next, step.child_next));
-            let preds = self.preds_for(step.thread, step.action, i)?;
-            let (e, new) = self.u.find_or_add(step.thread, step.action, &preds);
-            // A read-modify-write added as a conflicting extension learns its outcome.
-            self.u.settle(e, step.action);
-            if new {
-                s.stats.events_added += 1;
-            } else {
-                s.stats.events_found += 1;
+        let (head, tail) = self.nodes.split_at_mut(i + 1);
+        let next = &mut tail[0].sleep;
+        next.clear();
+        let eo = self.u.event(e).obj;
+        for &d in &head[i].sleep {
+            let dobj = self.u.event(d).obj;
+            if dobj.is_none() || dobj != eo {
+                next.push(d);
             }
-            if let Some(&x) = expect.get(i - from) {
-                if x != e {
-                    return Err(ProgramError::Divergence {
-                        step: i,
-                        detail: format!(
-                            "the run did not follow the alternative: expected {x:?} {:?}, got {e:?} {:?}",
-                            self.u.show(x),
-                            self.u.show(e)
-                        ),
-                    }
-                    .into());
-                }
-            }
-            debug_assert!(
-                !self.nodes[i].sleep.contains(&e),
-                "checker bug: the runtime scheduled a sleeping event {e:?}"
-            );
-            // Node i+1's sleep set: those of node i not in conflict with e.
-            if self.nodes.len() <= i + 1 {
-                self.nodes.push(Node::default());
-            }
-            let (head, tail) = self.nodes.split_at_mut(i + 1);
-            let next = &mut tail[0].sleep;
-            next.clear();
-            let eo = self.u.event(e).obj;
-            for &d in &head[i].sleep {
-                let dobj = self.u.event(d).obj;
-                if dobj.is_none() || dobj != eo {
-                    next.push(d);
-                }
-            }
-            self.push(e);
         }
-        s.stats.time.add_events += t0.elapsed();
-        let t1 = Instant::now();
-        for i in first_new..self.c.len() {
-            self.cexp(self.c.events()[i], s);
-        }
-        self.cexp_blocked(exec, s);
-        s.stats.time.cex += t1.elapsed();
+        self.push(e);
         Ok(())
     }
 
@@ -900,8 +938,14 @@ impl Explorer for Qpor {
         let mut from = 0usize;
         let mut expect: Vec<EventId> = Vec::new();
         loop {
-            s.run(&replay, &sleep_req, &mut exec)?;
-            self.absorb(s, &exec, from, &expect)?;
+            // The steps of the run become events while the program still runs, as far as
+            // the program hands them over early (the rest after it ends).
+            debug_assert_eq!(self.c.len(), from);
+            debug_assert!(self.next_pending.len() >= from, "checker bug: pending actions of the branch lost");
+            self.next_pending.truncate(from);
+            let mut feed = Feed::new(from);
+            s.run_streaming(&replay, &sleep_req, &mut exec, &mut |steps| self.absorb_steps(steps, &expect, &mut feed))?;
+            self.absorb(s, &exec, &expect, &mut feed)?;
             s.stats.events = self.u.len() as u64;
             if self.u.len() > 2 * self.pruned_at + s.config.prune_slack {
                 self.prune();
@@ -1246,7 +1290,7 @@ mod tests {
             let mut q = Qpor::new(None, &cfg).unwrap();
             let mut obs = crate::explore::NoObserver;
             let mut s = Session::new(&mut p, &mut obs, cfg);
-            q.absorb(&mut s, &exec, 0, &[]).unwrap();
+            q.absorb(&mut s, &exec, &[], &mut Feed::new(0)).unwrap();
             q.c.assert_invariants(&q.u);
             let seq = q.c.events().to_vec();
             let n = seq.len();

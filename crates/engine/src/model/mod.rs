@@ -947,6 +947,28 @@ impl Program for Model {
         out.end = end?;
         Ok(())
     }
+
+    /// Runs, then hands `early` prefixes of the steps in chunks of 1, 2, 3, 1, 2, 3...
+    /// steps, never the whole execution: the model runs in the explorer's thread, so this
+    /// streams nothing in time, but it puts every explorer's handling of early steps
+    /// under the model's tests.
+    fn run_streaming(
+        &mut self,
+        req: &RunRequest<'_>,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+    ) -> Result<(), ProgramError> {
+        self.run(req, out)?;
+        let mut k = 0;
+        for chunk in [1, 2, 3].into_iter().cycle() {
+            k += chunk;
+            if k >= out.steps.len() {
+                break;
+            }
+            early(&out.steps[..k]);
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
