@@ -744,14 +744,11 @@ fn check(a: CheckArgs) -> Result<u8> {
     // event, so it is not built otherwise.
     let mut switched = Vec::new();
     // The default algorithm gives way to optimal-DPOR as soon as an execution shows two
-    // threads reading one object (see `shared_read`); an algorithm the user named never
-    // does.
+    // threads reading one object (see `shared_read`) or QPOR's unfolding outgrows the
+    // event budget; an algorithm the user named never does.
     let chosen = a.algorithm.is_some() || a.k.is_some() || a.optimal;
-    let watch_reads = std::cell::Cell::new(!chosen && matches!(config.algorithm, Algorithm::Qpor { .. }));
-    let reads_shared = std::cell::Cell::new(None);
-    // ... and as soon as QPOR's unfolding outgrows the event budget: (executions, events).
-    let watch_events = std::cell::Cell::new(watch_reads.get());
-    let outgrown = std::cell::Cell::new(None::<(u64, u64)>);
+    let watch = std::cell::Cell::new(!chosen && matches!(config.algorithm, Algorithm::Qpor { .. }));
+    let handover = std::cell::Cell::new(None);
     let budget = a.event_budget;
     let mut unfolding = a.dot.is_some().then(dot::Unfolding::default);
     let sites = l.prog.deadlock_sites();
@@ -795,15 +792,18 @@ fn check(a: CheckArgs) -> Result<u8> {
         if !found.is_empty() && !keep_going {
             return Control::Stop;
         }
-        if watch_reads.get() {
-            if let Some(r) = shared_read(exec) {
-                reads_shared.set(Some(r));
+        if watch.get() {
+            let why = shared_read(exec).map(Handover::SharedRead).or_else(|| {
+                (stats.events > budget).then_some(Handover::Outgrown {
+                    executions: stats.executions,
+                    events: stats.events,
+                    budget,
+                })
+            });
+            if why.is_some() {
+                handover.set(why);
                 return Control::Stop;
             }
-        }
-        if watch_events.get() && stats.events > budget {
-            outgrown.set(Some((stats.executions, stats.events)));
-            return Control::Stop;
         }
         Control::Continue
     };
@@ -817,18 +817,12 @@ fn check(a: CheckArgs) -> Result<u8> {
         let mut session = Session::new(&mut l.prog, &mut observer, config.clone());
         let mut explorer: Box<dyn Explorer> = explorer_for(&config)?;
         let outcome = explorer.explore(&mut session);
-        let stopped_for_reads = watch_reads.get() && reads_shared.get().is_some() && outcome.is_ok();
-        let stopped_for_size = watch_events.get() && outgrown.get().is_some() && outcome.is_ok();
+        let handed_over = if watch.get() && outcome.is_ok() { handover.take() } else { None };
         match outcome {
-            Ok(()) if stopped_for_reads || stopped_for_size => {
+            Ok(()) if handed_over.is_some() => {
                 session.finish();
-                watch_reads.set(false);
-                watch_events.set(false);
-                chosen_because = match (reads_shared.take(), outgrown.get()) {
-                    (Some(r), _) => Some(Handover::SharedRead(r)),
-                    (None, Some((executions, events))) => Some(Handover::Outgrown { executions, events, budget }),
-                    (None, None) => None,
-                };
+                watch.set(false);
+                chosen_because = handed_over;
                 config.algorithm = Algorithm::OptimalDpor;
                 config.independence = independence_for(config.algorithm);
             }
@@ -837,8 +831,7 @@ fn check(a: CheckArgs) -> Result<u8> {
                 let w = format!("qpor does not support this program ({why}); explored with optimal-dpor instead");
                 say!("unfold: warning: {w}");
                 switched.push(w);
-                watch_reads.set(false);
-                watch_events.set(false);
+                watch.set(false);
                 config.algorithm = Algorithm::OptimalDpor;
                 config.independence = independence_for(config.algorithm);
             }

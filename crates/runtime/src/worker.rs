@@ -650,9 +650,8 @@ impl CProgram {
         let mut stream = true;
         // In batches, and not next to the slot being written: reading the lines the
         // worker writes takes them from its cache, which slows it down more than the
-        // decoding saves when done step by step.
-        // The explorer takes the decoded steps at once (`early`): it works on them while
-        // the worker runs the rest.
+        // decoding saves when done step by step. The explorer takes each batch at once
+        // (`early`) and works on it while the worker runs the rest.
         let decode = || {
             let published = (h.nsteps.load(Ordering::Acquire) as usize).min(steps.len());
             let before = out.steps.len();
@@ -886,9 +885,12 @@ impl CProgram {
             // explorers must not see it.
             nsteps = nsteps.saturating_sub(1);
         }
-        // `wait` decoded the first steps while the worker ran (all final).
-        out.steps.truncate(nsteps);
+        // `wait` decoded the first steps while the worker ran (all final, and already
+        // handed to the explorer): a count below them is garbage.
         let decoded = out.steps.len();
+        if nsteps < decoded {
+            return Err(Corrupt(format!("the step count fell to {nsteps} below the {decoded} steps already read")));
+        }
         out.steps.reserve(nsteps - decoded);
         for (i, w) in self.steps.get()[..nsteps].iter().enumerate().skip(decoded) {
             match w.load(i, &hdr.awaits) {
