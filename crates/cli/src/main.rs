@@ -1026,13 +1026,10 @@ fn check(a: CheckArgs) -> Result<u8> {
             let _ = writeln!(out, "  breakdown per execution (µs):");
             let _ = writeln!(out, "    process creation / memory reset: {:8.2}", us(t.reset));
             let _ = writeln!(out, "    running the program:             {:8.2}", us(t.run));
-            let _ = writeln!(
-                out,
-                "    hand-off (pipes, scheduling):    {:8.2}",
-                us(t.roundtrip.saturating_sub(t.run).saturating_sub(t.reset))
-            );
+            let _ = writeln!(out, "    hand-off (pipes, scheduling):    {:8.2}", us(t.handoff));
             let _ = writeln!(out, "    trace transfer:                  {:8.2}", us(t.transfer));
             let _ = writeln!(out, "    explorer and reporting:          {:8.2}", us(explorer));
+            let _ = writeln!(out, "    explorer while the program ran: -{:8.2}", us(t.overlap));
             let _ = writeln!(out, "    total:                           {:8.2}", us(total));
             let _ = writeln!(out, "    processes created:               {}", t.processes);
         }

@@ -248,6 +248,22 @@ pub trait Program {
         let _ = early;
         self.run(req, out)
     }
+
+    /// [`Program::run_streaming`], calling `meanwhile` once after the run has started and
+    /// before waiting for its end, so that an explorer can work while the program runs
+    /// (the C frontend runs it in another process, on another core). `meanwhile` must not
+    /// depend on this run: the explorer finishes the previous execution's analysis there.
+    /// The default calls `meanwhile` first, then runs.
+    fn run_overlapped(
+        &mut self,
+        req: &RunRequest<'_>,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+        meanwhile: &mut dyn FnMut(),
+    ) -> Result<(), ProgramError> {
+        meanwhile();
+        self.run_streaming(req, out, early)
+    }
 }
 
 impl<P: Program + ?Sized> Program for &mut P {
@@ -262,6 +278,16 @@ impl<P: Program + ?Sized> Program for &mut P {
         early: &mut dyn FnMut(&[Step]),
     ) -> Result<(), ProgramError> {
         (**self).run_streaming(req, out, early)
+    }
+
+    fn run_overlapped(
+        &mut self,
+        req: &RunRequest<'_>,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+        meanwhile: &mut dyn FnMut(),
+    ) -> Result<(), ProgramError> {
+        (**self).run_overlapped(req, out, early, meanwhile)
     }
 }
 

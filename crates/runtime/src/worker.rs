@@ -91,6 +91,13 @@ pub struct Timing {
     pub reset: Duration,
     /// Parent: copying the trace out of shared memory into the [`Execution`].
     pub transfer: Duration,
+    /// Parent: waiting on top of the worker's (or, when longer, the explorer's) work:
+    /// the round trip minus the longer of the worker's time and the explorer's work
+    /// during the run ([`Program::run_overlapped`]).
+    pub handoff: Duration,
+    /// The explorer's work during runs, up to each run's length: time in which the
+    /// parent and the worker both worked.
+    pub overlap: Duration,
 }
 
 struct Worker {
@@ -758,6 +765,37 @@ impl Program for CProgram {
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
     ) -> Result<(), ProgramError> {
+        self.run_in_worker(req, out, early, &mut || {})
+    }
+
+    /// Posts the request, does `meanwhile` while the worker runs, then waits.
+    fn run_overlapped(
+        &mut self,
+        req: &RunRequest<'_>,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+        meanwhile: &mut dyn FnMut(),
+    ) -> Result<(), ProgramError> {
+        self.run_in_worker(req, out, early, meanwhile)
+    }
+}
+
+/// How long `stop_cut_execution` waits for the worker to record where it was stopped.
+const STOP_PROBE_LIMIT: Duration = Duration::from_secs(1);
+
+/// How many of the last published steps `CProgram::wait` leaves to `collect`: the last
+/// one may still be rewritten, and the one before shares cache lines with it.
+const STREAM_MARGIN: usize = 2;
+
+impl CProgram {
+    /// One execution in the worker (`Program::run_overlapped`).
+    fn run_in_worker(
+        &mut self,
+        req: &RunRequest<'_>,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+        meanwhile: &mut dyn FnMut(),
+    ) -> Result<(), ProgramError> {
         out.clear();
         if req.replay.len() > self.replay.len() {
             return Err(ProgramError::Failed("replay longer than the step capacity".into()));
@@ -796,29 +834,30 @@ impl Program for CProgram {
             self.kill_worker();
             return Err(ProgramError::Failed("the worker process is gone".into()));
         }
-        let deadline = match (self.opts.exec_timeout.map(|d| t0 + d), self.deadline) {
+        let tm = Instant::now();
+        meanwhile();
+        let worked = tm.elapsed();
+        // The execution's time limit counts from now: the explorer's work is not the
+        // program's (the limit can only be generous by that much).
+        let deadline = match (self.opts.exec_timeout.map(|d| Instant::now() + d), self.deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
         let mut status = 0;
         let waited = self.wait(deadline, &mut status, out, early);
-        self.timing.roundtrip += t0.elapsed();
+        let roundtrip = t0.elapsed();
+        self.timing.roundtrip += roundtrip;
         self.timing.executions += 1;
+        let ran = self.timing.run + self.timing.reset;
         let t1 = Instant::now();
         let r = self.collect(waited, status, out);
         self.timing.transfer += t1.elapsed();
+        let ran = (self.timing.run + self.timing.reset).saturating_sub(ran);
+        self.timing.handoff += roundtrip.saturating_sub(ran.max(worked));
+        self.timing.overlap += ran.min(worked);
         r.map_err(|c| ProgramError::Failed(c.message()))?
     }
-}
 
-/// How long `stop_cut_execution` waits for the worker to record where it was stopped.
-const STOP_PROBE_LIMIT: Duration = Duration::from_secs(1);
-
-/// How many of the last published steps `CProgram::wait` leaves to `collect`: the last
-/// one may still be rewritten, and the one before shares cache lines with it.
-const STREAM_MARGIN: usize = 2;
-
-impl CProgram {
     /// Kill whatever runs an execution cut by its time limit (`interrupt` false) or a
     /// signal, and return the thread that was running and, for a persistent worker,
     /// where it was stopped. In fork mode the execution process dies with the fork

@@ -666,6 +666,12 @@ impl WakeupForest {
         (f != NIL).then_some(f)
     }
 
+    /// The next (`≺`-greater) sibling of `n`.
+    pub fn next_sibling(&self, n: u32) -> Option<u32> {
+        let s = self.nodes[n as usize].next;
+        (s != NIL).then_some(s)
+    }
+
     /// The step a node stands for.
     pub fn step(&self, n: u32) -> (ThreadId, Action) {
         (self.nodes[n as usize].thread, self.nodes[n as usize].action)
@@ -901,7 +907,7 @@ pub(crate) struct Driver {
 }
 
 impl Driver {
-    fn new(kind: Kind, mode: Independence, bound: Option<usize>) -> Driver {
+    pub(crate) fn new(kind: Kind, mode: Independence, bound: Option<usize>) -> Driver {
         Driver {
             kind,
             mode,
@@ -928,7 +934,12 @@ impl Driver {
     /// predicted actions, not those performed). Either means that a thread's visible
     /// operations depended on the schedule and not only on what it read, which every
     /// explorer of the family assumes; exploring on would miss traces silently.
-    fn extend(&mut self, exec: &Execution, base: usize, stats: &mut crate::explore::Stats) -> Result<(), ExploreError> {
+    pub(crate) fn extend(
+        &mut self,
+        exec: &Execution,
+        base: usize,
+        stats: &mut crate::explore::Stats,
+    ) -> Result<(), ExploreError> {
         let n = exec.steps.len();
         if base < self.stack.len() {
             self.spare.extend(self.stack.drain(base..));
@@ -1058,6 +1069,13 @@ impl Driver {
         diverged.map_or(Ok(()), Err)
     }
 
+    /// Pop the nodes after node `k` (their vectors are kept for reuse).
+    pub fn pop_above(&mut self, k: usize) {
+        if k + 1 < self.stack.len() {
+            self.spare.extend(self.stack.drain(k + 1..));
+        }
+    }
+
     /// Add `q` to `backtrack(E_k)` unless present.
     pub fn add_backtrack(&mut self, k: usize, q: ThreadId, stats: &mut crate::explore::Stats) {
         let node = &mut self.stack[k];
@@ -1086,14 +1104,14 @@ impl Driver {
     }
 }
 
-/// Run a sequence-based exploration (see the module documentation).
+/// Run a sequence-based exploration with backtrack sets (dfs, classic- and
+/// source-DPOR; optimal-DPOR has its own loop, `optimal::explore`).
 pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), ExploreError> {
+    debug_assert!(kind != Kind::Optimal, "optimal-DPOR runs its own loop");
     let mode = session.config.independence;
     let mut d = Driver::new(kind, mode, session.config.max_preemptions);
     let mut replay: Vec<ThreadId> = Vec::new();
     let mut sleep_end: Vec<(ThreadId, Action)> = Vec::new();
-    let mut path: Vec<(ThreadId, Action)> = Vec::new();
-    let mut scratch: Vec<(ThreadId, Action)> = Vec::new();
     let mut exec = Execution::default();
     let mut base = 0usize;
     loop {
@@ -1107,14 +1125,8 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
             match kind {
                 Kind::Classic => super::classic::analyse(&mut d, &exec, fresh, &mut session.stats),
                 Kind::Source => super::source::analyse(&mut d, &exec, fresh, &mut session.stats),
-                Kind::Optimal => super::optimal::analyse(&mut d, &exec, &mut session.stats),
-                Kind::Dfs => {}
+                Kind::Optimal | Kind::Dfs => {}
             }
-        }
-        if kind == Kind::Optimal {
-            let live = d.forest.live() as u64;
-            session.stats.wakeup_nodes = live;
-            session.stats.wakeup_peak = session.stats.wakeup_peak.max(live);
         }
         session.stats.time.comb_build += t0.elapsed();
         if session.should_stop() {
@@ -1131,29 +1143,16 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
             if kind != Kind::Dfs {
                 node.sleep.push(cur);
             }
-            let next: Option<(ThreadId, Action)> = if kind == Kind::Optimal {
-                let root = node.wut;
-                d.forest.remove_first_child(root);
-                path.clear();
-                let mut at = root;
-                while let Some(c) = d.forest.first_child(at) {
-                    path.push(d.forest.step(c));
-                    at = c;
+            let mut next = None;
+            for &p in &node.backtrack {
+                if node.done.contains(&p) || node.sleep.iter().any(|&(u, _)| u == p) {
+                    continue;
                 }
-                path.first().copied()
-            } else {
-                let mut found = None;
-                for &p in &node.backtrack {
-                    if node.done.contains(&p) || node.sleep.iter().any(|&(u, _)| u == p) {
-                        continue;
-                    }
-                    if let Some(&(_, a)) = node.enabled.iter().find(|&&(u, _)| u == p) {
-                        found = Some((p, a));
-                        break;
-                    }
+                if let Some(&(_, a)) = node.enabled.iter().find(|&&(u, _)| u == p) {
+                    next = Some((p, a));
+                    break;
                 }
-                found
-            };
+            }
             if let Some((p, a)) = next {
                 node.cur = (p, a);
                 if k > 0 {
@@ -1164,23 +1163,10 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
                 replay.clear();
                 replay.extend(d.stack.iter().map(|n| n.cur.0));
                 filter_sleep(mode, &d.stack[k].sleep, p, a, &mut sleep_end);
-                if kind == Kind::Optimal {
-                    for &(t, b) in &path[1..] {
-                        replay.push(t);
-                        scratch.clear();
-                        scratch.extend_from_slice(&sleep_end);
-                        filter_sleep(mode, &scratch, t, b, &mut sleep_end);
-                    }
-                } else {
-                    path.clear();
-                }
                 base = k + 1;
                 break;
             }
             d.spare.extend(d.stack.pop());
-        }
-        if kind == Kind::Optimal {
-            session.stats.wakeup_nodes = d.forest.live() as u64;
         }
     }
 }

@@ -312,6 +312,46 @@ impl<'p> Session<'p> {
         let t0 = Instant::now();
         self.program.run_streaming(&req, out, early)?;
         self.stats.time.run += t0.elapsed();
+        self.account(out);
+        Ok(())
+    }
+
+    /// Run one execution while the explorer works on the previous one
+    /// ([`Program::run_overlapped`]): `meanwhile` runs once while the program runs and
+    /// returns whether this run is still wanted. An explorer that asks for its next run
+    /// before its analysis of the last one is complete checks there that the analysis
+    /// did not change its choice. A run that is not wanted is neither counted nor
+    /// reported, and an error it ends with is dropped (the run that replaces it would
+    /// meet it again). Returns whether the run was wanted. The time `meanwhile` takes is
+    /// the explorer's, not the run's.
+    pub fn run_overlapped(
+        &mut self,
+        replay: &[ThreadId],
+        sleep: &[(ThreadId, Action)],
+        out: &mut Execution,
+        meanwhile: &mut dyn FnMut() -> bool,
+    ) -> Result<bool, ExploreError> {
+        let req =
+            RunRequest { replay, sleep, independence: self.config.independence, max_steps: self.config.max_steps };
+        let t0 = Instant::now();
+        let mut wanted = true;
+        let mut spent = Duration::ZERO;
+        let ran = self.program.run_overlapped(&req, out, &mut |_| {}, &mut || {
+            let t = Instant::now();
+            wanted = meanwhile();
+            spent += t.elapsed();
+        });
+        self.stats.time.run += t0.elapsed().saturating_sub(spent);
+        if !wanted {
+            return Ok(false);
+        }
+        ran?;
+        self.account(out);
+        Ok(true)
+    }
+
+    /// Count a finished run and report it to the observer.
+    fn account(&mut self, out: &Execution) {
         self.stats.executions += 1;
         self.stats.steps += out.steps.len() as u64;
         if !out.defects.is_empty() || matches!(out.end, End::Crash(_)) {
@@ -343,7 +383,6 @@ impl<'p> Session<'p> {
         if self.config.max_executions.is_some_and(|m| self.stats.executions >= m) {
             self.stop = true;
         }
-        Ok(())
     }
 
     /// True once the observer or a limit asked the exploration to stop.

@@ -23,13 +23,28 @@
 //! new second event, as source-DPOR may, loses traces: random program 228 of the
 //! larger shape has 27 190 traces and the restricted analysis found 27 125; the case is
 //! kept as the regression test `optimal_regression_prefix_races`.)
+//!
+//! # The next run starts before the analysis ends
+//!
+//! The analysis of an execution inserts into the wakeup trees of its nodes, and the next
+//! run follows the leftmost branch of the deepest node whose tree has a branch left.
+//! An insertion at node `e` changes only the tree of `e` outside the branch being
+//! explored (`v` never starts with `e`'s own thread, which races with `v`, so the
+//! insertion never descends into the explored child), so once the nodes from the
+//! deepest down to `k` are analysed and `k` is the first with a branch left, the next
+//! run is known: it is asked of the program at once ([`Session::run_overlapped`]) and
+//! the nodes above `k` are analysed while it runs (on another core, for the C
+//! frontend). The trees end up exactly as with the analysis done first (each node's
+//! insertions come in the same order); after the analysis the branch at `k` is read
+//! again, and a run that does not match it would be dropped and the right one run.
 
-use super::dpor::{self, Driver, Kind};
-use super::{ExploreConfig, ExploreError, Explorer, Session, Stats};
+use super::dpor::{analysable, filter_sleep, Driver, Kind};
+use super::{ExploreConfig, ExploreError, Explorer, Session};
 use crate::action::{Action, ObjKind};
 use crate::ids::{ObjId, ThreadId};
 use crate::program::Execution;
 use rustc_hash::FxHashMap as HashMap;
+use std::time::Instant;
 
 /// Optimal-DPOR (JACM'17 Alg. 2 + Alg. 4).
 #[derive(Debug, Default)]
@@ -44,12 +59,12 @@ impl OptimalDpor {
 
 impl Explorer for OptimalDpor {
     fn explore(&mut self, session: &mut Session<'_>) -> Result<(), ExploreError> {
-        dpor::explore(Kind::Optimal, session)
+        explore(session)
     }
 }
 
 /// Lines 6–7: insert `d.v` into `wut(E_e)` unless `sleep(E_e) ∩ WI[E_e](v) ≠ ∅`.
-fn consider(d: &mut Driver, e: usize, stats: &mut Stats) {
+fn consider(d: &mut Driver, e: usize) {
     let mode = d.mode;
     let node = &d.stack[e];
     if node.sleep.iter().any(|&(q, a)| d.v.is_weak_initial(mode, q, a)) {
@@ -58,68 +73,107 @@ fn consider(d: &mut Driver, e: usize, stats: &mut Stats) {
     let root = d.stack[e].wut;
     let added = d.forest.insert(root, mode, &d.v);
     d.wakeup_added += added as u64;
-    let _ = stats;
 }
 
-pub(crate) fn analyse(d: &mut Driver, exec: &Execution, stats: &mut Stats) {
-    let n = exec.steps.len();
-    let races = std::mem::take(&mut d.an.races);
-    for &(e, j) in &races {
-        d.build_v(e as usize, n, Some(j as usize));
-        consider(d, e as usize, stats);
-    }
-    d.an.races = races;
-    // Request races (Alg. 4 lines 8–14, generalised: see `dpor`'s module documentation).
-    let mut clock = std::mem::take(&mut d.clock);
-    // Memory accesses block nobody unless a thread spin-waits (Action::Await).
-    let awaits = exec.steps.iter().any(|s| matches!(s.next, Some(Action::Await(..))))
-        || d.final_pending.iter().any(|a| matches!(a, Some(Action::Await(..))));
-    // The threads that request each object at some point (an event or the pending action
-    // at the end): p's next action after e can only be a request on one of e's objects if
-    // p requests it somewhere, so the other threads are skipped without a search for their
-    // next action (that search, for every event and every thread, was most of this
-    // function's time).
-    let words = d.an.nt.max(d.final_pending.len()).div_ceil(64);
-    let mut slots: HashMap<ObjId, usize> = HashMap::default();
-    let mut bits: Vec<u64> = Vec::new();
-    let requests = d.an.evs.iter().map(|ev| (ev.thread.index(), ev.action.pending_form()));
-    let pending = d.final_pending.iter().enumerate().filter_map(|(pi, a)| a.map(|a| (pi, a)));
-    for (pi, a) in requests.chain(pending) {
-        if a.request().is_none() {
-            continue;
-        }
-        for o in a.objects() {
-            let base = *slots.entry(o).or_insert_with(|| {
-                bits.resize(bits.len() + words, 0);
-                bits.len() - words
-            });
-            bits[base + pi / 64] |= 1 << (pi % 64);
-        }
-    }
-    let mut cand = vec![0u64; words];
-    let mut threads = Vec::new();
-    for e in 0..n {
-        let ev = d.an.evs[e];
-        match ev.action.obj_kind() {
-            None => continue,
-            Some(ObjKind::Memory) if !awaits => continue,
-            _ => {}
-        }
-        cand.iter_mut().for_each(|w| *w = 0);
-        for o in ev.action.objects() {
-            if let Some(&base) = slots.get(&o) {
-                cand.iter_mut().zip(&bits[base..base + words]).for_each(|(c, b)| *c |= b);
+/// The analysis of one execution (lines 2–14), carried out node by node from the
+/// deepest: [`Analyser::node`] does every insertion into one node's wakeup tree, in the
+/// order in which the whole analysis would do them.
+#[derive(Debug, Default)]
+pub(crate) struct Analyser {
+    /// The reversible races `(e, e')`, by `e` from the last, those of one `e` in the
+    /// analysis' order.
+    races: Vec<(u32, u32)>,
+    /// Races already considered (a prefix of `races`).
+    cursor: usize,
+    /// Whether some thread spin-waits: memory accesses then take part in request races.
+    awaits: bool,
+    /// Per object requested somewhere: the offset of its bit set in `bits`, of `words`
+    /// words, of the threads that request it.
+    slots: HashMap<ObjId, usize>,
+    bits: Vec<u64>,
+    words: usize,
+    /// Scratch.
+    cand: Vec<u64>,
+    threads: Vec<usize>,
+}
+
+impl Analyser {
+    /// Prepare the analysis of `exec` (whose happens-before analysis is `d.an`).
+    pub fn start(&mut self, d: &Driver, exec: &Execution) {
+        self.races.clear();
+        self.races.extend_from_slice(&d.an.races);
+        // Stable: a node's races keep their order.
+        self.races.sort_by_key(|&(e, _)| std::cmp::Reverse(e));
+        self.cursor = 0;
+        // Memory accesses block nobody unless a thread spin-waits (Action::Await).
+        self.awaits = exec.steps.iter().any(|s| matches!(s.next, Some(Action::Await(..))))
+            || d.final_pending.iter().any(|a| matches!(a, Some(Action::Await(..))));
+        // The threads that request each object at some point (an event or the pending
+        // action at the end): p's next action after e can only be a request on one of
+        // e's objects if p requests it somewhere, so the other threads are skipped
+        // without a search for their next action (that search, for every event and every
+        // thread, was most of the analysis' time).
+        let words = d.an.nt.max(d.final_pending.len()).div_ceil(64);
+        self.words = words;
+        self.slots.clear();
+        self.bits.clear();
+        let requests = d.an.evs.iter().map(|ev| (ev.thread.index(), ev.action.pending_form()));
+        let pending = d.final_pending.iter().enumerate().filter_map(|(pi, a)| a.map(|a| (pi, a)));
+        for (pi, a) in requests.chain(pending) {
+            if a.request().is_none() {
+                continue;
+            }
+            for o in a.objects() {
+                let bits = &mut self.bits;
+                let base = *self.slots.entry(o).or_insert_with(|| {
+                    bits.resize(bits.len() + words, 0);
+                    bits.len() - words
+                });
+                bits[base + pi / 64] |= 1 << (pi % 64);
             }
         }
-        threads.clear();
-        for (w, &m) in cand.iter().enumerate() {
+        self.cand.clear();
+        self.cand.resize(words, 0);
+    }
+
+    /// Every insertion into the wakeup tree of node `e`: for the races `e ⋖ e'`
+    /// (lines 3–7), then for the threads whose next request `e` delays (Alg. 4 lines
+    /// 8–14, generalised: see `dpor`'s module documentation). Nodes must be analysed from
+    /// the last to the first.
+    pub fn node(&mut self, d: &mut Driver, e: usize) {
+        let n = d.an.evs.len();
+        while let Some(&(x, j)) = self.races.get(self.cursor) {
+            if x as usize != e {
+                debug_assert!((x as usize) < e, "checker bug: nodes analysed out of order");
+                break;
+            }
+            d.build_v(e, n, Some(j as usize));
+            consider(d, e);
+            self.cursor += 1;
+        }
+        let ev = d.an.evs[e];
+        match ev.action.obj_kind() {
+            None => return,
+            Some(ObjKind::Memory) if !self.awaits => return,
+            _ => {}
+        }
+        let words = self.words;
+        self.cand.iter_mut().for_each(|w| *w = 0);
+        for o in ev.action.objects() {
+            if let Some(&base) = self.slots.get(&o) {
+                self.cand.iter_mut().zip(&self.bits[base..base + words]).for_each(|(c, b)| *c |= b);
+            }
+        }
+        self.threads.clear();
+        for (w, &m) in self.cand.iter().enumerate() {
             let mut m = m;
             while m != 0 {
-                threads.push(w * 64 + m.trailing_zeros() as usize);
+                self.threads.push(w * 64 + m.trailing_zeros() as usize);
                 m &= m - 1;
             }
         }
-        for &pi in &threads {
+        let mut clock = std::mem::take(&mut d.clock);
+        for &pi in &self.threads {
             let p = ThreadId(pi as u16);
             if p == ev.thread {
                 continue;
@@ -155,8 +209,136 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, stats: &mut Stats) {
             let local = d.an.pending_clock(p, k, &mut clock);
             d.build_v(e, n, None);
             d.v.push_request(d.mode, p, a, &clock, local);
-            consider(d, e, stats);
+            consider(d, e);
         }
+        d.clock = clock;
     }
-    d.clock = clock;
+}
+
+/// The leftmost branch of node `k`'s wakeup tree (Alg. 2 line 16), into `path`.
+fn leftmost(d: &Driver, k: usize, path: &mut Vec<(ThreadId, Action)>) {
+    path.clear();
+    let mut at = d.stack[k].wut;
+    while let Some(c) = d.forest.first_child(at) {
+        path.push(d.forest.step(c));
+        at = c;
+    }
+}
+
+/// The run that follows `path` from node `k`: the replay `E_k.path` and the sleep set at
+/// its end. Sets node `k`'s branch to the first step of `path`.
+fn request(
+    d: &mut Driver,
+    k: usize,
+    path: &[(ThreadId, Action)],
+    replay: &mut Vec<ThreadId>,
+    sleep_end: &mut Vec<(ThreadId, Action)>,
+    scratch: &mut Vec<(ThreadId, Action)>,
+) {
+    let (p, a) = path[0];
+    d.stack[k].cur = (p, a);
+    replay.clear();
+    replay.extend(d.stack.iter().map(|n| n.cur.0));
+    filter_sleep(d.mode, &d.stack[k].sleep, p, a, sleep_end);
+    for &(t, b) in &path[1..] {
+        replay.push(t);
+        scratch.clear();
+        scratch.extend_from_slice(sleep_end);
+        filter_sleep(d.mode, scratch, t, b, sleep_end);
+    }
+}
+
+/// Algorithm 2 (lines 15–21 around the analysis of lines 2–14), the next run asked for
+/// as soon as it is known (module documentation).
+fn explore(session: &mut Session<'_>) -> Result<(), ExploreError> {
+    let mode = session.config.independence;
+    let mut d = Driver::new(Kind::Optimal, mode, None);
+    let mut an = Analyser::default();
+    let (mut replay, mut sleep_end) = (Vec::new(), Vec::new());
+    let (mut path, mut fresh, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+    let mut exec = Execution::default();
+    let mut base = 0usize;
+    // The node whose branch the run asked for follows, and whether the nodes before it
+    // are still to be analysed.
+    let mut branch = 0usize;
+    let mut tail = false;
+    // Wakeup-tree nodes after the whole analysis, before the explored branch left the
+    // tree (the figure `wakeup_peak` keeps), and how many nodes that branch had.
+    let (mut analysed_live, mut left) = (0u64, 0u64);
+    loop {
+        let mut finish = || {
+            if !std::mem::take(&mut tail) {
+                return true;
+            }
+            for e in (0..branch).rev() {
+                an.node(&mut d, e);
+            }
+            analysed_live = d.forest.live() as u64 + left;
+            // The shallower nodes' insertions cannot reach node `branch` (module
+            // documentation): check it, and give the right branch if it came out wrong.
+            leftmost(&d, branch, &mut fresh);
+            let same = fresh == path;
+            debug_assert!(same, "checker bug: an insertion reached the branch asked for");
+            if !same {
+                std::mem::swap(&mut path, &mut fresh);
+            }
+            same
+        };
+        let t_run = session.stats.time.run;
+        let t0 = Instant::now();
+        let wanted = session.run_overlapped(&replay, &sleep_end, &mut exec, &mut finish)?;
+        session.stats.time.comb_build += t0.elapsed().saturating_sub(session.stats.time.run - t_run);
+        session.stats.wakeup_peak = session.stats.wakeup_peak.max(analysed_live);
+        if !wanted {
+            request(&mut d, branch, &path, &mut replay, &mut sleep_end, &mut scratch);
+            continue;
+        }
+        let t0 = Instant::now();
+        d.extend(&exec, base, &mut session.stats)?;
+        if session.should_stop() {
+            return Ok(());
+        }
+        let analyse = analysable(&exec.end);
+        if analyse {
+            d.an.build(&exec, mode);
+            an.start(&d, &exec);
+        }
+        // The deepest node with a branch left once its own insertions are done (lines
+        // 15–21 backtrack to it).
+        let mut found = None;
+        for k in (0..d.stack.len()).rev() {
+            if analyse {
+                an.node(&mut d, k);
+            }
+            let root = d.stack[k].wut;
+            if d.forest.first_child(root).is_some_and(|c| d.forest.next_sibling(c).is_some()) {
+                found = Some(k);
+                break;
+            }
+        }
+        let live = d.forest.live() as u64;
+        session.stats.wakeup_nodes = live;
+        session.stats.wakeup_peak = session.stats.wakeup_peak.max(live);
+        let Some(k) = found else {
+            session.stats.time.comb_build += t0.elapsed();
+            return Ok(());
+        };
+        // Nodes after k have no branch left: pop them; k's explored branch goes to its
+        // sleep set and leaves its tree (line 20).
+        d.pop_above(k);
+        let node = &mut d.stack[k];
+        let cur = node.cur;
+        node.done.push(cur.0);
+        node.sleep.push(cur);
+        let root = node.wut;
+        d.forest.remove_first_child(root);
+        session.stats.wakeup_nodes = d.forest.live() as u64;
+        left = live - session.stats.wakeup_nodes;
+        leftmost(&d, k, &mut path);
+        request(&mut d, k, &path, &mut replay, &mut sleep_end, &mut scratch);
+        base = k + 1;
+        branch = k;
+        tail = analyse;
+        session.stats.time.comb_build += t0.elapsed();
+    }
 }
