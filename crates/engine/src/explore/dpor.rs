@@ -45,7 +45,7 @@ use crate::action::{Access, Action, Bytes, Independence, ObjKind};
 use crate::explore::{ExploreError, Session};
 use crate::ids::{ObjId, ThreadId};
 use crate::objects::ObjState;
-use crate::program::{End, Execution, SchedState};
+use crate::program::{End, Execution, SchedState, Step};
 use rustc_hash::FxHashMap as HashMap;
 use std::time::Instant;
 
@@ -75,8 +75,10 @@ pub(crate) struct Analysis {
     pub evs: Vec<Ev>,
     /// Number of thread slots (max thread id + 1).
     pub nt: usize,
-    // invariant: vc[i * nt + t] = number of events of thread t that happen before or are i.
+    // invariant: vc[i * stride + t] = number of events of thread t that happen before or
+    // are i; stride >= nt, and the entries from nt on are 0.
     vc: Vec<u32>,
+    stride: usize,
     /// Per thread: event indices in order.
     pub by_thread: Vec<Vec<u32>>,
     /// Per thread: index of the event that created it (none for main).
@@ -97,11 +99,15 @@ pub(crate) struct Analysis {
     /// [`Action::moves_await_count`]), in order (its count before event `e` is the
     /// number of them before `e`: what a spin-wait is enabled by).
     writes: HashMap<ObjId, Vec<u32>>,
+    /// Per object, the access state of its locations while building.
+    objs: HashMap<ObjId, ObjectAccess>,
+    /// Scratch: the race candidates of a step.
+    cands: Vec<u32>,
 }
 
 /// Per-location access state while computing clocks: a location is a byte of a memory
 /// word, or a synchronising object (always touched whole).
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 struct AccessState {
     last: Option<u32>,
     last_write: Option<u32>,
@@ -115,7 +121,7 @@ struct AccessState {
 /// access touched part of it (under read-read independence: accesses to disjoint bytes
 /// commute, [`Independence::objects_conflict`]); until then `bytes[0]` stands for every
 /// byte (synchronising objects, and words only ever accessed whole, stay so).
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct ObjectAccess {
     split: bool,
     bytes: [AccessState; 8],
@@ -137,37 +143,68 @@ impl ObjectAccess {
 impl Analysis {
     /// Analyse `exec` under `mode`.
     pub fn build(&mut self, exec: &Execution, mode: Independence) {
-        let steps = &exec.steps;
-        let n = steps.len();
-        let nt = steps
-            .iter()
-            .map(|s| {
-                let c = match s.action {
-                    Action::Create(c) => c.index(),
-                    _ => 0,
-                };
-                s.thread.index().max(c)
-            })
-            .max()
-            .unwrap_or(0)
-            + 1;
-        self.nt = nt;
+        self.begin(mode);
+        for s in &exec.steps {
+            self.push(s);
+        }
+    }
+
+    /// Start the analysis of an execution under `mode`, its steps to follow in order
+    /// ([`Analysis::push`]), as the program hands them over: the analysis of a step
+    /// reads only the steps before it.
+    pub fn begin(&mut self, mode: Independence) {
+        self.nt = 1;
         self.evs.clear();
         self.vc.clear();
-        self.vc.resize(n * nt, 0);
         self.races.clear();
         self.by_thread.iter_mut().for_each(Vec::clear);
-        self.by_thread.resize_with(nt, Vec::new);
-        self.creator.clear();
-        self.creator.resize(nt, None);
+        self.creator.iter_mut().for_each(|c| *c = None);
+        self.ensure_threads(1);
         self.by_object.clear();
         self.writes.clear();
         self.mode = mode;
         self.before.clear();
         self.states.clear();
-        let mut objs: HashMap<ObjId, ObjectAccess> = HashMap::default();
-        let mut cands: Vec<u32> = Vec::new();
-        for (j, s) in steps.iter().enumerate() {
+        self.objs.clear();
+    }
+
+    /// Make room for threads `0..nt` (rows keep a stride of at least `nt`, kept between
+    /// executions so that the clocks are rarely laid out again).
+    fn ensure_threads(&mut self, nt: usize) {
+        if nt <= self.nt && self.stride >= nt && self.by_thread.len() >= nt {
+            return;
+        }
+        self.nt = self.nt.max(nt);
+        if self.stride < self.nt {
+            let stride = self.nt.max(self.stride * 2);
+            let rows = self.vc.len() / self.stride.max(1);
+            let mut vc = vec![0; rows * stride];
+            for (r, row) in vc.chunks_exact_mut(stride).enumerate() {
+                row[..self.stride].copy_from_slice(&self.vc[r * self.stride..(r + 1) * self.stride]);
+            }
+            self.vc = vc;
+            self.stride = stride;
+        }
+        if self.by_thread.len() < self.nt {
+            self.by_thread.resize_with(self.nt, Vec::new);
+            self.creator.resize(self.nt, None);
+        }
+    }
+
+    /// Analyse the next step of the execution ([`Analysis::begin`]).
+    pub fn push(&mut self, s: &Step) {
+        let mode = self.mode;
+        let j = self.evs.len();
+        let created = match s.action {
+            Action::Create(c) => c.index(),
+            _ => 0,
+        };
+        self.ensure_threads(s.thread.index().max(created) + 1);
+        let (nt, stride) = (self.nt, self.stride);
+        self.vc.resize((j + 1) * stride, 0);
+        let mut objs = std::mem::take(&mut self.objs);
+        let mut cands = std::mem::take(&mut self.cands);
+        {
             let t = s.thread;
             let local = self.by_thread[t.index()].len() as u32;
             self.evs.push(Ev { thread: t, action: s.action, local });
@@ -186,8 +223,8 @@ impl Analysis {
             if s.action == Action::ExitProcess {
                 for tv in &self.by_thread {
                     if let Some(&p) = tv.last() {
-                        let (a, b) = self.vc.split_at_mut(j * nt);
-                        let src = &a[p as usize * nt..p as usize * nt + nt];
+                        let (a, b) = self.vc.split_at_mut(j * stride);
+                        let src = &a[p as usize * stride..p as usize * stride + nt];
                         for (d, s) in b[..nt].iter_mut().zip(src) {
                             *d = (*d).max(*s);
                         }
@@ -263,7 +300,7 @@ impl Analysis {
             for &c in &cands {
                 self.join_clock(j, c as usize);
             }
-            self.vc[j * nt + t.index()] = local + 1;
+            self.vc[j * stride + t.index()] = local + 1;
             // Races: candidates of other threads not ordered before another predecessor.
             if s.action != Action::ExitProcess {
                 for (ci, &c) in cands.iter().enumerate() {
@@ -283,11 +320,11 @@ impl Analysis {
             }
             self.by_thread[t.index()].push(j as u32);
             if let Action::Create(c) = s.action {
-                if c.index() < nt {
-                    self.creator[c.index()] = Some(j as u32);
-                }
+                self.creator[c.index()] = Some(j as u32);
             }
         }
+        self.objs = objs;
+        self.cands = cands;
     }
 
     /// Whether thread `p`'s pending action `a` (on `e`'s object) would be enabled if it
@@ -432,9 +469,9 @@ impl Analysis {
     }
 
     fn join_clock(&mut self, j: usize, p: usize) {
-        let nt = self.nt;
-        let (a, b) = self.vc.split_at_mut(j * nt);
-        let src = &a[p * nt..p * nt + nt];
+        let (nt, stride) = (self.nt, self.stride);
+        let (a, b) = self.vc.split_at_mut(j * stride);
+        let src = &a[p * stride..p * stride + nt];
         for (d, s) in b[..nt].iter_mut().zip(src) {
             *d = (*d).max(*s);
         }
@@ -443,14 +480,14 @@ impl Analysis {
     /// The clock vector of event `i`.
     #[inline]
     pub fn clock(&self, i: usize) -> &[u32] {
-        &self.vc[i * self.nt..(i + 1) * self.nt]
+        &self.vc[i * self.stride..i * self.stride + self.nt]
     }
 
     /// `i →_E j` or `i == j`.
     #[inline]
     pub fn hb(&self, i: usize, j: usize) -> bool {
         let e = self.evs[i];
-        self.vc[j * self.nt + e.thread.index()] > e.local
+        self.vc[j * self.stride + e.thread.index()] > e.local
     }
 
     /// The clock a pending action of `p` would have if it were executed at state `k`
@@ -1216,6 +1253,53 @@ mod tests {
             v.push(ev.thread, ev.action, a.clock(i), ev.local);
         }
         v
+    }
+
+    /// Everything the explorers read of an analysis: thread slots, clocks,
+    /// happens-before, races.
+    type Summary = (usize, Vec<Vec<u32>>, Vec<Vec<bool>>, Vec<(u32, u32)>);
+
+    fn summary(a: &Analysis) -> Summary {
+        let n = a.evs.len();
+        let hb = (0..n).map(|i| (0..n).map(|j| a.hb(i, j)).collect()).collect();
+        (a.nt, (0..n).map(|i| a.clock(i).to_vec()).collect(), hb, a.races.clone())
+    }
+
+    #[test]
+    fn an_analysis_reused_after_more_threads_gives_the_same_clocks_and_races() {
+        // Rows keep the widest stride seen: an execution of 7 threads first leaves rows
+        // wider than the next execution's 4 threads, whose clocks must not see it; a
+        // stream that grows the threads one at a time lays the rows out again.
+        let mut wide = vec![];
+        for c in 1..=6u16 {
+            wide.push((ThreadId::MAIN, Action::Create(ThreadId(c))));
+        }
+        for c in 1..=6u16 {
+            wide.push((ThreadId(c), Action::Write(X, Bytes::ALL)));
+        }
+        let fig = exec(&[
+            (Q, Action::Read(Y, Bytes::ALL)),
+            (Q, Action::Read(X, Bytes::ALL)),
+            (R, Action::Read(Z, Bytes::ALL)),
+            (R, Action::Read(X, Bytes::ALL)),
+            (P, Action::Write(X, Bytes::ALL)),
+            (Q, Action::Write(Z, Bytes::ALL)),
+        ]);
+        for mode in [Independence::ReadReadIndependent, Independence::AllDependent] {
+            let mut fresh = Analysis::default();
+            fresh.build(&fig, mode);
+            let expected = summary(&fresh);
+            assert_eq!(expected.0, 4);
+            assert!(!expected.3.is_empty());
+            let mut reused = Analysis::default();
+            reused.build(&exec(&wide), mode);
+            assert_eq!(reused.races.len(), 5, "the six writes of x race in a chain");
+            reused.begin(mode);
+            for s in &fig.steps {
+                reused.push(s);
+            }
+            assert_eq!(summary(&reused), expected, "{mode:?}");
+        }
     }
 
     #[test]

@@ -317,7 +317,8 @@ impl<'p> Session<'p> {
     }
 
     /// Run one execution while the explorer works on the previous one
-    /// ([`Program::run_overlapped`]): `meanwhile` runs once while the program runs and
+    /// ([`Program::run_overlapped`]), handing `early` the steps known to be final as
+    /// [`Session::run_streaming`] does: `meanwhile` runs once while the program runs and
     /// returns whether this run is still wanted. An explorer that asks for its next run
     /// before its analysis of the last one is complete checks there that the analysis
     /// did not change its choice. A run that is not wanted is neither counted nor
@@ -329,6 +330,7 @@ impl<'p> Session<'p> {
         replay: &[ThreadId],
         sleep: &[(ThreadId, Action)],
         out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
         meanwhile: &mut dyn FnMut() -> bool,
     ) -> Result<bool, ExploreError> {
         let req =
@@ -336,7 +338,7 @@ impl<'p> Session<'p> {
         let t0 = Instant::now();
         let mut wanted = true;
         let mut spent = Duration::ZERO;
-        let ran = self.program.run_overlapped(&req, out, &mut |_| {}, &mut || {
+        let ran = self.program.run_overlapped(&req, out, early, &mut || {
             let t = Instant::now();
             wanted = meanwhile();
             spent += t.elapsed();

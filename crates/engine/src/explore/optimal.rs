@@ -38,11 +38,11 @@
 //! insertions come in the same order); after the analysis the branch at `k` is read
 //! again, and a run that does not match it would be dropped and the right one run.
 
-use super::dpor::{analysable, filter_sleep, Driver, Kind};
+use super::dpor::{analysable, filter_sleep, Analysis, Driver, Kind};
 use super::{ExploreConfig, ExploreError, Explorer, Session};
 use crate::action::{Action, ObjKind};
 use crate::ids::{ObjId, ThreadId};
-use crate::program::Execution;
+use crate::program::{Execution, Step};
 use rustc_hash::FxHashMap as HashMap;
 use std::time::Instant;
 
@@ -254,6 +254,7 @@ fn explore(session: &mut Session<'_>) -> Result<(), ExploreError> {
     let mode = session.config.independence;
     let mut d = Driver::new(Kind::Optimal, mode, None);
     let mut an = Analyser::default();
+    let mut next = Analysis::default();
     let (mut replay, mut sleep_end) = (Vec::new(), Vec::new());
     let (mut path, mut fresh, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
     let mut exec = Execution::default();
@@ -284,9 +285,16 @@ fn explore(session: &mut Session<'_>) -> Result<(), ExploreError> {
             }
             same
         };
+        // The happens-before analysis of the run is built from its steps as they come.
+        next.begin(mode);
+        let mut early = |steps: &[Step]| {
+            for s in &steps[next.evs.len()..] {
+                next.push(s);
+            }
+        };
         let t_run = session.stats.time.run;
         let t0 = Instant::now();
-        let wanted = session.run_overlapped(&replay, &sleep_end, &mut exec, &mut finish)?;
+        let wanted = session.run_overlapped(&replay, &sleep_end, &mut exec, &mut early, &mut finish)?;
         session.stats.time.comb_build += t0.elapsed().saturating_sub(session.stats.time.run - t_run);
         session.stats.wakeup_peak = session.stats.wakeup_peak.max(analysed_live);
         if !wanted {
@@ -300,7 +308,10 @@ fn explore(session: &mut Session<'_>) -> Result<(), ExploreError> {
         }
         let analyse = analysable(&exec.end);
         if analyse {
-            d.an.build(&exec, mode);
+            std::mem::swap(&mut d.an, &mut next);
+            for s in &exec.steps[d.an.evs.len()..] {
+                d.an.push(s);
+            }
             an.start(&d, &exec);
         }
         // The deepest node with a branch left once its own insertions are done (lines
