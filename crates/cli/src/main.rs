@@ -1029,7 +1029,8 @@ fn check(a: CheckArgs) -> Result<u8> {
             let _ = writeln!(out, "    hand-off (pipes, scheduling):    {:8.2}", us(t.handoff));
             let _ = writeln!(out, "    trace transfer:                  {:8.2}", us(t.transfer));
             let _ = writeln!(out, "    explorer and reporting:          {:8.2}", us(explorer));
-            let _ = writeln!(out, "    explorer while the program ran: -{:8.2}", us(t.overlap));
+            // Negative: the part of the explorer's time that the running time already covers.
+            let _ = writeln!(out, "    explorer while the program ran:  {:8.2}", 0.0 - us(t.overlap));
             let _ = writeln!(out, "    total:                           {:8.2}", us(total));
             let _ = writeln!(out, "    processes created:               {}", t.processes);
         }

@@ -765,7 +765,7 @@ impl Program for CProgram {
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
     ) -> Result<(), ProgramError> {
-        self.run_in_worker(req, out, early, &mut || {})
+        self.run_in_worker(req, out, early, None)
     }
 
     /// Posts the request, does `meanwhile` while the worker runs, then waits.
@@ -776,7 +776,7 @@ impl Program for CProgram {
         early: &mut dyn FnMut(&[Step]),
         meanwhile: &mut dyn FnMut(),
     ) -> Result<(), ProgramError> {
-        self.run_in_worker(req, out, early, meanwhile)
+        self.run_in_worker(req, out, early, Some(meanwhile))
     }
 }
 
@@ -794,7 +794,7 @@ impl CProgram {
         req: &RunRequest<'_>,
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
-        meanwhile: &mut dyn FnMut(),
+        meanwhile: Option<&mut dyn FnMut()>,
     ) -> Result<(), ProgramError> {
         out.clear();
         if req.replay.len() > self.replay.len() {
@@ -834,9 +834,11 @@ impl CProgram {
             self.kill_worker();
             return Err(ProgramError::Failed("the worker process is gone".into()));
         }
-        let tm = Instant::now();
-        meanwhile();
-        let worked = tm.elapsed();
+        let worked = meanwhile.map_or(Duration::ZERO, |meanwhile| {
+            let tm = Instant::now();
+            meanwhile();
+            tm.elapsed()
+        });
         // The execution's time limit counts from now: the explorer's work is not the
         // program's (the limit can only be generous by that much).
         let deadline = match (self.opts.exec_timeout.map(|d| Instant::now() + d), self.deadline) {
