@@ -82,8 +82,6 @@ pub struct Timing {
     pub executions: u64,
     /// Workers (persistent) or execution processes (fork mode) created.
     pub processes: u64,
-    /// Parent: time from posting a request to the result being ready.
-    pub roundtrip: Duration,
     /// Worker: running the program (scheduler + coroutines), per its own clock.
     pub run: Duration,
     /// Worker: restoring memory between executions (persistent) or forking and reaping
@@ -848,7 +846,6 @@ impl CProgram {
         let mut status = 0;
         let waited = self.wait(deadline, &mut status, out, early);
         let roundtrip = t0.elapsed();
-        self.timing.roundtrip += roundtrip;
         self.timing.executions += 1;
         let ran = self.timing.run + self.timing.reset;
         let t1 = Instant::now();

@@ -153,7 +153,7 @@ impl Analysis {
     /// ([`Analysis::push`]), as the program hands them over: the analysis of a step
     /// reads only the steps before it.
     pub fn begin(&mut self, mode: Independence) {
-        self.nt = 1;
+        self.nt = 0;
         self.evs.clear();
         self.vc.clear();
         self.races.clear();
@@ -171,11 +171,12 @@ impl Analysis {
     /// Make room for threads `0..nt` (rows keep a stride of at least `nt`, kept between
     /// executions so that the clocks are rarely laid out again).
     fn ensure_threads(&mut self, nt: usize) {
-        if nt <= self.nt && self.stride >= nt && self.by_thread.len() >= nt {
+        // invariant: stride >= self.nt and by_thread.len() >= self.nt.
+        if nt <= self.nt {
             return;
         }
-        self.nt = self.nt.max(nt);
-        if self.stride < self.nt {
+        self.nt = nt;
+        if self.stride < nt {
             let stride = self.nt.max(self.stride * 2);
             let rows = self.vc.len() / self.stride.max(1);
             let mut vc = vec![0; rows * stride];
@@ -204,124 +205,122 @@ impl Analysis {
         self.vc.resize((j + 1) * stride, 0);
         let mut objs = std::mem::take(&mut self.objs);
         let mut cands = std::mem::take(&mut self.cands);
-        {
-            let t = s.thread;
-            let local = self.by_thread[t.index()].len() as u32;
-            self.evs.push(Ev { thread: t, action: s.action, local });
-            // Direct predecessors other than the object ones.
-            let prev = self.by_thread[t.index()].last().copied();
-            let mut preds: [Option<u32>; 2] = [prev, None];
-            if prev.is_none() {
-                preds[1] = self.creator[t.index()];
-            }
-            if let Action::Join(u) = s.action {
-                preds[1] = self.by_thread.get(u.index()).and_then(|v| v.last().copied());
-            }
-            for p in preds.into_iter().flatten() {
-                self.join_clock(j, p as usize);
-            }
-            if s.action == Action::ExitProcess {
-                for tv in &self.by_thread {
-                    if let Some(&p) = tv.last() {
-                        let (a, b) = self.vc.split_at_mut(j * stride);
-                        let src = &a[p as usize * stride..p as usize * stride + nt];
-                        for (d, s) in b[..nt].iter_mut().zip(src) {
-                            *d = (*d).max(*s);
-                        }
+        let t = s.thread;
+        let local = self.by_thread[t.index()].len() as u32;
+        self.evs.push(Ev { thread: t, action: s.action, local });
+        // Direct predecessors other than the object ones.
+        let prev = self.by_thread[t.index()].last().copied();
+        let mut preds: [Option<u32>; 2] = [prev, None];
+        if prev.is_none() {
+            preds[1] = self.creator[t.index()];
+        }
+        if let Action::Join(u) = s.action {
+            preds[1] = self.by_thread.get(u.index()).and_then(|v| v.last().copied());
+        }
+        for p in preds.into_iter().flatten() {
+            self.join_clock(j, p as usize);
+        }
+        if s.action == Action::ExitProcess {
+            for tv in &self.by_thread {
+                if let Some(&p) = tv.last() {
+                    let (a, b) = self.vc.split_at_mut(j * stride);
+                    let src = &a[p as usize * stride..p as usize * stride + nt];
+                    for (d, s) in b[..nt].iter_mut().zip(src) {
+                        *d = (*d).max(*s);
                     }
                 }
             }
-            // Object predecessors and race candidates.
-            cands.clear();
-            if let Some(o) = s.action.object() {
-                let st = self.states.entry(o).or_default();
-                self.before.push(st.clone());
-                // The session validated the execution with the same semantics.
-                let _ = st.apply(t, s.action);
-            } else {
-                self.before.push(ObjState::Fresh);
+        }
+        // Object predecessors and race candidates.
+        cands.clear();
+        if let Some(o) = s.action.object() {
+            let st = self.states.entry(o).or_default();
+            self.before.push(st.clone());
+            // The session validated the execution with the same semantics.
+            let _ = st.apply(t, s.action);
+        } else {
+            self.before.push(ObjState::Fresh);
+        }
+        // A spin-wait on several locations reads each of them; an access to several
+        // bytes of a word, each of them (under read-read independence).
+        let mut locations = 0;
+        for o in s.action.objects() {
+            self.by_object.entry(o).or_default().push(j as u32);
+            if s.action.moves_await_count() {
+                self.writes.entry(o).or_default().push(j as u32);
             }
-            // A spin-wait on several locations reads each of them; an access to several
-            // bytes of a word, each of them (under read-read independence).
-            let mut locations = 0;
-            for o in s.action.objects() {
-                self.by_object.entry(o).or_default().push(j as u32);
-                if s.action.moves_await_count() {
-                    self.writes.entry(o).or_default().push(j as u32);
-                }
-                let bytes = match mode {
-                    Independence::ReadReadIndependent => s.action.bytes_of(o).unwrap_or(Bytes::ALL),
-                    Independence::AllDependent => Bytes::ALL,
-                };
-                for st in objs.entry(o).or_default().locations(bytes) {
-                    locations += 1;
-                    if mode == Independence::ReadReadIndependent {
-                        if s.action.access() == Access::Read {
-                            cands.extend(st.last_write);
-                            // Reads of the other class since the last write conflict with it
-                            // (a spin-wait on a read-write lock and the lock's read side).
-                            let class = s.action.read_class() as usize;
-                            if st.classes[1 - class] {
-                                let evs = &self.evs;
-                                cands.extend(
-                                    st.reads.iter().filter(|&&r| evs[r as usize].action.read_class() as usize != class),
-                                );
-                            }
-                            st.classes[class] = true;
-                            st.reads.push(j as u32);
-                        } else {
-                            if st.reads.is_empty() {
-                                cands.extend(st.last_write);
-                            } else {
-                                cands.extend_from_slice(&st.reads);
-                            }
-                            st.reads.clear();
-                            st.classes = [false; 2];
-                            st.last_write = Some(j as u32);
+            let bytes = match mode {
+                Independence::ReadReadIndependent => s.action.bytes_of(o).unwrap_or(Bytes::ALL),
+                Independence::AllDependent => Bytes::ALL,
+            };
+            for st in objs.entry(o).or_default().locations(bytes) {
+                locations += 1;
+                if mode == Independence::ReadReadIndependent {
+                    if s.action.access() == Access::Read {
+                        cands.extend(st.last_write);
+                        // Reads of the other class since the last write conflict with it
+                        // (a spin-wait on a read-write lock and the lock's read side).
+                        let class = s.action.read_class() as usize;
+                        if st.classes[1 - class] {
+                            let evs = &self.evs;
+                            cands.extend(
+                                st.reads.iter().filter(|&&r| evs[r as usize].action.read_class() as usize != class),
+                            );
                         }
+                        st.classes[class] = true;
+                        st.reads.push(j as u32);
                     } else {
-                        cands.extend(st.last);
+                        if st.reads.is_empty() {
+                            cands.extend(st.last_write);
+                        } else {
+                            cands.extend_from_slice(&st.reads);
+                        }
+                        st.reads.clear();
+                        st.classes = [false; 2];
+                        st.last_write = Some(j as u32);
                     }
-                    st.last = Some(j as u32);
+                } else {
+                    cands.extend(st.last);
+                }
+                st.last = Some(j as u32);
+            }
+        }
+        if locations > 1 {
+            // The same earlier event may conflict on several locations: once each (a
+            // repeated candidate would hide its own race).
+            let mut k = 0;
+            for i in 0..cands.len() {
+                if !cands[..k].contains(&cands[i]) {
+                    cands[k] = cands[i];
+                    k += 1;
                 }
             }
-            if locations > 1 {
-                // The same earlier event may conflict on several locations: once each (a
-                // repeated candidate would hide its own race).
-                let mut k = 0;
-                for i in 0..cands.len() {
-                    if !cands[..k].contains(&cands[i]) {
-                        cands[k] = cands[i];
-                        k += 1;
-                    }
+            cands.truncate(k);
+        }
+        for &c in &cands {
+            self.join_clock(j, c as usize);
+        }
+        self.vc[j * stride + t.index()] = local + 1;
+        // Races: candidates of other threads not ordered before another predecessor.
+        if s.action != Action::ExitProcess {
+            for (ci, &c) in cands.iter().enumerate() {
+                let ce = self.evs[c as usize];
+                if ce.thread == t {
+                    continue;
                 }
-                cands.truncate(k);
-            }
-            for &c in &cands {
-                self.join_clock(j, c as usize);
-            }
-            self.vc[j * stride + t.index()] = local + 1;
-            // Races: candidates of other threads not ordered before another predecessor.
-            if s.action != Action::ExitProcess {
-                for (ci, &c) in cands.iter().enumerate() {
-                    let ce = self.evs[c as usize];
-                    if ce.thread == t {
-                        continue;
-                    }
-                    let hidden = preds.iter().flatten().any(|&p| self.hb(c as usize, p as usize))
-                        || cands.iter().enumerate().any(|(di, &d)| di != ci && self.hb(c as usize, d as usize));
-                    if hidden {
-                        continue;
-                    }
-                    if self.enabled_before(c as usize, j, t, s.action.pending_form()) {
-                        self.races.push((c, j as u32));
-                    }
+                let hidden = preds.iter().flatten().any(|&p| self.hb(c as usize, p as usize))
+                    || cands.iter().enumerate().any(|(di, &d)| di != ci && self.hb(c as usize, d as usize));
+                if hidden {
+                    continue;
+                }
+                if self.enabled_before(c as usize, j, t, s.action.pending_form()) {
+                    self.races.push((c, j as u32));
                 }
             }
-            self.by_thread[t.index()].push(j as u32);
-            if let Action::Create(c) = s.action {
-                self.creator[c.index()] = Some(j as u32);
-            }
+        }
+        self.by_thread[t.index()].push(j as u32);
+        if let Action::Create(c) = s.action {
+            self.creator[c.index()] = Some(j as u32);
         }
         self.objs = objs;
         self.cands = cands;
@@ -1294,10 +1293,7 @@ mod tests {
             let mut reused = Analysis::default();
             reused.build(&exec(&wide), mode);
             assert_eq!(reused.races.len(), 5, "the six writes of x race in a chain");
-            reused.begin(mode);
-            for s in &fig.steps {
-                reused.push(s);
-            }
+            reused.build(&fig, mode);
             assert_eq!(summary(&reused), expected, "{mode:?}");
         }
     }

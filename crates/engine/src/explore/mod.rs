@@ -307,8 +307,7 @@ impl<'p> Session<'p> {
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
     ) -> Result<(), ExploreError> {
-        let req =
-            RunRequest { replay, sleep, independence: self.config.independence, max_steps: self.config.max_steps };
+        let req = self.request(replay, sleep);
         let t0 = Instant::now();
         self.program.run_streaming(&req, out, early)?;
         self.stats.time.run += t0.elapsed();
@@ -333,8 +332,7 @@ impl<'p> Session<'p> {
         early: &mut dyn FnMut(&[Step]),
         meanwhile: &mut dyn FnMut() -> bool,
     ) -> Result<bool, ExploreError> {
-        let req =
-            RunRequest { replay, sleep, independence: self.config.independence, max_steps: self.config.max_steps };
+        let req = self.request(replay, sleep);
         let t0 = Instant::now();
         let mut wanted = true;
         let mut spent = Duration::ZERO;
@@ -350,6 +348,11 @@ impl<'p> Session<'p> {
         ran?;
         self.account(out);
         Ok(true)
+    }
+
+    /// The request for a run that follows `replay`, then the default policy with `sleep`.
+    fn request<'r>(&self, replay: &'r [ThreadId], sleep: &'r [(ThreadId, Action)]) -> RunRequest<'r> {
+        RunRequest { replay, sleep, independence: self.config.independence, max_steps: self.config.max_steps }
     }
 
     /// Count a finished run and report it to the observer.
