@@ -408,6 +408,19 @@ impl SchedState {
         }
     }
 
+    /// [`SchedState::resolve`] and [`SchedState::result`] of the resolved action at once
+    /// (one look at the object).
+    pub fn resolve_with_result(&self, t: ThreadId) -> Option<(Action, u64)> {
+        self.pending(t).map(|a| match a.object() {
+            Some(o) => {
+                let st = self.object(o);
+                let r = st.resolve(t, a);
+                (r, st.result(t, r))
+            }
+            None => (a, 0),
+        })
+    }
+
     /// Apply a step reported by a program, checking that it was possible.
     pub fn apply(&mut self, index: usize, step: &Step) -> Result<(), ProgramError> {
         let t = step.thread;
@@ -617,8 +630,8 @@ pub fn drive(
             Decision::Stop(StopReason::SleepBlocked) => return Ok(End::SleepBlocked),
             Decision::Stop(StopReason::StepBound) => return Ok(End::StepBound),
         };
-        let action = state.resolve(t).expect("checker bug: scheduled a thread without a pending action");
-        let result = state.result(t, action);
+        let (action, result) =
+            state.resolve_with_result(t).expect("checker bug: scheduled a thread without a pending action");
         let index = sched.steps();
         let mut step = Step { thread: t, action, site: frontend.site(t), next: None, child_next: None };
         if !frontend.begin(index, &step) {

@@ -630,23 +630,21 @@ impl Frontend for CRun<'_> {
         self.ex.sites[t.index()]
     }
 
-    fn begin(&mut self, index: usize, step: &Step) -> bool {
-        if !self.sink.push(*step) {
-            return false;
-        }
-        with_rt(|rt| rt.steps_done = index + 1);
-        true
+    fn begin(&mut self, _index: usize, step: &Step) -> bool {
+        // `Rt::steps_done` is set by `perform`, before the thread runs.
+        self.sink.push(*step)
     }
 
     fn perform(
         &mut self,
-        _index: usize,
+        index: usize,
         t: ThreadId,
         action: Action,
         result: u64,
     ) -> Result<(Option<Action>, Option<Action>), ProgramError> {
         let site = self.ex.sites[t.index()];
         with_rt(|rt| {
+            rt.steps_done = index + 1;
             // What makes the thread's next unlock weak (`ThreadRt::clean_unlock`).
             let th = rt.thread(t);
             th.clean_unlock = match (action, th.clean_unlock) {
@@ -745,26 +743,28 @@ impl Frontend for CRun<'_> {
     }
 
     fn finish(&mut self, index: usize, step: &Step) -> Result<(), ProgramError> {
-        if step.action == Action::ExitProcess {
-            let code = with_rt(|rt| rt.exit_code);
-            if code != 0 {
-                with_rt(|rt| {
-                    rt.defects.push(Defect {
-                        kind: DefectKind::Exit,
-                        message: format!("the program exited with status {code}"),
-                        thread: step.thread,
-                        site: (step.site != 0).then_some(step.site),
-                        after_steps: index + 1,
-                    })
+        // One visit of the runtime state: the exit status, new thread names, limits.
+        let (names, too_many, unsupported) = with_rt(|rt| {
+            if step.action == Action::ExitProcess && rt.exit_code != 0 {
+                rt.defects.push(Defect {
+                    kind: DefectKind::Exit,
+                    message: format!("the program exited with status {}", rt.exit_code),
+                    thread: step.thread,
+                    site: (step.site != 0).then_some(step.site),
+                    after_steps: index + 1,
                 });
             }
+            let names = (!rt.new_names.is_empty()).then(|| std::mem::take(&mut rt.new_names));
+            (names, rt.too_many_threads, rt.unsupported.take())
+        });
+        if let Some(names) = names {
+            self.sink.names(&names);
         }
-        Executor::sync_names(self.sink);
         self.sink.update_last(*step);
-        if with_rt(|rt| rt.too_many_threads) {
+        if too_many {
             return Err(ProgramError::Limit(format!("more than {} threads", crate::mem::SLOTS)));
         }
-        if let Some(e) = with_rt(|rt| rt.unsupported.take()) {
+        if let Some(e) = unsupported {
             return Err(e);
         }
         Ok(())

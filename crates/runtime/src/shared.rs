@@ -389,6 +389,19 @@ impl WireStep {
         self.child_next.store(s.child_next, awaits)
     }
 
+    /// Store step `s` that [`WireStep::store`] stored before it was performed, now
+    /// complete: only what performing it can change (the action's outcome, the next
+    /// pending actions) is written again.
+    #[inline]
+    pub(crate) fn complete(&self, s: &Step, before: &Step, awaits: &WireAwaits) -> Result<(), AwaitsFull> {
+        debug_assert!(s.thread == before.thread && s.site == before.site);
+        if s.action != before.action {
+            self.action.store(Some(s.action), awaits)?;
+        }
+        self.next.store(s.next, awaits)?;
+        self.child_next.store(s.child_next, awaits)
+    }
+
     #[inline]
     pub(crate) fn load(&self, index: usize, awaits: &WireAwaits) -> Result<Step, Corrupt> {
         let what = || format!("step {index} of the trace");

@@ -712,21 +712,23 @@ enum Relock {
     Refused,
 }
 
-/// The owner-relock step shared by lock and trylock.
+/// The owner-relock step shared by lock and trylock, for the calling thread (returned
+/// with the outcome: one look at the runtime state for both).
 ///
 /// # Safety
 /// `m` must point to a `pthread_mutex_t`.
-unsafe fn relock(m: *const libc::pthread_mutex_t, me: ThreadId) -> Relock {
+unsafe fn relock(m: *const libc::pthread_mutex_t) -> (ThreadId, Relock) {
     let addr = m as u64;
-    let Some((owner, n)) = with_rt(|rt| rt.held.get(&addr).copied()).filter(|h| h.0 == me) else {
-        return Relock::NotHeld;
+    let (me, held) = with_rt(|rt| (rt.current, rt.held.get(&addr).copied()));
+    let Some((owner, n)) = held.filter(|h| h.0 == me) else {
+        return (me, Relock::NotHeld);
     };
     // SAFETY: the caller guarantees m points to a mutex.
     if unsafe { kind_of(m) } == RECURSIVE {
         with_rt(|rt| rt.held.insert(addr, (owner, n + 1)));
-        Relock::Counted
+        (me, Relock::Counted)
     } else {
-        Relock::Refused
+        (me, Relock::Refused)
     }
 }
 
@@ -794,10 +796,10 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_lock(
     line: c_int,
 ) -> c_int {
     guard(|| {
-        let me = current();
         let addr = crate::sync::check_mutex(m, "locks", false, file, line);
         // SAFETY: m is the program's mutex.
-        match unsafe { relock(m, me) } {
+        let (me, relocked) = unsafe { relock(m) };
+        match relocked {
             Relock::Counted => return 0,
             Relock::Refused => {
                 misuse(format!("{me} locks mutex {addr:#x} which it already holds (not a recursive mutex)"), file, line)
@@ -823,10 +825,10 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_trylock(
     line: c_int,
 ) -> c_int {
     guard(|| {
-        let me = current();
         let addr = crate::sync::check_mutex(m, "locks", false, file, line);
         // SAFETY: m is the program's mutex.
-        match unsafe { relock(m, me) } {
+        let (me, relocked) = unsafe { relock(m) };
+        match relocked {
             Relock::Counted => return 0,
             Relock::Refused => return libc::EBUSY,
             Relock::NotHeld => {}
@@ -854,9 +856,9 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_unlock(
     line: c_int,
 ) -> c_int {
     guard(|| {
-        let me = current();
         let addr = crate::sync::check_mutex(m, "unlocks", false, file, line);
-        match with_rt(|rt| rt.held.get(&addr).copied()) {
+        let (me, held) = with_rt(|rt| (rt.current, rt.held.get(&addr).copied()));
+        match held {
             Some((owner, n)) if owner == me && n > 1 => {
                 with_rt(|rt| rt.held.insert(addr, (owner, n - 1)));
                 0

@@ -144,6 +144,9 @@ fn readable(addr: u64, len: usize) -> bool {
     // Globals and heap objects need no probe (four system calls, which were a third of
     // the cost of running a program that initialises its mutexes in every execution).
     if with_rt(|rt| rt.always_readable(addr, len)) {
+        // Remembered for the rest of the execution like a probed address (a mutex is
+        // checked at every lock and unlock).
+        with_sync(|s| s.valid[valid_slot(addr)] = addr);
         return true;
     }
     let fds = with_sync(|s| {
@@ -281,9 +284,21 @@ fn initialised_mutex(bytes: &[u8]) -> bool {
     const KIND: std::ops::Range<usize> = 16..20;
     let word = |r: std::ops::Range<usize>| bytes.get(r).map_or(0, |k| u32::from_ne_bytes([k[0], k[1], k[2], k[3]]));
     let (mark, kind) = (word(0..4), word(KIND));
-    (mark == 0 || mark == USED)
-        && kind <= 3
-        && bytes.iter().enumerate().all(|(i, &b)| b == 0 || i < 4 || KIND.contains(&i))
+    // Every other byte zero, a word at a time (this runs at every lock and unlock).
+    let mut rest = 0u64;
+    for (i, chunk) in bytes.chunks(8).enumerate() {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        let mut w = u64::from_le_bytes(w);
+        if i == 0 {
+            w &= !0xffff_ffff;
+        }
+        if i * 8 <= KIND.start && KIND.end <= i * 8 + 8 {
+            w &= !(0xffff_ffffu64 << ((KIND.start - i * 8) * 8));
+        }
+        rest |= w;
+    }
+    (mark == 0 || mark == USED) && kind <= 3 && rest == 0
 }
 
 /// Mark a mutex destroyed (after a successful `pthread_mutex_destroy`).
@@ -1184,4 +1199,41 @@ pub fn shim_table() -> Vec<usize> {
         __unfold_pthread_spin_unlock as *const () as usize,
         __unfold_pthread_spin_destroy as *const () as usize,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The definition `initialised_mutex` implements a word at a time: the marker and
+    /// glibc's kind hold allowed values, and every other byte is zero.
+    fn initialised_bytewise(bytes: &[u8]) -> bool {
+        let word = |i: usize| u32::from_ne_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        (word(0) == 0 || word(0) == USED)
+            && word(16) <= 3
+            && bytes.iter().enumerate().all(|(i, &b)| b == 0 || i < 4 || (16..20).contains(&i))
+    }
+
+    #[test]
+    fn a_mutex_is_initialised_iff_only_its_marker_and_kind_are_set() {
+        let size = std::mem::size_of::<libc::pthread_mutex_t>();
+        let mut seen = [0usize; 2];
+        // One non-zero byte anywhere, over every marker and kind a mutex can show.
+        for mark in [0, USED, DESTROYED, 7] {
+            for kind in [0u32, 1, 3, 4] {
+                for hot in (0..size).map(Some).chain([None]) {
+                    let mut b = vec![0u8; size];
+                    b[0..4].copy_from_slice(&mark.to_ne_bytes());
+                    b[16..20].copy_from_slice(&kind.to_ne_bytes());
+                    if let Some(i) = hot {
+                        b[i] |= 0x40;
+                    }
+                    let want = initialised_bytewise(&b);
+                    assert_eq!(initialised_mutex(&b), want, "mark {mark:#x} kind {kind} byte {hot:?}");
+                    seen[want as usize] += 1;
+                }
+            }
+        }
+        assert!(seen[0] > 0 && seen[1] > 0);
+    }
 }

@@ -175,6 +175,8 @@ struct ShmSink<'a> {
     hdr: &'a Header,
     steps: &'a [WireStep],
     n: usize,
+    /// The last step pushed, as it was stored.
+    last: Option<Step>,
     /// The lists of the spin-waits on several locations overflowed their capacity: the
     /// run was stopped and is reported as a limit of the checker.
     full: Option<AwaitsFull>,
@@ -189,12 +191,18 @@ impl StepSink for ShmSink<'_> {
             return false;
         }
         self.n += 1;
+        self.last = Some(s);
         self.hdr.running.store(s.thread.0 as u64, Ordering::Relaxed);
         self.hdr.nsteps.store(self.n as u64, Ordering::Release);
         true
     }
     fn update_last(&mut self, s: Step) {
-        if let Err(e) = self.steps[self.n - 1].store(&s, &self.hdr.awaits) {
+        let slot = &self.steps[self.n - 1];
+        let stored = match self.last.take() {
+            Some(before) => slot.complete(&s, &before, &self.hdr.awaits),
+            None => slot.store(&s, &self.hdr.awaits),
+        };
+        if let Err(e) = stored {
             self.full = Some(e);
         }
         self.hdr.last_final.store(1, Ordering::Release);
@@ -244,7 +252,7 @@ impl WorkerCtx<'_> {
         hdr.awaits.clear();
         let r = match self.decode_request() {
             Ok(req) => {
-                let mut sink = ShmSink { hdr, steps: self.steps, n: 0, full: None };
+                let mut sink = ShmSink { hdr, steps: self.steps, n: 0, last: None, full: None };
                 let replay = std::mem::take(&mut self.replay_buf);
                 let sleep = std::mem::take(&mut self.sleep_buf);
                 let req = RunRequest { replay: &replay, sleep: &sleep, independence: req.0, max_steps: req.1 };
