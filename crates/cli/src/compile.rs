@@ -7,7 +7,8 @@
 //! (`crates/runtime/src/tsan.c`), which make shared memory visible. The header (embedded in
 //! the binary) renames the supported API to the runtime's shims; whatever else the object
 //! still imports is inspected here: unsupported thread/semaphore/condition functions and
-//! `__VERIFIER_nondet_*` are refused by name; imports outside a list of functions without
+//! the `__VERIFIER_nondet_*` types unfold does not draw are refused by name; imports
+//! outside a list of functions without
 //! hidden state make the run use one process per execution (the persistent worker's reset
 //! covers only the program's own memory).
 
@@ -247,8 +248,9 @@ fn refusal(name: &str) -> Option<String> {
     }
     if name.starts_with("__VERIFIER_nondet") {
         return Some(format!(
-            "`{name}` makes the program data-nondeterministic; unfold explores thread schedules only \
-             (replace it with a fixed value, e.g. with -D)"
+            "`{name}`: unfold draws the nondeterministic values of __VERIFIER_nondet_bool, char, short, int, long, \
+             longlong, loff_t, uchar, ushort, uint, unsigned, u32, ulong, ulonglong, size_t, sector_t, pthread_t, \
+             float, double, pointer and pchar, not this one (replace it with one of those)"
         ));
     }
     if name.starts_with("__VERIFIER_") {
@@ -602,7 +604,8 @@ mod tests {
         assert!(refusal("pthread_attr_setaffinity_np").unwrap().contains("would change"));
         assert!(refusal("sem_post").is_some());
         assert!(refusal("sem_open").unwrap().contains("sem_init"), "named semaphores get a hint");
-        assert!(refusal("__VERIFIER_nondet_int").unwrap().contains("data-nondeterministic"));
+        // The types unfold draws are renamed by the header; the others stay imports.
+        assert!(refusal("__VERIFIER_nondet_int128").unwrap().contains("not this one"));
     }
 
     #[test]

@@ -15,6 +15,7 @@ macro_rules! say {
 mod bench;
 mod compile;
 mod dot;
+mod nondet;
 mod report;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -31,7 +32,7 @@ use unfold_engine::{
     Algorithm, Control, Execution, ExploreConfig, ExploreError, Explorer, Independence, Program, ProgramError,
     RunRequest, Session, Stats, ThreadId,
 };
-use unfold_runtime::{CProgram, Image, MemoryMode, Mode, Options};
+use unfold_runtime::{CProgram, Image, MemoryMode, Mode, Options, Valuation};
 
 /// No defect in any execution (verdict `ok`).
 const EXIT_OK: u8 = 0;
@@ -40,7 +41,7 @@ const EXIT_DEFECT: u8 = 1;
 /// Usage, input, compilation or internal error (verdict `error`).
 const EXIT_ERROR: u8 = 2;
 /// The exploration stopped before covering everything and found no defect (verdict
-/// `incomplete`): --timeout, a bound, or a signal.
+/// `incomplete`): --timeout, a bound, a signal, or nondeterministic values left out.
 const EXIT_INCOMPLETE: u8 = 3;
 
 const EXIT_HELP: &str = "Exit status:
@@ -50,7 +51,8 @@ const EXIT_HELP: &str = "Exit status:
      source or flags differ from the recorded ones, or a --dot file that could not be
      written when no defect was found (the report is printed first)
   3  incomplete: stopped by --timeout, --max-context-switches or a signal (SIGINT,
-     SIGTERM, SIGHUP) before any defect was found (verdict incomplete)
+     SIGTERM, SIGHUP) before any defect was found, or no defect for the values of
+     __VERIFIER_nondet_* explored when they leave some out (verdict incomplete)
 
 The program is compiled with $CC (default cc; may include arguments, e.g. CC=\"gcc -m64\")
 as a shared object with debug info and thread-sanitizer instrumentation (shared memory is \
@@ -60,11 +62,13 @@ unlock/trylock/timedlock, mutex types normal/errorcheck/recursive, pthread_cond_
 trywait/timedwait/post/getvalue/destroy, pthread_rwlock_*, pthread_barrier_*, pthread_once, \
 pthread_spin_*, C11 thrd_*/mtx_*/cnd_*/call_once and <stdatomic.h>, static initializers, assert, \
 abort, exit, reach_error, __VERIFIER_error/assume/atomic_begin/atomic_end and functions named \
-__VERIFIER_atomic_*. Time-outs are explored, not timed. Other pthread functions, named \
-semaphores and __VERIFIER_nondet_* are refused by name before exploring.
+__VERIFIER_atomic_*, __VERIFIER_nondet_* (explored over the values of --nondet; _Bool: 0 and 1). \
+Time-outs are explored, not timed. Other pthread functions and named semaphores are refused by name \
+before exploring.
 
 A replay token records the program's source hash, its -D/-I/-O/--cflags flags, its \
-arguments, --max-steps, --stack-size, --heap-size and the schedule: `unfold replay FILE TOKEN` needs nothing else.
+arguments, --max-steps, --stack-size, --heap-size, the values of nondeterministic draws and the schedule: \
+`unfold replay FILE TOKEN` needs nothing else.
 
 --json prints exactly one JSON object on stdout, in every case: verdict (ok|defect|\
 incomplete|error), executions, maximal_configurations, ssb, events (QPOR: the events its \
@@ -74,7 +78,9 @@ steps, elapsed_s, peak_rss_bytes, algorithm, isolation, defects: [{kind, message
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
 use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, heap-buffer-overflow, livelock, bound, timeout; \
-dot_error if --dot failed; warnings if any; algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object, or qpor's unfolding outgrew --event-budget); memory_choice when a program written for SV-COMP is checked under --memory sc by default. On an error: {verdict: error, error_kind (usage, input, compile, \
+dot_error if --dot failed; warnings if any; nondet {valuations, values, complete, partial} when the \
+program drew nondeterministic values (each defect then lists its draws: nondet [{thread, call, type, \
+value, location}]); algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object, or qpor's unfolding outgrew --event-budget); memory_choice when a program written for SV-COMP is checked under --memory sc by default. On an error: {verdict: error, error_kind (usage, input, compile, \
 refused, limit, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";
 
@@ -98,6 +104,14 @@ enum Cmd {
     #[command(after_help = "Exit status: 0 every finished run agrees, 1 a DISAGREEMENT (or a failed run), \
 2 usage or suite error. See bench/README.md for the suite format.")]
     Bench(bench::BenchArgs),
+}
+
+/// A `--nondet` list.
+#[derive(Clone, Debug)]
+struct NondetValues(Vec<i64>);
+
+fn parse_nondet(s: &str) -> std::result::Result<NondetValues, String> {
+    nondet::parse_domain(s).map(NondetValues)
 }
 
 /// Longest time limit accepted, in seconds (about 115 days).
@@ -257,6 +271,17 @@ struct CheckArgs {
     /// search without defect ends with verdict `incomplete`).
     #[arg(long, value_name = "N", help_heading = "Exploration")]
     max_context_switches: Option<usize>,
+    /// Values drawn for `__VERIFIER_nondet_*` of integer and floating types,
+    /// comma-separated, the first one by draws not yet enumerated (`_Bool` draws take 0
+    /// and 1, pointers NULL). Every combination of the values of an execution's draws is
+    /// explored, with all schedules for each; without a defect the verdict is
+    /// `incomplete` unless only `_Bool` values were drawn.
+    #[arg(long, value_name = "VALUES", default_value = "0,1,-1", value_parser = parse_nondet, help_heading = "Exploration")]
+    nondet: NondetValues,
+    /// The first N nondeterministic draws met take every value; later ones keep the first
+    /// value of --nondet (the verdict is then `incomplete`).
+    #[arg(long, value_name = "N", default_value_t = 12, help_heading = "Exploration")]
+    nondet_keys: usize,
     /// Stop the whole exploration after this many seconds (verdict `incomplete`, exit 3).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = "Limits")]
     timeout: Option<f64>,
@@ -479,6 +504,10 @@ struct Loaded {
     warnings: Vec<String>,
     /// Why the memory model is not the default one, when `--memory` was not given.
     memory_choice: Option<String>,
+    /// The values of the program's nondeterministic draws in the executions run now
+    /// (`nondet`), and the value of the draws they do not name.
+    valuation: Valuation,
+    nondet_default: i64,
 }
 
 /// `Build::memory` when `--memory` was not given: `races`, or `sc` for a program written
@@ -572,6 +601,8 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         source_hash: report::source_hash(&source),
         build,
         memory_choice,
+        valuation: Vec::new(),
+        nondet_default: 0,
     })
 }
 
@@ -642,7 +673,13 @@ fn algorithm(a: &CheckArgs) -> Result<Algorithm> {
 
 /// The replay token of `schedule` on the loaded program.
 fn token(l: &Loaded, schedule: &[ThreadId]) -> String {
-    report::encode_token(&Recording { source_hash: l.source_hash, build: l.build.clone(), schedule: schedule.to_vec() })
+    report::encode_token(&Recording {
+        source_hash: l.source_hash,
+        build: l.build.clone(),
+        schedule: schedule.to_vec(),
+        nondet: l.valuation.clone(),
+        nondet_default: l.nondet_default,
+    })
 }
 
 /// Re-run `schedule` (unless the execution is `kept`) and build the report of the
@@ -654,15 +691,27 @@ fn report_for(
     kept: Option<&Execution>,
 ) -> Result<(Execution, Vec<DefectReport>)> {
     let max_steps = l.build.max_steps;
-    let exec = match kept {
-        Some(e) => e.clone(),
+    let (exec, draws) = match kept {
+        // The values a kept execution drew are not kept with it.
+        Some(e) => (e.clone(), Vec::new()),
         None => {
             let mut exec = Execution::default();
             let req = RunRequest { replay: schedule, sleep: &[], independence: Independence::AllDependent, max_steps };
+            l.prog.set_valuation(&l.valuation, l.nondet_default)?;
             l.prog.run(&req, &mut exec).map_err(|e| anyhow!("replaying the execution failed: {e}"))?;
-            exec
+            (exec, l.prog.nondet_log().last())
         }
     };
+    let nondet: Vec<report::NondetValue> = draws
+        .iter()
+        .map(|d| report::NondetValue {
+            thread: d.thread.0,
+            call: d.n + 1,
+            c_type: d.kind.c_type(),
+            value: d.kind.show(d.value),
+            location: l.sym.location(&l.prog, Some(d.site)),
+        })
+        .collect();
     let sites = l.prog.deadlock_sites();
     let mut fs = report::findings(&exec, max_steps, &|t| sites.get(t));
     if let Some(k) = key {
@@ -697,6 +746,7 @@ fn report_for(
                 location,
                 replay: tok.clone(),
                 trace: trace.clone(),
+                nondet: nondet.clone(),
             }
         })
         .collect();
@@ -732,9 +782,12 @@ fn check(a: CheckArgs) -> Result<u8> {
     };
     let deadline = a.timeout.map(|s| started + Duration::from_secs_f64(s));
     let keep_going = a.keep_going;
-    // Each finding's schedule, and for a timed-out execution the execution itself: it is
-    // reported as it was, not run again to its time limit.
-    let mut found: Vec<(FindingKey, Vec<ThreadId>, Option<Execution>)> = Vec::new();
+    // Each finding's schedule and the values of its nondeterministic draws, and for a
+    // timed-out execution the execution itself: it is reported as it was, not run again
+    // to its time limit.
+    let mut found: Vec<(FindingKey, Vec<ThreadId>, Option<Execution>, Valuation)> = Vec::new();
+    // The valuation of the exploration under way (module `nondet`).
+    let current: std::cell::RefCell<Valuation> = Default::default();
     let mut seen = HashSet::new();
     let mut timed_out = false;
     let progress = std::io::stderr().is_terminal() && !a.json;
@@ -764,7 +817,7 @@ fn check(a: CheckArgs) -> Result<u8> {
             let k = f.key();
             if seen.insert(k.clone()) {
                 let keep = matches!(exec.end, unfold_engine::End::Timeout).then(|| exec.clone());
-                found.push((k, exec.schedule(), keep));
+                found.push((k, exec.schedule(), keep, current.borrow().clone()));
             }
         }
         if progress
@@ -813,32 +866,54 @@ fn check(a: CheckArgs) -> Result<u8> {
     // user named never does.
     let mut config = config;
     let mut chosen_because = None;
+    // One exploration of the schedules per valuation of the nondeterministic draws
+    // (`nondet`): a program that draws none has one.
+    let nondet_log = l.prog.nondet_log();
+    let mut enumeration = nondet::Enumeration::new(a.nondet.0.clone(), a.nondet_keys);
+    let mut total: Option<Stats> = None;
     let stats = loop {
-        let mut session = Session::new(&mut l.prog, &mut observer, config.clone());
-        let mut explorer: Box<dyn Explorer> = explorer_for(&config)?;
-        let outcome = explorer.explore(&mut session);
-        let handed_over = if watch.get() && outcome.is_ok() { handover.take() } else { None };
-        match outcome {
-            Ok(()) if handed_over.is_some() => {
-                session.finish();
-                watch.set(false);
-                chosen_because = handed_over;
-                config.algorithm = Algorithm::OptimalDpor;
-                config.independence = independence_for(config.algorithm);
+        let valuation = enumeration.valuation();
+        l.prog.set_valuation(&valuation, enumeration.default_value()).map_err(|e| failure("limit", e.to_string()))?;
+        *current.borrow_mut() = valuation;
+        let stats = loop {
+            let mut session = Session::new(&mut l.prog, &mut observer, config.clone());
+            let mut explorer: Box<dyn Explorer> = explorer_for(&config)?;
+            let outcome = explorer.explore(&mut session);
+            let handed_over = if watch.get() && outcome.is_ok() { handover.take() } else { None };
+            match outcome {
+                Ok(()) if handed_over.is_some() => {
+                    session.finish();
+                    watch.set(false);
+                    chosen_because = handed_over;
+                    config.algorithm = Algorithm::OptimalDpor;
+                    config.independence = independence_for(config.algorithm);
+                }
+                Ok(()) => break session.finish(),
+                Err(ExploreError::Unsupported(why))
+                    if !chosen && matches!(config.algorithm, Algorithm::Qpor { .. }) =>
+                {
+                    let w = format!("qpor does not support this program ({why}); explored with optimal-dpor instead");
+                    say!("unfold: warning: {w}");
+                    switched.push(w);
+                    watch.set(false);
+                    config.algorithm = Algorithm::OptimalDpor;
+                    config.independence = independence_for(config.algorithm);
+                }
+                Err(ExploreError::Unsupported(why)) => return Err(failure("refused", why)),
+                Err(e) => return Err(e.into()),
             }
-            Ok(()) => break session.finish(),
-            Err(ExploreError::Unsupported(why)) if !chosen && matches!(config.algorithm, Algorithm::Qpor { .. }) => {
-                let w = format!("qpor does not support this program ({why}); explored with optimal-dpor instead");
-                say!("unfold: warning: {w}");
-                switched.push(w);
-                watch.set(false);
-                config.algorithm = Algorithm::OptimalDpor;
-                config.independence = independence_for(config.algorithm);
-            }
-            Err(ExploreError::Unsupported(why)) => return Err(failure("refused", why)),
-            Err(e) => return Err(e.into()),
+        };
+        let stopped = stats.stopped_early;
+        match total.as_mut() {
+            None => total = Some(stats),
+            Some(t) => t.absorb(&stats),
+        }
+        let (drawn, truncated) = nondet_log.take_keys();
+        if stopped || !enumeration.advance(&drawn, truncated) {
+            break total.take().expect("set above");
         }
     };
+    l.nondet_default = enumeration.default_value();
     let alg = config.algorithm;
     let qpor = matches!(alg, Algorithm::Qpor { .. });
     // Why the default algorithm is optimal-DPOR here (a choice, not a warning).
@@ -905,13 +980,16 @@ fn check(a: CheckArgs) -> Result<u8> {
     }
     let mut defects = Vec::new();
     l.prog.set_interruptible(false);
-    for (key, schedule, kept) in &found {
+    for (key, schedule, kept, valuation) in &found {
+        l.valuation.clone_from(valuation);
         let (_, mut r) = report_for(&mut l, schedule, Some(key), kept.as_ref())?;
         defects.append(&mut r);
     }
+    // Values of nondeterministic draws left out of the search (`nondet`).
+    let nondet_partial = enumeration.partial_reason();
     let verdict = if !defects.is_empty() {
         "defect"
-    } else if timed_out || interrupted || a.max_context_switches.is_some() {
+    } else if timed_out || interrupted || a.max_context_switches.is_some() || nondet_partial.is_some() {
         // A bounded search proves nothing beyond its bound.
         "incomplete"
     } else {
@@ -948,6 +1026,16 @@ fn check(a: CheckArgs) -> Result<u8> {
         if let Some(c) = &l.memory_choice {
             j["memory_choice"] = c.as_str().into();
         }
+        if enumeration.drew() {
+            j["nondet"] = serde_json::json!({
+                "valuations": enumeration.valuations(),
+                "values": a.nondet.0,
+                "complete": enumeration.complete(),
+            });
+            if let Some(why) = &nondet_partial {
+                j["nondet"]["partial"] = why.as_str().into();
+            }
+        }
         emit(&format!("{j}\n"))?;
     } else {
         let mut out = String::new();
@@ -973,6 +1061,10 @@ fn check(a: CheckArgs) -> Result<u8> {
                     "INCOMPLETE (no defect within {} context switches; schedules beyond the bound were not explored)",
                     a.max_context_switches.unwrap_or(0)
                 ),
+                "incomplete" if !timed_out && !interrupted && nondet_partial.is_some() => format!(
+                    "INCOMPLETE (no defect for the nondeterministic values explored: {})",
+                    nondet_partial.as_deref().unwrap_or_default()
+                ),
                 "incomplete" => format!("INCOMPLETE ({stopped_by}; no defect found so far)"),
                 _ => "OK (no defect in any execution)".into(),
             }
@@ -984,6 +1076,15 @@ fn check(a: CheckArgs) -> Result<u8> {
         let _ = writeln!(out, "\nstatistics:");
         let _ = writeln!(out, "  executions:             {}", stats.executions);
         let _ = writeln!(out, "  maximal configurations: {}", stats.maximal_configurations);
+        if enumeration.drew() {
+            let values = a.nondet.0.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+            let _ = writeln!(
+                out,
+                "  nondeterministic values: {} valuations explored (values {values}; _Bool 0, 1){}",
+                enumeration.valuations(),
+                if enumeration.complete() { ", all of them" } else { "" }
+            );
+        }
         let _ = writeln!(out, "  SSB executions:         {}", stats.ssb);
         match events {
             Some(n) => _ = writeln!(out, "  events:                 {n}"),
@@ -1121,6 +1222,7 @@ fn replay(a: ReplayArgs) -> Result<u8> {
         ));
     }
     let mut l = load(&a.file, &rec.build, &a.build, a.json)?;
+    (l.valuation, l.nondet_default) = (rec.nondet.clone(), rec.nondet_default);
     let (exec, defects) = report_for(&mut l, &rec.schedule, None, None)?;
     let trace = report::trace(&l.sym, &l.prog, &exec);
     if a.json {

@@ -575,6 +575,26 @@ pub struct DefectReport {
     pub replay: String,
     /// The trace leading to it.
     pub trace: Vec<TraceStep>,
+    /// The nondeterministic values (`__VERIFIER_nondet_*`) the execution drew, in the
+    /// order they were drawn.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nondet: Vec<NondetValue>,
+}
+
+/// One nondeterministic value an execution drew.
+#[derive(Clone, Debug, Serialize)]
+pub struct NondetValue {
+    /// The thread that drew it.
+    pub thread: u16,
+    /// Its rank among the thread's draws (from 1).
+    pub call: u32,
+    /// The C type.
+    #[serde(rename = "type")]
+    pub c_type: &'static str,
+    /// The value, as the program saw it.
+    pub value: String,
+    /// Where the call is.
+    pub location: Option<Location>,
 }
 
 /// Symbolise the trace of `exec`. A weak unlock (one that wakes no thread polling the
@@ -664,6 +684,13 @@ pub fn render_defect(out: &mut String, i: usize, d: &DefectReport, file: &str, f
         }
         None => {
             let _ = writeln!(out, "  at: (unknown location)");
+        }
+    }
+    if !d.nondet.is_empty() {
+        let _ = writeln!(out, "  nondeterministic values drawn:");
+        for v in &d.nondet {
+            let loc = v.location.as_ref().map_or(String::new(), |l| format!(" at {l}"));
+            let _ = writeln!(out, "    t{} call {}: {} {}{loc}", v.thread, v.call, v.c_type, v.value);
         }
     }
     let _ = writeln!(out, "  replay: unfold replay {} {}", shell_word(file), d.replay);
@@ -756,6 +783,10 @@ pub struct Recording {
     pub build: Build,
     /// The thread that took each visible step.
     pub schedule: Vec<ThreadId>,
+    /// The values of the program's nondeterministic draws, by key (thread, n), and the
+    /// value of the draws they do not name (`crate::nondet`).
+    pub nondet: Vec<((ThreadId, u32), i64)>,
+    pub nondet_default: i64,
 }
 
 /// FNV-1a (64 bits) of a program's source: a replay of another source is refused.
@@ -886,12 +917,24 @@ pub fn encode_token(r: &Recording) -> String {
         put_varint(&mut p, t.0 as u64);
     }
     // Optional trailing fields (tokens made before them end here): the heap size (0:
-    // the default), then whether --check-uninit is on.
-    if r.build.heap_size != 0 || r.build.check_uninit {
+    // the default), whether --check-uninit is on, then the nondeterministic values (the
+    // default, then (thread, n, value) per key; values zigzag-encoded).
+    let nondet = !r.nondet.is_empty() || r.nondet_default != 0;
+    if r.build.heap_size != 0 || r.build.check_uninit || nondet {
         put_varint(&mut p, r.build.heap_size);
     }
-    if r.build.check_uninit {
-        put_varint(&mut p, 1);
+    if r.build.check_uninit || nondet {
+        put_varint(&mut p, r.build.check_uninit as u64);
+    }
+    if nondet {
+        let zigzag = |v: i64| ((v << 1) ^ (v >> 63)) as u64;
+        put_varint(&mut p, zigzag(r.nondet_default));
+        put_varint(&mut p, r.nondet.len() as u64);
+        for &((t, n), v) in &r.nondet {
+            put_varint(&mut p, t.0 as u64);
+            put_varint(&mut p, n as u64);
+            put_varint(&mut p, zigzag(v));
+        }
     }
     let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
     // Writing into a Vec cannot fail.
@@ -930,9 +973,26 @@ pub fn decode_token(tok: &str) -> Option<Recording> {
     let heap_size = if r.0.is_empty() { 0 } else { r.varint()? };
     let check_uninit = match r.0.is_empty() {
         true => false,
-        false if r.varint()? == 1 => true,
-        false => return None,
+        false => match r.varint()? {
+            0 => false,
+            1 => true,
+            _ => return None,
+        },
     };
+    let unzigzag = |v: u64| ((v >> 1) as i64) ^ -((v & 1) as i64);
+    let (mut nondet, mut nondet_default) = (Vec::new(), 0);
+    if !r.0.is_empty() {
+        nondet_default = unzigzag(r.varint()?);
+        let n = r.varint()?;
+        if n > r.0.len() as u64 {
+            return None;
+        }
+        for _ in 0..n {
+            let t = ThreadId(u16::try_from(r.varint()?).ok()?);
+            let k = u32::try_from(r.varint()?).ok()?;
+            nondet.push(((t, k), unzigzag(r.varint()?)));
+        }
+    }
     if !r.0.is_empty() {
         return None;
     }
@@ -952,6 +1012,8 @@ pub fn decode_token(tok: &str) -> Option<Recording> {
             heap_size,
         },
         schedule,
+        nondet,
+        nondet_default,
     })
 }
 
@@ -978,14 +1040,28 @@ mod tests {
                     heap_size: if s.len() % 2 == 0 { 0 } else { 1 << 30 },
                 },
                 schedule: s.into_iter().map(ThreadId).collect(),
+                ..Recording::default()
             };
             let tok = encode_token(&rec);
             assert_eq!(decode_token(&tok), Some(rec.clone()), "{tok}");
-            let mut uninit = rec;
+            let mut uninit = rec.clone();
             uninit.build.check_uninit = true;
             let tok2 = encode_token(&uninit);
             assert_ne!(tok, tok2);
             assert_eq!(decode_token(&tok2), Some(uninit), "{tok2}");
+            // Nondeterministic values, with and without the other trailing fields.
+            for (uninit, heap) in [(false, 0), (true, 0), (false, 4096)] {
+                let mut nd = rec.clone();
+                nd.build.check_uninit = uninit;
+                nd.build.heap_size = heap;
+                nd.nondet = vec![((ThreadId(0), 0), -1), ((ThreadId(3), 7), i64::MIN), ((ThreadId(3), 8), i64::MAX)];
+                nd.nondet_default = -5;
+                let tok3 = encode_token(&nd);
+                assert_eq!(decode_token(&tok3), Some(nd.clone()), "{tok3}");
+                nd.nondet.clear();
+                let tok4 = encode_token(&nd);
+                assert_eq!(decode_token(&tok4), Some(nd), "only a default: {tok4}");
+            }
         }
         assert_eq!(decode_token("nope"), None);
         assert_eq!(decode_token("u2.!!"), None);

@@ -160,8 +160,10 @@ fn check_program(dir: &Path, file: &str) -> Vec<String> {
         // check -> replay gives the same trace and the same defect.
         let token = d["replay"].as_str().unwrap_or_default();
         let mut rargs = vec!["replay", file, token, "--json"];
-        // The explorer that found the defect is not a replay option.
-        rargs.extend(e.flags.iter().filter(|f| !f.starts_with("--algorithm")).map(String::as_str));
+        // How the defect was searched for (the explorer, the values of nondeterministic
+        // draws tried) is not a replay option: the token holds the execution's values.
+        let search_only = |f: &str| ["--algorithm", "--nondet"].iter().any(|o| f.starts_with(o));
+        rargs.extend(e.flags.iter().filter(|f| !search_only(f)).map(String::as_str));
         let r = unfold(dir, &rargs);
         match serde_json::from_slice::<Value>(&r.stdout) {
             Ok(rj) => {

@@ -283,6 +283,8 @@ pub(crate) struct ThreadRt {
     pub keys_created: u32,
     /// Thread-specific values: (key, value).
     pub specific: Vec<(u32, usize)>,
+    /// Nondeterministic values drawn so far ([`crate::nondet`]).
+    pub nondet_calls: u32,
 }
 
 /// The C side's state for the execution in progress (see the module docs).
@@ -323,6 +325,10 @@ pub(crate) struct Rt {
     pub atexit: Vec<usize>,
     /// The program has begun to exit (its handlers ran or are running, or `_exit`).
     pub exiting: bool,
+    /// The values of nondeterministic draws, by key, sorted, and the value of the keys
+    /// it does not name ([`crate::nondet`]).
+    pub valuation: Vec<((ThreadId, u32), i64)>,
+    pub nondet_default: i64,
 }
 
 thread_local! {
@@ -349,6 +355,8 @@ thread_local! {
         init_fini: crate::process::InitFini { ctors: Vec::new(), dtors: Vec::new() },
         atexit: Vec::new(),
         exiting: false,
+        valuation: Vec::new(),
+        nondet_default: 0,
     });
 }
 

@@ -12,6 +12,8 @@
 //!   the stack of a thread that exited, uninitialised heap reads (opt-in) — checked on
 //!   every instrumented access through a shadow of the arena;
 //! - [`tls`]: `__tls_get_addr`, serving the program's `__thread` variables per thread;
+//! - [`nondet`]: SV-COMP's nondeterministic values, drawn from a valuation fixed per
+//!   exploration and reported per execution;
 //! - [`shims`]: the `__unfold_*` C entry points the program is compiled against
 //!   ([`HEADER`] renames the pthread/libc functions to them);
 //! - [`sync`], [`c11`]: the shims of condition variables, semaphores, read-write locks,
@@ -86,6 +88,7 @@ pub mod heapcheck;
 pub mod image;
 pub mod mem;
 pub mod memory;
+pub mod nondet;
 pub mod process;
 pub(crate) mod shared;
 pub mod shims;
@@ -97,8 +100,9 @@ pub mod worker;
 pub use exec::{decode_site, site_role, site_word_offset, SiteKind, SiteRole, ATOMIC_OBJ};
 pub use image::Image;
 pub use memory::{memory_addr, memory_obj, MemoryMode};
+pub use nondet::{Draw, NondetKind, Valuation};
 pub use signals::{describe_wait_status, die_with_parent, install_interrupt_handler, interrupt_signal, interrupted};
-pub use worker::{CProgram, Mode, Options, PendingSites, Region, Timing};
+pub use worker::{CProgram, Mode, NondetDraws, NondetLog, Options, PendingSites, Region, Timing};
 
 /// The header force-included (`cc -include`) into every program.
 pub const HEADER: &str = include_str!("unfold.h");

@@ -35,6 +35,11 @@ pub(crate) const MAX_DEFECTS: usize = 64;
 pub(crate) const MAX_NAMES: usize = 65536;
 /// Bytes of a message (defect or error), longer ones are cut.
 pub(crate) const MSG: usize = 400;
+/// Keys a valuation of nondeterministic values can name ([`crate::nondet`]).
+pub(crate) const MAX_VALUATION: usize = 1024;
+/// Draws of nondeterministic values reported per execution (more are counted, not
+/// reported).
+pub(crate) const MAX_DRAWS: usize = 4096;
 
 const R: Ordering = Ordering::Relaxed;
 
@@ -577,6 +582,11 @@ pub(crate) struct Header {
     pub(crate) sleep: [WirePair; MAX_SLEEP],
     /// The lists of the sleep set's waits on more than two locations.
     pub(crate) sleep_awaits: WireAwaits,
+    /// The valuation of nondeterministic values ([`crate::nondet`]): `(key, value)`,
+    /// sorted by key, the key `thread << 32 | n`; the value of the keys it does not name.
+    pub(crate) nvaluation: AtomicU64,
+    pub(crate) nondet_default: AtomicU64,
+    pub(crate) valuation: [[AtomicU64; 2]; MAX_VALUATION],
     // The results (worker; the parent reads `nsteps`, `running` and the crash fields of a
     // worker that died or timed out mid-execution).
     pub(crate) nsteps: AtomicU64,
@@ -612,6 +622,10 @@ pub(crate) struct Header {
     pub(crate) error_msg: WireMsg,
     pub(crate) nsites: AtomicU64,
     pub(crate) sites: [AtomicU64; MAX_SLEEP],
+    /// The nondeterministic values drawn, as they are drawn (all of them counted, the
+    /// first [`MAX_DRAWS`] recorded): key, kind, value, site.
+    pub(crate) ndraws: AtomicU64,
+    pub(crate) draws: [[AtomicU64; 4]; MAX_DRAWS],
     /// The lists of the results' waits on more than two locations (steps, `first`,
     /// `blocked`).
     pub(crate) awaits: WireAwaits,
@@ -636,6 +650,65 @@ pub(crate) struct Header {
 unsafe impl Plain for Header {}
 
 impl Header {
+    /// Record a draw (worker).
+    pub(crate) fn push_draw(&self, d: &crate::nondet::Draw) {
+        let n = self.ndraws.load(R) as usize;
+        if let Some(w) = self.draws.get(n) {
+            w[0].store((d.thread.0 as u64) << 32 | d.n as u64, R);
+            w[1].store(d.kind.code(), R);
+            w[2].store(d.value as u64, R);
+            w[3].store(d.site, R);
+        }
+        self.ndraws.store(n as u64 + 1, Ordering::Release);
+    }
+
+    /// The draws recorded, and whether more were made than recorded (parent).
+    pub(crate) fn draws(&self) -> Result<(Vec<crate::nondet::Draw>, bool), Corrupt> {
+        let total = self.ndraws.load(Ordering::Acquire);
+        let n = (total as usize).min(MAX_DRAWS);
+        let mut out = Vec::with_capacity(n);
+        for (i, w) in self.draws[..n].iter().enumerate() {
+            let key = w[0].load(R);
+            let t = u16::try_from(key >> 32).map_err(|_| Corrupt(format!("nondeterministic value {i}")))?;
+            let kind = crate::nondet::NondetKind::from_code(w[1].load(R))
+                .ok_or_else(|| Corrupt(format!("nondeterministic value {i}")))?;
+            out.push(crate::nondet::Draw {
+                thread: ThreadId(t),
+                n: key as u32,
+                kind,
+                value: w[2].load(R) as i64,
+                site: w[3].load(R),
+            });
+        }
+        Ok((out, total > MAX_DRAWS as u64))
+    }
+
+    /// Write the valuation of the next requests (parent, while the worker is idle).
+    pub(crate) fn set_valuation(&self, v: &[((ThreadId, u32), i64)], default: i64) {
+        self.nondet_default.store(default as u64, R);
+        let n = v.len().min(MAX_VALUATION);
+        for (w, &((t, k), value)) in self.valuation.iter().zip(&v[..n]) {
+            w[0].store((t.0 as u64) << 32 | k as u64, R);
+            w[1].store(value as u64, R);
+        }
+        self.nvaluation.store(n as u64, R);
+    }
+
+    /// The valuation of the request (worker): sorted by key, else corrupt.
+    pub(crate) fn valuation(&self) -> Result<(crate::nondet::Valuation, i64), Corrupt> {
+        let n = load_len(&self.nvaluation, MAX_VALUATION, "nondeterministic values")?;
+        let mut out = Vec::with_capacity(n);
+        for w in &self.valuation[..n] {
+            let key = w[0].load(R);
+            let t = u16::try_from(key >> 32).map_err(|_| Corrupt("a nondeterministic value's key".into()))?;
+            out.push(((ThreadId(t), key as u32), w[1].load(R) as i64));
+        }
+        if !out.windows(2).all(|p| p[0].0 < p[1].0) {
+            return corrupt("the valuation of nondeterministic values (not sorted)");
+        }
+        Ok((out, self.nondet_default.load(R) as i64))
+    }
+
     /// The thread table.
     pub(crate) fn names(&self) -> Result<Vec<(ThreadId, u32)>, Corrupt> {
         let n = load_len(&self.nnames, MAX_NAMES, "threads")?;

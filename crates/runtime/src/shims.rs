@@ -1212,7 +1212,7 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 55] {
+pub fn shim_table() -> [usize; 56] {
     [
         __unfold_pthread_attr_init as *const () as usize,
         __unfold_pthread_attr_destroy as *const () as usize,
@@ -1269,5 +1269,6 @@ pub fn shim_table() -> [usize; 55] {
         __unfold_func_exit as *const () as usize,
         __unfold_pthread_self as *const () as usize,
         __unfold_pthread_equal as *const () as usize,
+        crate::nondet::__unfold_nondet as *const () as usize,
     ]
 }

@@ -248,3 +248,37 @@ TIMED_ENTRY(pthread_rwlock_timedrdlock)
 TIMED_ENTRY(pthread_rwlock_timedwrlock)
 TIMED_COND_ENTRY(pthread_cond_timedwait)
 TIMED_COND_ENTRY(cnd_timedwait)
+
+/*
+ * ---- SV-COMP's nondeterministic values ----------------------------------------------
+ * unfold.h renames `__VERIFIER_nondet_<type>` to `__unfold_nondet_<type>`, defined here:
+ * each passes its return address (the call's site) and the kind of its type to the
+ * runtime (crates/runtime/src/nondet.rs), which returns the value of the draw in the
+ * exploration's valuation, and casts it to its type. Kinds: 0 _Bool, 1
+ * to 4 signed of 8 to 64 bits, 5 to 8 unsigned, 9 float, 10 double, 11 pointer (the
+ * order of nondet.rs's `NondetKind`).
+ */
+long long __unfold_nondet(unsigned long long kind, void *ra);
+#define NONDET(name, type, kind)                                                           \
+    type __unfold_nondet_##name(void) { return (type)__unfold_nondet(kind, RA); }
+NONDET(bool, _Bool, 0)
+NONDET(char, char, 1)
+NONDET(short, short, 2)
+NONDET(int, int, 3)
+NONDET(long, long, 4)
+NONDET(longlong, long long, 4)
+NONDET(loff_t, long long, 4)
+NONDET(uchar, unsigned char, 5)
+NONDET(ushort, unsigned short, 6)
+NONDET(uint, unsigned int, 7)
+NONDET(unsigned, unsigned int, 7)
+NONDET(u32, unsigned int, 7)
+NONDET(ulong, unsigned long, 8)
+NONDET(ulonglong, unsigned long long, 8)
+NONDET(size_t, unsigned long, 8)
+NONDET(sector_t, unsigned long, 8)
+NONDET(pthread_t, unsigned long, 8)
+NONDET(float, float, 9)
+NONDET(double, double, 10)
+void *__unfold_nondet_pointer(void) { return (void *)(unsigned long)__unfold_nondet(11, RA); }
+char *__unfold_nondet_pchar(void) { return (char *)(unsigned long)__unfold_nondet(11, RA); }

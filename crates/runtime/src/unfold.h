@@ -186,6 +186,29 @@ __unfold_VERIFIER_atomic_end(void) {
 }
 #define __VERIFIER_atomic_begin __unfold_VERIFIER_atomic_begin
 #define __VERIFIER_atomic_end __unfold_VERIFIER_atomic_end
+/* Nondeterministic values: drawn by the runtime (tsan.c, nondet.rs) from the valuation of
+ * the exploration; the program's own declarations name the renamed functions. */
+#define __VERIFIER_nondet_bool __unfold_nondet_bool
+#define __VERIFIER_nondet_char __unfold_nondet_char
+#define __VERIFIER_nondet_short __unfold_nondet_short
+#define __VERIFIER_nondet_int __unfold_nondet_int
+#define __VERIFIER_nondet_long __unfold_nondet_long
+#define __VERIFIER_nondet_longlong __unfold_nondet_longlong
+#define __VERIFIER_nondet_loff_t __unfold_nondet_loff_t
+#define __VERIFIER_nondet_uchar __unfold_nondet_uchar
+#define __VERIFIER_nondet_ushort __unfold_nondet_ushort
+#define __VERIFIER_nondet_uint __unfold_nondet_uint
+#define __VERIFIER_nondet_unsigned __unfold_nondet_unsigned
+#define __VERIFIER_nondet_u32 __unfold_nondet_u32
+#define __VERIFIER_nondet_ulong __unfold_nondet_ulong
+#define __VERIFIER_nondet_ulonglong __unfold_nondet_ulonglong
+#define __VERIFIER_nondet_size_t __unfold_nondet_size_t
+#define __VERIFIER_nondet_sector_t __unfold_nondet_sector_t
+#define __VERIFIER_nondet_pthread_t __unfold_nondet_pthread_t
+#define __VERIFIER_nondet_float __unfold_nondet_float
+#define __VERIFIER_nondet_double __unfold_nondet_double
+#define __VERIFIER_nondet_pointer __unfold_nondet_pointer
+#define __VERIFIER_nondet_pchar __unfold_nondet_pchar
 
 #ifdef __UNFOLD_INSTRUMENT
 /* Compiled with -finstrument-functions: functions named __VERIFIER_atomic_* run inside

@@ -22,6 +22,7 @@
 use crate::exec::{take_results, Executor, Rt, StepSink, RT};
 use crate::image::Image;
 use crate::mem::{Arena, ImageSnapshot, Stacks, TlsBlocks};
+use crate::nondet::{Draw, NondetKind};
 use crate::shared::{
     decode_independence, decode_name, encode_independence, encode_name, end_tag, error_code, load_len, pipe, read_byte,
     wait_seq, write_byte, AwaitsFull, Corrupt, Header, Shared, Spinner, WireStep, MAX_DEFECTS, MAX_NAMES, MAX_SLEEP,
@@ -143,6 +144,52 @@ pub struct CProgram {
     deadlock_sites: PendingSites,
     /// End of the whole exploration: an execution still running then is cut.
     deadline: Option<Instant>,
+    /// The valuation of nondeterministic values of the next executions, sorted by key,
+    /// and the value of the keys it does not name.
+    valuation: Vec<((ThreadId, u32), i64)>,
+    nondet_default: i64,
+    /// Whether `valuation` changed since it was last written for the worker.
+    valuation_dirty: bool,
+    /// The nondeterministic values the executions drew.
+    nondet: NondetLog,
+}
+
+/// The nondeterministic values drawn by executions ([`crate::nondet`]): readable by an
+/// observer while an explorer holds the program (see [`CProgram::nondet_log`]).
+#[derive(Clone, Debug, Default)]
+pub struct NondetLog(std::sync::Arc<std::sync::Mutex<NondetDraws>>);
+
+/// What [`NondetLog`] holds.
+#[derive(Clone, Debug, Default)]
+pub struct NondetDraws {
+    /// The draws of the last execution, in the order they were made.
+    pub last: Vec<Draw>,
+    /// Every key drawn since the last [`NondetLog::take_keys`], with its kind.
+    pub keys: std::collections::BTreeMap<(ThreadId, u32), NondetKind>,
+    /// Some execution drew more values than it could report (its keys are missing).
+    pub truncated: bool,
+}
+
+impl NondetLog {
+    fn record(&self, draws: Vec<Draw>, truncated: bool) {
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        for d in &draws {
+            g.keys.insert((d.thread, d.n), d.kind);
+        }
+        g.truncated |= truncated;
+        g.last = draws;
+    }
+
+    /// The draws of the last execution.
+    pub fn last(&self) -> Vec<Draw> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).last.clone()
+    }
+
+    /// The keys drawn since the last call, and whether some were lost.
+    pub fn take_keys(&self) -> (std::collections::BTreeMap<(ThreadId, u32), NondetKind>, bool) {
+        let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        (std::mem::take(&mut g.keys), std::mem::take(&mut g.truncated))
+    }
 }
 
 /// The sites of the pending actions of the threads blocked in the last execution that
@@ -248,6 +295,7 @@ impl WorkerCtx<'_> {
         hdr.nassumed.store(0, Ordering::Relaxed);
         hdr.nblocked.store(0, Ordering::Relaxed);
         hdr.nsites.store(0, Ordering::Relaxed);
+        hdr.ndraws.store(0, Ordering::Relaxed);
         hdr.error.store(error_code::NONE, Ordering::Relaxed);
         hdr.awaits.clear();
         let r = match self.decode_request() {
@@ -345,6 +393,8 @@ impl WorkerCtx<'_> {
         }
         let independence = decode_independence(hdr.independence.load(Ordering::Relaxed))?;
         let max_steps = load_len(&hdr.max_steps, self.steps.len(), "maximum steps")?;
+        let (valuation, default) = hdr.valuation()?;
+        crate::exec::with_rt(|rt| (rt.valuation, rt.nondet_default) = (valuation, default));
         Ok((independence, max_steps))
     }
 }
@@ -400,6 +450,10 @@ impl CProgram {
             interruptible: true,
             deadlock_sites: PendingSites::default(),
             deadline: None,
+            valuation: Vec::new(),
+            nondet_default: 0,
+            valuation_dirty: false,
+            nondet: NondetLog::default(),
             image,
             opts,
         })
@@ -440,6 +494,32 @@ impl CProgram {
     /// by every execution that ends in a deadlock.
     pub fn deadlock_sites(&self) -> PendingSites {
         self.deadlock_sites.clone()
+    }
+
+    /// A handle on the nondeterministic values the executions draw ([`crate::nondet`]).
+    pub fn nondet_log(&self) -> NondetLog {
+        self.nondet.clone()
+    }
+
+    /// The values of the nondeterministic draws of the next executions, by key `(thread,
+    /// n)`, and the value of the keys not named. More than
+    /// [`MAX_VALUATION`](crate::shared::MAX_VALUATION) keys is a limit of the checker.
+    pub fn set_valuation(&mut self, v: &[((ThreadId, u32), i64)], default: i64) -> Result<(), RuntimeError> {
+        if v.len() > crate::shared::MAX_VALUATION {
+            return Err(RuntimeError::Load(format!(
+                "more than {} nondeterministic values to fix (a limit of the checker)",
+                crate::shared::MAX_VALUATION
+            )));
+        }
+        let mut v = v.to_vec();
+        v.sort_unstable_by_key(|&(k, _)| k);
+        v.dedup_by_key(|&mut (k, _)| k);
+        if v != self.valuation || default != self.nondet_default {
+            self.valuation = v;
+            self.nondet_default = default;
+            self.valuation_dirty = true;
+        }
+        Ok(())
     }
 
     /// The thread table shared with workers: `(parent, nth)` per ThreadId from 1.
@@ -516,6 +596,7 @@ impl CProgram {
         }
         crate::signals::set_program_range(self.image.range);
         install_crash_handler(self.hdr.as_ptr());
+        crate::nondet::SINK.store(self.hdr.as_ptr() as usize, Ordering::Relaxed);
         let mut argv: Vec<*mut c_char> = self.argv_c.iter().map(|c| c.as_ptr() as *mut c_char).collect();
         argv.push(std::ptr::null_mut());
         let stacks = self.stacks.take().expect("stacks are present until a worker takes them");
@@ -827,6 +908,9 @@ impl CProgram {
             hdr.independence.store(encode_independence(req.independence), Ordering::Relaxed);
             hdr.max_steps.store(req.max_steps.min(self.steps.len()) as u64, Ordering::Relaxed);
             hdr.child_status.store(0, Ordering::Relaxed);
+            if std::mem::take(&mut self.valuation_dirty) {
+                hdr.set_valuation(&self.valuation, self.nondet_default);
+            }
             // Steps are decoded while the worker runs (`wait`): the count must not show the
             // previous execution's steps before the worker starts this one.
             hdr.nsteps.store(0, Ordering::Relaxed);
@@ -945,6 +1029,9 @@ impl CProgram {
             }
         }
         hdr.check_names()?;
+        // The values drawn (published as they were drawn: a crash keeps them too).
+        let (draws, truncated) = hdr.draws()?;
+        self.nondet.record(draws, truncated);
         let mut crashed: Option<c_int> = None;
         match waited {
             Ok(true) => {

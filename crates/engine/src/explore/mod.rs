@@ -207,6 +207,81 @@ pub struct Stats {
     pub stopped_early: bool,
 }
 
+impl Stats {
+    /// Add the figures of `other`, an exploration of the same program that followed this
+    /// one (the explorations of a search over a program's input values): counts and
+    /// times add up, peaks and largest sizes take the larger, the current sizes (`events`,
+    /// `wakeup_nodes`) are `other`'s.
+    pub fn absorb(&mut self, other: &Stats) {
+        let Stats {
+            executions,
+            maximal_configurations,
+            redundant,
+            distinct_checked,
+            ssb,
+            deadlocks,
+            defective,
+            cut,
+            steps,
+            events,
+            events_peak,
+            events_added,
+            events_found,
+            alt_calls,
+            alt_found,
+            comb_max,
+            comb_total,
+            comb_tried,
+            comb_scanned,
+            wakeup_nodes,
+            wakeup_peak,
+            backtrack_max,
+            backtrack_total,
+            time,
+            elapsed,
+            stopped_early,
+        } = other;
+        for (mine, theirs) in [
+            (&mut self.executions, executions),
+            (&mut self.maximal_configurations, maximal_configurations),
+            (&mut self.redundant, redundant),
+            (&mut self.ssb, ssb),
+            (&mut self.deadlocks, deadlocks),
+            (&mut self.defective, defective),
+            (&mut self.cut, cut),
+            (&mut self.steps, steps),
+            (&mut self.events_added, events_added),
+            (&mut self.events_found, events_found),
+            (&mut self.alt_calls, alt_calls),
+            (&mut self.alt_found, alt_found),
+            (&mut self.comb_total, comb_total),
+            (&mut self.comb_tried, comb_tried),
+            (&mut self.comb_scanned, comb_scanned),
+            (&mut self.backtrack_total, backtrack_total),
+        ] {
+            *mine += theirs;
+        }
+        for (mine, theirs) in [
+            (&mut self.events_peak, events_peak),
+            (&mut self.comb_max, comb_max),
+            (&mut self.wakeup_peak, wakeup_peak),
+            (&mut self.backtrack_max, backtrack_max),
+        ] {
+            *mine = (*mine).max(*theirs);
+        }
+        self.events = *events;
+        self.wakeup_nodes = *wakeup_nodes;
+        self.distinct_checked |= distinct_checked;
+        self.time.run += time.run;
+        self.time.add_events += time.add_events;
+        self.time.cex += time.cex;
+        self.time.comb_build += time.comb_build;
+        self.time.comb_search += time.comb_search;
+        self.elapsed += *elapsed;
+        self.stopped_early |= stopped_early;
+    }
+}
+
 /// What the observer wants after an execution.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Control {
