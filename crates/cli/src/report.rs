@@ -785,7 +785,7 @@ pub struct Recording {
     pub schedule: Vec<ThreadId>,
     /// The values of the program's nondeterministic draws, by key (thread, n), and the
     /// value of the draws they do not name (`crate::nondet`).
-    pub nondet: Vec<((ThreadId, u32), i64)>,
+    pub nondet: unfold_runtime::Valuation,
     pub nondet_default: i64,
 }
 

@@ -327,7 +327,7 @@ pub(crate) struct Rt {
     pub exiting: bool,
     /// The values of nondeterministic draws, by key, sorted, and the value of the keys
     /// it does not name ([`crate::nondet`]).
-    pub valuation: Vec<((ThreadId, u32), i64)>,
+    pub valuation: crate::nondet::Valuation,
     pub nondet_default: i64,
 }
 

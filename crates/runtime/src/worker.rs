@@ -146,7 +146,7 @@ pub struct CProgram {
     deadline: Option<Instant>,
     /// The valuation of nondeterministic values of the next executions, sorted by key,
     /// and the value of the keys it does not name.
-    valuation: Vec<((ThreadId, u32), i64)>,
+    valuation: crate::nondet::Valuation,
     nondet_default: i64,
     /// Whether `valuation` changed since it was last written for the worker.
     valuation_dirty: bool,
