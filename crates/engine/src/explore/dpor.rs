@@ -929,6 +929,8 @@ pub(crate) struct Driver {
     pub stack: Vec<Node>,
     pub an: Analysis,
     pub v: VSeq,
+    /// Scratch of `build_v`: the events of `notdep`.
+    notdep: Vec<u32>,
     /// Pending action of each thread at the end of the execution.
     pub final_pending: Vec<Option<Action>>,
     /// Scratch.
@@ -951,6 +953,7 @@ impl Driver {
             stack: Vec::new(),
             an: Analysis::default(),
             v: VSeq::default(),
+            notdep: Vec::new(),
             final_pending: Vec::new(),
             initials: Vec::new(),
             clock: Vec::new(),
@@ -1125,14 +1128,39 @@ impl Driver {
     /// Build `v = notdep(e, E[..end]).tail` into `self.v`: the events after `e` and
     /// before `end` that do not happen after `e`, in order, then the events of `tail`
     /// (execution indices).
+    ///
+    /// The events after `e` that do not happen after it are, in each other thread, a run
+    /// of consecutive events: after `e`, up to the thread's first event that happens after
+    /// `e` (happening after `e` is upward closed in program order), and none of `e`'s own
+    /// thread. So they are found with two binary searches per thread and merged in
+    /// execution order, instead of testing every event after `e`: the analysis of one
+    /// execution asks for `v` at most once per event and request, which made it
+    /// quadratic in the length of the execution.
     pub fn build_v(&mut self, e: usize, end: usize, tail: Option<usize>) {
         self.v.clear(self.an.nt);
-        for x in e + 1..end {
-            if !self.an.hb(e, x) {
-                let ev = self.an.evs[x];
-                self.v.push(ev.thread, ev.action, self.an.clock(x), ev.local);
+        let mut picked = std::mem::take(&mut self.notdep);
+        picked.clear();
+        let me = self.an.evs[e].thread.index();
+        for (t, evs) in self.an.by_thread.iter().enumerate() {
+            if t == me {
+                continue;
             }
+            let from = evs.partition_point(|&x| (x as usize) <= e);
+            let upto = evs.partition_point(|&x| (x as usize) < end);
+            if from >= upto {
+                continue;
+            }
+            let run = &evs[from..upto];
+            let n = run.partition_point(|&x| !self.an.hb(e, x as usize));
+            picked.extend_from_slice(&run[..n]);
         }
+        picked.sort_unstable();
+        for &x in &picked {
+            let x = x as usize;
+            let ev = self.an.evs[x];
+            self.v.push(ev.thread, ev.action, self.an.clock(x), ev.local);
+        }
+        self.notdep = picked;
         if let Some(j) = tail {
             let ev = self.an.evs[j];
             self.v.push(ev.thread, ev.action, self.an.clock(j), ev.local);
