@@ -45,6 +45,8 @@ pub struct Compiled {
     pub data_symbols: Vec<(u64, u64, String)>,
     /// Offsets of functions named `__VERIFIER_atomic_*`.
     pub atomic_fns: Vec<u64>,
+    /// `(offset, size)` of the program's own definition of `reach_error`, if any.
+    pub error_fns: Vec<(u64, u64)>,
     /// The program tries a mutex (`trylock`, `timedlock`, `spin_trylock`, C11's) or waits
     /// on a condition variable with a time-out: its retry loops wait for any unlock of the
     /// mutex, so its unlocks are never weak (`unfold_runtime::memory::set_weak_unlocks`).
@@ -381,6 +383,8 @@ struct Inspection {
     undefined: Vec<String>,
     data_symbols: Vec<(u64, u64, String)>,
     atomic_fns: Vec<u64>,
+    /// `(offset, size)` of the program's own `reach_error`.
+    error_fns: Vec<(u64, u64)>,
     defines_main: bool,
     /// [`Compiled::tries_mutexes`].
     tries_mutexes: bool,
@@ -416,6 +420,7 @@ fn inspect(so: &Path) -> Result<Inspection> {
     }
     let mut data_symbols = Vec::new();
     let mut atomic_fns = Vec::new();
+    let mut error_fns = Vec::new();
     let mut defines_main = false;
     for s in file.symbols().chain(file.dynamic_symbols()) {
         let Ok(n) = s.name() else { continue };
@@ -432,6 +437,9 @@ fn inspect(so: &Path) -> Result<Inspection> {
                 {
                     atomic_fns.push(s.address());
                 }
+                if n == "reach_error" && s.size() > 0 {
+                    error_fns.push((s.address(), s.size()));
+                }
             }
             _ => {}
         }
@@ -440,9 +448,11 @@ fn inspect(so: &Path) -> Result<Inspection> {
     data_symbols.dedup();
     atomic_fns.sort();
     atomic_fns.dedup();
+    error_fns.sort();
+    error_fns.dedup();
     undefined.sort();
     undefined.dedup();
-    Ok(Inspection { static_tls, undefined, data_symbols, atomic_fns, defines_main, tries_mutexes })
+    Ok(Inspection { static_tls, undefined, data_symbols, atomic_fns, error_fns, defines_main, tries_mutexes })
 }
 
 /// Functions that open, create, rename or remove files: what an execution does with
@@ -572,6 +582,7 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         stateful_imports,
         data_symbols: ins.data_symbols,
         atomic_fns: ins.atomic_fns,
+        error_fns: ins.error_fns,
         tries_mutexes: ins.tries_mutexes,
     })
 }

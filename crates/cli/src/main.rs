@@ -61,8 +61,8 @@ Supported: pthread_create/join/exit/self/equal/detach/yield, pthread_mutex_init/
 unlock/trylock/timedlock, mutex types normal/errorcheck/recursive, pthread_cond_*, sem_init/wait/\
 trywait/timedwait/post/getvalue/destroy, pthread_rwlock_*, pthread_barrier_*, pthread_once, \
 pthread_spin_*, C11 thrd_*/mtx_*/cnd_*/call_once and <stdatomic.h>, static initializers, assert, \
-abort, exit, reach_error, __VERIFIER_error/assume/atomic_begin/atomic_end and functions named \
-__VERIFIER_atomic_*, __VERIFIER_nondet_* (explored over the values of --nondet; _Bool: 0 and 1). \
+abort, exit, reach_error, sleep/usleep/nanosleep (returning at once), \
+__VERIFIER_error/assume/atomic_begin/atomic_end and functions named __VERIFIER_atomic_*, __VERIFIER_nondet_* (explored over the values of --nondet; _Bool: 0 and 1). \
 Time-outs are explored, not timed. Other pthread functions and named semaphores are refused by name \
 before exploring.
 
@@ -538,8 +538,8 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
     };
     let mut build = build.clone();
     let mut memory_choice = None;
+    let svcomp = compile::written_for_svcomp(&source);
     if build.memory == MEMORY_AUTO {
-        let svcomp = compile::written_for_svcomp(&source);
         build.memory = if svcomp { "sc" } else { "races" }.to_string();
         if svcomp {
             memory_choice = Some(
@@ -564,6 +564,10 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         .ok_or_else(|| failure("usage", format!("--stack-size `{}`: not a valid stack size", build.stack_size)))?;
     let image = Image::load(&c.so)?;
     let base = image.base;
+    // SV-COMP's tasks end infeasible paths with abort() (`assume_abort_if_not`), outside
+    // their reach_error; set before any worker is forked (they inherit it).
+    let error_fns = c.error_fns.iter().map(|&(o, n)| (o + base, o + base + n)).collect();
+    unfold_runtime::shims::set_abort_ends_path(svcomp, error_fns);
     let mut args = vec![file.display().to_string()];
     args.extend(build.args.iter().cloned());
     let opts = Options {

@@ -174,6 +174,32 @@ pub extern "C" fn __unfold_pthread_self() -> libc::pthread_t {
     guard(|| current().0 as libc::pthread_t + 1)
 }
 
+/// Replaces `sleep`: returns at once (0: the whole time "elapsed"). Every schedule is
+/// explored whatever the threads' timing, so sleeping would only cost time.
+#[no_mangle]
+pub extern "C" fn __unfold_sleep(_seconds: std::ffi::c_uint) -> std::ffi::c_uint {
+    0
+}
+
+/// Replaces `usleep` (see [`__unfold_sleep`]).
+#[no_mangle]
+pub extern "C" fn __unfold_usleep(_micros: libc::useconds_t) -> c_int {
+    0
+}
+
+/// Replaces `nanosleep` (see [`__unfold_sleep`]): no time remains.
+///
+/// # Safety
+/// `rem` is null or points to a `timespec`, as `nanosleep` requires.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_nanosleep(_req: *const libc::timespec, rem: *mut libc::timespec) -> c_int {
+    if !rem.is_null() {
+        // SAFETY: by the contract, a non-null `rem` is a writable timespec.
+        unsafe { *rem = libc::timespec { tv_sec: 0, tv_nsec: 0 } };
+    }
+    0
+}
+
 /// Replaces `pthread_equal`.
 #[no_mangle]
 pub extern "C" fn __unfold_pthread_equal(a: libc::pthread_t, b: libc::pthread_t) -> c_int {
@@ -1101,10 +1127,42 @@ fn code_site(ra: *mut c_void) -> u64 {
     (ra as u64).saturating_sub(1)
 }
 
+/// Whether `abort` ends the calling thread's path without a defect, and the code ranges
+/// (`[start, end)`) where it is still the error (set for programs written for SV-COMP,
+/// before any worker is forked: [`set_abort_ends_path`]).
+static ABORT_ENDS_PATH: std::sync::Mutex<Option<Vec<(u64, u64)>>> = std::sync::Mutex::new(None);
+
+/// Make `abort` what SV-COMP's tasks mean by it: the end of a path that is not to be
+/// explored further (`assume_abort_if_not`), like a failed `__VERIFIER_assume`, instead
+/// of a defect — except when it is called from the code ranges `error` (the program's own
+/// `reach_error`, which some tasks define as `abort()`). Stopping only the calling
+/// thread loses no error of the others: one they reach after the abort is reached in the
+/// real program by delaying the aborting thread's last, local step.
+pub fn set_abort_ends_path(on: bool, error: Vec<(u64, u64)>) {
+    *ABORT_ENDS_PATH.lock().unwrap_or_else(|e| e.into_inner()) = on.then_some(error);
+}
+
+/// Whether an `abort` returning to `ra` ends its path without a defect.
+fn abort_ends_path(ra: u64) -> bool {
+    match &*ABORT_ENDS_PATH.lock().unwrap_or_else(|e| e.into_inner()) {
+        Some(error) => !error.iter().any(|&(s, e)| (s..e).contains(&ra)),
+        None => false,
+    }
+}
+
 /// Replaces `abort`.
 #[no_mangle]
 pub extern "C" fn __unfold_abort_at(ra: *mut c_void) -> ! {
-    guard(|| fail(DefectKind::Abort, "abort() called".into(), code_site(ra)))
+    guard(|| {
+        if abort_ends_path(code_site(ra)) {
+            with_rt(|rt| {
+                let me = rt.current;
+                rt.assumed.push(me);
+            });
+            stop()
+        }
+        fail(DefectKind::Abort, "abort() called".into(), code_site(ra))
+    })
 }
 
 /// Replaces glibc's `__assert_fail` (what `assert` expands to).
@@ -1212,7 +1270,7 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 56] {
+pub fn shim_table() -> [usize; 59] {
     [
         __unfold_pthread_attr_init as *const () as usize,
         __unfold_pthread_attr_destroy as *const () as usize,
@@ -1270,5 +1328,8 @@ pub fn shim_table() -> [usize; 56] {
         __unfold_pthread_self as *const () as usize,
         __unfold_pthread_equal as *const () as usize,
         crate::nondet::__unfold_nondet as *const () as usize,
+        __unfold_sleep as *const () as usize,
+        __unfold_usleep as *const () as usize,
+        __unfold_nanosleep as *const () as usize,
     ]
 }

@@ -112,6 +112,19 @@ int __unfold_try_pthread_mutex_trylock(pthread_mutex_t *, const char *, int);
 #define pthread_mutexattr_settype __unfold_pthread_mutexattr_settype
 #define pthread_mutexattr_gettype __unfold_pthread_mutexattr_gettype
 
+/* ---- sleeping ---------------------------------------------------------------------- */
+/* Every schedule is explored whatever the threads' timing, so a sleep only costs time:
+ * the shims return at once (crates/runtime/src/shims.rs). */
+/* No header more than pthread.h's (a program may name what <unistd.h> declares): the
+ * renamed prototypes of <unistd.h> and <time.h> match these (useconds_t is unsigned int;
+ * pthread.h declared struct timespec). */
+unsigned int __unfold_sleep(unsigned int);
+int __unfold_usleep(unsigned int);
+int __unfold_nanosleep(const struct timespec *, struct timespec *);
+#define sleep __unfold_sleep
+#define usleep __unfold_usleep
+#define nanosleep __unfold_nanosleep
+
 /* ---- deterministic per-thread heap ------------------------------------------------ */
 /* Static trampolines pass their return address (the call site) to the runtime, which
  * names allocations and frees in memory-error reports; renamed, not function-like, so
