@@ -371,7 +371,19 @@ impl WirePair {
     }
 }
 
-/// A [`Step`]: 64 bytes.
+/// A digest of a step's thread and action (its performed form), by which the worker
+/// checks a step the parent already knows ([`Header::known_len`]).
+pub(crate) fn step_digest(t: ThreadId, a: Action) -> u64 {
+    let (w, o) = encode_action(Some(a));
+    let (o2, c2) = second_awaited(Some(a));
+    let mut h = (t.0 as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    for x in [w, o, o2, c2] {
+        h = (h.rotate_left(5) ^ x).wrapping_mul(0x5851_f42d_4c95_7f2d);
+    }
+    h
+}
+
+/// A [`Step`]: 112 bytes.
 #[repr(C)]
 pub(crate) struct WireStep {
     thread: AtomicU64,
@@ -586,6 +598,10 @@ pub(crate) struct Header {
     /// sorted by key, the key `thread << 32 | n`; the value of the keys it does not name.
     pub(crate) nvaluation: AtomicU64,
     pub(crate) nondet_default: AtomicU64,
+    /// How many of the first steps the parent knows already (the same replay prefix ran
+    /// before): the worker checks them against their digests ([`step_digest`], in the
+    /// known-steps array) instead of writing them.
+    pub(crate) known_len: AtomicU64,
     pub(crate) valuation: [[AtomicU64; 2]; MAX_VALUATION],
     // The results (worker; the parent reads `nsteps`, `running` and the crash fields of a
     // worker that died or timed out mid-execution).

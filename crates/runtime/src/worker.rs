@@ -25,15 +25,15 @@ use crate::mem::{Arena, ImageSnapshot, Stacks, TlsBlocks};
 use crate::nondet::{Draw, NondetKind};
 use crate::shared::{
     decode_independence, decode_name, encode_independence, encode_name, end_tag, error_code, load_len, pipe, read_byte,
-    wait_seq, write_byte, AwaitsFull, Corrupt, Header, Shared, Spinner, WireStep, MAX_DEFECTS, MAX_NAMES, MAX_SLEEP,
-    PARENT_SPIN, WORKER_SPIN,
+    step_digest, wait_seq, write_byte, AwaitsFull, Corrupt, Header, Shared, Spinner, WireStep, MAX_DEFECTS, MAX_NAMES,
+    MAX_SLEEP, PARENT_SPIN, WORKER_SPIN,
 };
 use crate::signals::{
     describe_wait_status, die_with, install_crash_handler, interrupted, signal_name, INTERRUPT_SIGNALS,
 };
 use crate::RuntimeError;
 use std::ffi::{c_char, c_int, CString};
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use unfold_engine::{
     Action, Defect, DefectKind, End, Execution, Independence, Program, ProgramError, RunRequest, Step, ThreadId,
@@ -128,6 +128,9 @@ pub struct CProgram {
     hdr: Shared<Header>,
     replay: Shared<AtomicU16>,
     steps: Shared<WireStep>,
+    /// The digests of the steps of the last execution ([`crate::shared::step_digest`]),
+    /// for the prefix a request shares with it.
+    known: Shared<AtomicU64>,
     worker: Option<Worker>,
     /// Phase times.
     pub timing: Timing,
@@ -152,6 +155,9 @@ pub struct CProgram {
     valuation_dirty: bool,
     /// The nondeterministic values the executions drew.
     nondet: NondetLog,
+    /// The steps of the last execution: a request that replays a prefix of its schedule
+    /// gets those steps from here, and the worker only checks them (`known`).
+    known_steps: Vec<Step>,
 }
 
 /// The nondeterministic values drawn by executions ([`crate::nondet`]): readable by an
@@ -227,10 +233,26 @@ struct ShmSink<'a> {
     /// The lists of the spin-waits on several locations overflowed their capacity: the
     /// run was stopped and is reported as a limit of the checker.
     full: Option<AwaitsFull>,
+    /// The digests of the first steps, which the parent knows ([`Header::known_len`]):
+    /// they are checked, not written.
+    known: &'a [AtomicU64],
+    /// The first known step that the run did not repeat: the run stops there.
+    diverged: Option<(usize, Step)>,
 }
 
 impl StepSink for ShmSink<'_> {
     fn push(&mut self, s: Step) -> bool {
+        if self.diverged.is_some() {
+            return false;
+        }
+        if self.n < self.known.len() {
+            // Known to the parent: only counted (its digest is checked once it is done).
+            self.hdr.last_final.store(0, Ordering::Release);
+            self.n += 1;
+            self.hdr.running.store(s.thread.0 as u64, Ordering::Relaxed);
+            self.hdr.nsteps.store(self.n as u64, Ordering::Release);
+            return true;
+        }
         let Some(slot) = self.steps.get(self.n) else { return false };
         self.hdr.last_final.store(0, Ordering::Release);
         if let Err(e) = slot.store(&s, &self.hdr.awaits) {
@@ -244,7 +266,15 @@ impl StepSink for ShmSink<'_> {
         true
     }
     fn update_last(&mut self, s: Step) {
-        let slot = &self.steps[self.n - 1];
+        let i = self.n - 1;
+        if let Some(d) = self.known.get(i) {
+            if d.load(Ordering::Relaxed) != step_digest(s.thread, s.action) {
+                self.diverged = Some((i, s));
+            }
+            self.hdr.last_final.store(1, Ordering::Release);
+            return;
+        }
+        let slot = &self.steps[i];
         let stored = match self.last.take() {
             Some(before) => slot.complete(&s, &before, &self.hdr.awaits),
             None => slot.store(&s, &self.hdr.awaits),
@@ -274,6 +304,7 @@ struct WorkerCtx<'a> {
     hdr: &'a Header,
     replay: &'a [AtomicU16],
     steps: &'a [WireStep],
+    known: &'a [AtomicU64],
     /// The request, decoded (buffers reused across executions).
     replay_buf: Vec<ThreadId>,
     sleep_buf: Vec<(ThreadId, Action)>,
@@ -300,15 +331,31 @@ impl WorkerCtx<'_> {
         hdr.awaits.clear();
         let r = match self.decode_request() {
             Ok(req) => {
-                let mut sink = ShmSink { hdr, steps: self.steps, n: 0, last: None, full: None };
+                let mut sink = ShmSink {
+                    hdr,
+                    steps: self.steps,
+                    n: 0,
+                    last: None,
+                    full: None,
+                    known: &self.known[..req.2],
+                    diverged: None,
+                };
                 let replay = std::mem::take(&mut self.replay_buf);
                 let sleep = std::mem::take(&mut self.sleep_buf);
                 let req = RunRequest { replay: &replay, sleep: &sleep, independence: req.0, max_steps: req.1 };
                 let r = self.exec.run(&req, &mut sink);
                 (self.replay_buf, self.sleep_buf) = (replay, sleep);
-                match sink.full {
-                    Some(e) => Err(ProgramError::Limit(e.message())),
-                    None => r,
+                match (sink.full, sink.diverged) {
+                    (Some(e), _) => Err(ProgramError::Limit(e.message())),
+                    (None, Some((step, s))) => Err(ProgramError::Divergence {
+                        step,
+                        detail: format!(
+                            "{} performed {:?} where the same replay performed another action before (the program \
+                             does not repeat its steps: it is not data-deterministic)",
+                            s.thread, s.action
+                        ),
+                    }),
+                    (None, None) => r,
                 }
             }
             Err(c) => Err(ProgramError::Failed(c.message())),
@@ -372,10 +419,11 @@ impl WorkerCtx<'_> {
         hdr.run_ns.store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
     }
 
-    /// Read the request into the buffers: (independence, max steps). Also catches up with
+    /// Read the request into the buffers: (independence, max steps, steps known to the
+    /// parent). Also catches up with
     /// the threads interned by other processes (fork mode: earlier execution processes;
     /// persistent mode: nothing new), which must keep their ids here.
-    fn decode_request(&mut self) -> Result<(Independence, usize), Corrupt> {
+    fn decode_request(&mut self) -> Result<(Independence, usize, usize), Corrupt> {
         let hdr = self.hdr;
         let n = load_len(&hdr.nnames, MAX_NAMES, "threads")?;
         let known = crate::exec::with_rt(|rt| rt.names.len() - 1);
@@ -395,7 +443,9 @@ impl WorkerCtx<'_> {
         let max_steps = load_len(&hdr.max_steps, self.steps.len(), "maximum steps")?;
         let (valuation, default) = hdr.valuation()?;
         crate::exec::with_rt(|rt| (rt.valuation, rt.nondet_default) = (valuation, default));
-        Ok((independence, max_steps))
+        // Known steps lie within the replay (the parent knows nothing past it).
+        let known = load_len(&hdr.known_len, self.replay_buf.len(), "known steps")?;
+        Ok((independence, max_steps, known))
     }
 }
 
@@ -440,6 +490,7 @@ impl CProgram {
             argv_c,
             hdr: Shared::new(1)?,
             replay: Shared::new(cap)?,
+            known: Shared::new(cap)?,
             steps: Shared::new(cap)?,
             worker: None,
             timing: Timing::default(),
@@ -454,6 +505,7 @@ impl CProgram {
             nondet_default: 0,
             valuation_dirty: false,
             nondet: NondetLog::default(),
+            known_steps: Vec::new(),
             image,
             opts,
         })
@@ -518,6 +570,8 @@ impl CProgram {
             self.valuation = v;
             self.nondet_default = default;
             self.valuation_dirty = true;
+            // Other values, other steps.
+            self.known_steps.clear();
         }
         Ok(())
     }
@@ -628,6 +682,7 @@ impl CProgram {
             hdr: self.hdr.one(),
             replay: self.replay.get(),
             steps: self.steps.get(),
+            known: self.known.get(),
             replay_buf: Vec::new(),
             sleep_buf: Vec::new(),
         };
@@ -884,6 +939,10 @@ impl CProgram {
         meanwhile: Option<&mut dyn FnMut()>,
     ) -> Result<(), ProgramError> {
         out.clear();
+        // The steps this request repeats from the last execution: the same threads in the
+        // same order from the same state do the same (data-determinism), and the worker
+        // checks each against its digest.
+        let known = req.replay.iter().zip(&self.known_steps).take_while(|(&t, s)| t == s.thread).count();
         if req.replay.len() > self.replay.len() {
             return Err(ProgramError::Failed("replay longer than the step capacity".into()));
         }
@@ -914,7 +973,9 @@ impl CProgram {
             // Steps are decoded while the worker runs (`wait`): the count must not show the
             // previous execution's steps before the worker starts this one.
             hdr.nsteps.store(0, Ordering::Relaxed);
+            hdr.known_len.store(known as u64, Ordering::Relaxed);
         }
+        out.steps.extend_from_slice(&self.known_steps[..known]);
         let t0 = Instant::now();
         let w = self.worker.as_ref().expect("spawned above");
         let h = self.hdr.one();
@@ -929,6 +990,9 @@ impl CProgram {
             meanwhile();
             tm.elapsed()
         });
+        if known > 0 {
+            early(&out.steps);
+        }
         // The execution's time limit counts from now: the explorer's work is not the
         // program's (the limit can only be generous by that much).
         let deadline = match (self.opts.exec_timeout.map(|d| Instant::now() + d), self.deadline) {
@@ -941,7 +1005,11 @@ impl CProgram {
         self.timing.executions += 1;
         let ran = self.timing.run + self.timing.reset;
         let t1 = Instant::now();
-        let r = self.collect(waited, status, out);
+        let r = self.collect(waited, status, out, known);
+        match &r {
+            Ok(Ok(())) => self.learn_steps(out, known),
+            _ => self.known_steps.clear(),
+        }
         self.timing.transfer += t1.elapsed();
         let ran = (self.timing.run + self.timing.reset).saturating_sub(ran);
         self.timing.handoff += roundtrip.saturating_sub(ran.max(worked));
@@ -991,11 +1059,23 @@ impl CProgram {
 
     /// Decode the results of the execution the worker finished (or died or was cut in)
     /// into `out`. The outer error: the shared memory holds garbage.
+    /// Keep the steps of the execution just collected for the next requests (the first
+    /// `known` were known already), and give the worker the digests of the new ones.
+    fn learn_steps(&mut self, out: &Execution, known: usize) {
+        let n = out.steps.len().min(self.known.len());
+        self.known_steps.truncate(known);
+        self.known_steps.extend_from_slice(&out.steps[known..n]);
+        for (w, s) in self.known.get()[known..n].iter().zip(&out.steps[known..n]) {
+            w.store(step_digest(s.thread, s.action), Ordering::Relaxed);
+        }
+    }
+
     fn collect(
         &mut self,
         waited: Result<bool, bool>,
         status: c_int,
         out: &mut Execution,
+        known: usize,
     ) -> Result<Result<(), ProgramError>, Corrupt> {
         // A time-out or Ctrl-C: stop whatever runs the execution before reading what it
         // wrote (it would go on writing steps while they are read).
@@ -1014,6 +1094,11 @@ impl CProgram {
             // read-modify-write's outcome) and its thread's next action unknown, so the
             // explorers must not see it.
             nsteps = nsteps.saturating_sub(1);
+        }
+        // The known steps were not written: a run that stopped before their end (its
+        // replay diverged) has only those it took.
+        if nsteps < known {
+            out.steps.truncate(nsteps);
         }
         // `wait` decoded the first steps while the worker ran (all final, and already
         // handed to the explorer): a count below them is garbage.
