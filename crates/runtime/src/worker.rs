@@ -554,8 +554,8 @@ impl CProgram {
     }
 
     /// The values of the nondeterministic draws of the next executions, by key `(thread,
-    /// n)`, and the value of the keys not named. More than
-    /// [`MAX_VALUATION`](crate::shared::MAX_VALUATION) keys is a limit of the checker.
+    /// n)`, and the value of the keys not named. More than 1 024 keys is a limit of the
+    /// checker.
     pub fn set_valuation(&mut self, v: &[((ThreadId, u32), i64)], default: i64) -> Result<(), RuntimeError> {
         if v.len() > crate::shared::MAX_VALUATION {
             return Err(RuntimeError::Load(format!(
