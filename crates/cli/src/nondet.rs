@@ -172,7 +172,11 @@ impl Enumeration {
             ));
         }
         if self.truncated {
-            why.push("an execution drew more values than unfold can record".into());
+            why.push(
+                "an execution drew too many values (more than 100 in one thread, whose path was cut there, or more \
+                 than 4096 in all)"
+                    .into(),
+            );
         }
         Some(why.join("; "))
     }

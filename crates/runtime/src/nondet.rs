@@ -130,6 +130,12 @@ pub struct Draw {
 /// A valuation: the value of each named key `(thread, n)`, sorted by key.
 pub type Valuation = Vec<((ThreadId, u32), i64)>;
 
+/// The most values one thread draws in an execution: its next draw stops it like a failed
+/// assumption, and the execution reports its draws as cut. A loop such as
+/// `while (!__VERIFIER_nondet_bool());` would otherwise spin without end where every
+/// later draw keeps the default value.
+pub const MAX_THREAD_DRAWS: u32 = 100;
+
 /// Where the worker publishes draws as they happen (the address of its shared
 /// [`crate::shared::Header`]; 0 outside a worker), so that a run that crashes still
 /// reports the keys it drew.
@@ -156,6 +162,10 @@ pub unsafe extern "C" fn __unfold_nondet(kind: u64, ra: *mut c_void) -> i64 {
         let t = rt.current;
         let th = rt.thread(t);
         let n = th.nondet_calls;
+        if n >= MAX_THREAD_DRAWS {
+            rt.assumed.push(t);
+            return Some(None);
+        }
         th.nondet_calls = n.saturating_add(1);
         // The value lands in the thread's registers or stack: what its loop iterations
         // compare (spin detection) changed in a way the runtime does not see.
@@ -164,15 +174,28 @@ pub unsafe extern "C" fn __unfold_nondet(kind: u64, ra: *mut c_void) -> i64 {
             NondetKind::Pointer => 0,
             _ => value_of(&rt.valuation, rt.nondet_default, t, n),
         };
-        Some(Draw { thread: t, n, kind, value, site })
+        Some(Some(Draw { thread: t, n, kind, value, site }))
     });
-    let Some(d) = draw else { return 0 };
-    let hdr = SINK.load(Ordering::Relaxed);
-    if hdr != 0 {
+    let sink = || {
+        let hdr = SINK.load(Ordering::Relaxed);
         // SAFETY: set by the worker to its shared header, mapped for the life of the
         // process.
-        let hdr = unsafe { &*(hdr as *const crate::shared::Header) };
-        hdr.push_draw(&d);
+        (hdr != 0).then(|| unsafe { &*(hdr as *const crate::shared::Header) })
+    };
+    match draw {
+        None => 0,
+        Some(None) => {
+            // Past the thread's limit: the path ends here, and the execution says so.
+            if let Some(hdr) = sink() {
+                hdr.cut_draws();
+            }
+            crate::exec::stop()
+        }
+        Some(Some(d)) => {
+            if let Some(hdr) = sink() {
+                hdr.push_draw(&d);
+            }
+            d.value
+        }
     }
-    d.value
 }

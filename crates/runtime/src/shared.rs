@@ -642,6 +642,9 @@ pub(crate) struct Header {
     /// first [`MAX_DRAWS`] recorded): key, kind, value, site.
     pub(crate) ndraws: AtomicU64,
     pub(crate) draws: [[AtomicU64; 4]; MAX_DRAWS],
+    /// 1 when a thread drew more values than [`crate::nondet::MAX_THREAD_DRAWS`] (its
+    /// path was cut).
+    pub(crate) draws_cut: AtomicU64,
     /// The lists of the results' waits on more than two locations (steps, `first`,
     /// `blocked`).
     pub(crate) awaits: WireAwaits,
@@ -678,7 +681,13 @@ impl Header {
         self.ndraws.store(n as u64 + 1, Ordering::Release);
     }
 
-    /// The draws recorded, and whether more were made than recorded (parent).
+    /// A thread went past its limit of draws (worker).
+    pub(crate) fn cut_draws(&self) {
+        self.draws_cut.store(1, Ordering::Release);
+    }
+
+    /// The draws recorded, and whether some were lost: more were made than recorded, or
+    /// a path was cut at a thread's limit (parent).
     pub(crate) fn draws(&self) -> Result<(Vec<crate::nondet::Draw>, bool), Corrupt> {
         let total = self.ndraws.load(Ordering::Acquire);
         let n = (total as usize).min(MAX_DRAWS);
@@ -696,7 +705,7 @@ impl Header {
                 site: w[3].load(R),
             });
         }
-        Ok((out, total > MAX_DRAWS as u64))
+        Ok((out, total > MAX_DRAWS as u64 || self.draws_cut.load(Ordering::Acquire) != 0))
     }
 
     /// Write the valuation of the next requests (parent, while the worker is idle).

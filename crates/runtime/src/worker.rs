@@ -327,6 +327,7 @@ impl WorkerCtx<'_> {
         hdr.nblocked.store(0, Ordering::Relaxed);
         hdr.nsites.store(0, Ordering::Relaxed);
         hdr.ndraws.store(0, Ordering::Relaxed);
+        hdr.draws_cut.store(0, Ordering::Relaxed);
         hdr.error.store(error_code::NONE, Ordering::Relaxed);
         hdr.awaits.clear();
         let r = match self.decode_request() {
