@@ -534,4 +534,38 @@ mod tests {
         assert_eq!(Algorithm::parse("qpor-k0"), None);
         assert_eq!(Algorithm::parse("nope"), None);
     }
+
+    #[test]
+    fn explorations_add_up_counts_and_keep_the_larger_peaks() {
+        let a = Stats {
+            executions: 10,
+            maximal_configurations: 7,
+            ssb: 2,
+            steps: 100,
+            events: 50,
+            events_peak: 80,
+            wakeup_peak: 3,
+            time: PhaseTimes { run: Duration::from_millis(5), ..PhaseTimes::default() },
+            elapsed: Duration::from_millis(9),
+            ..Stats::default()
+        };
+        let b = Stats {
+            executions: 4,
+            maximal_configurations: 4,
+            steps: 40,
+            events: 20,
+            events_peak: 30,
+            wakeup_peak: 9,
+            time: PhaseTimes { run: Duration::from_millis(2), ..PhaseTimes::default() },
+            elapsed: Duration::from_millis(3),
+            stopped_early: true,
+            ..Stats::default()
+        };
+        let mut t = a.clone();
+        t.absorb(&b);
+        assert_eq!((t.executions, t.maximal_configurations, t.ssb, t.steps), (14, 11, 2, 140));
+        assert_eq!((t.events, t.events_peak, t.wakeup_peak), (20, 80, 9), "now: the last; peaks: the larger");
+        assert_eq!((t.time.run, t.elapsed), (Duration::from_millis(7), Duration::from_millis(12)));
+        assert!(t.stopped_early, "a stop in any exploration stops the whole");
+    }
 }
