@@ -272,14 +272,15 @@ struct CheckArgs {
     #[arg(long, value_name = "N", help_heading = "Exploration")]
     max_context_switches: Option<usize>,
     /// Values drawn for `__VERIFIER_nondet_*` of integer and floating types,
-    /// comma-separated, the first one by draws not yet enumerated (`_Bool` draws take 0
-    /// and 1, pointers NULL). Every combination of the values of an execution's draws is
+    /// comma-separated; the first is also the value of draws not varied (`_Bool` draws
+    /// take 0 and 1, pointers NULL). Every combination of the values of an execution's draws is
     /// explored, with all schedules for each; without a defect the verdict is
     /// `incomplete` unless only `_Bool` values were drawn.
     #[arg(long, value_name = "VALUES", default_value = "0,1,-1", value_parser = parse_nondet, help_heading = "Exploration")]
     nondet: NondetValues,
-    /// The first N nondeterministic draws met take every value; later ones keep the first
-    /// value of --nondet (the verdict is then `incomplete`).
+    /// On each path of the search, the first N nondeterministic draws met take every
+    /// value; later ones keep the first value of --nondet (the verdict is then
+    /// `incomplete`).
     #[arg(long, value_name = "N", default_value_t = 12, help_heading = "Exploration")]
     nondet_keys: usize,
     /// Stop the whole exploration after this many seconds (verdict `incomplete`, exit 3).

@@ -172,7 +172,9 @@ pub struct NondetDraws {
     pub last: Vec<Draw>,
     /// Every key drawn since the last [`NondetLog::take_keys`], with its kind.
     pub keys: std::collections::BTreeMap<(ThreadId, u32), NondetKind>,
-    /// Some execution drew more values than it could report (its keys are missing).
+    /// Some execution drew more values than it could report (its keys are missing), or a
+    /// thread's path was cut at its limit of draws
+    /// ([`MAX_THREAD_DRAWS`](crate::nondet::MAX_THREAD_DRAWS)).
     pub truncated: bool,
 }
 
@@ -421,9 +423,9 @@ impl WorkerCtx<'_> {
     }
 
     /// Read the request into the buffers: (independence, max steps, steps known to the
-    /// parent). Also catches up with
-    /// the threads interned by other processes (fork mode: earlier execution processes;
-    /// persistent mode: nothing new), which must keep their ids here.
+    /// parent). Also catches up with the threads interned by other processes (fork mode:
+    /// earlier execution processes; persistent mode: nothing new), which must keep their
+    /// ids here.
     fn decode_request(&mut self) -> Result<(Independence, usize, usize), Corrupt> {
         let hdr = self.hdr;
         let n = load_len(&hdr.nnames, MAX_NAMES, "threads")?;
