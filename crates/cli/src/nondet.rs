@@ -12,8 +12,11 @@
 //! with the value they just had, and the search moves on to the next valuation.
 //!
 //! Two rules keep the search exact and small:
-//! - a key that the last exploration did not draw is not varied (its value changed
-//!   nothing), it is dropped when the search backtracks over it;
+//! - a key that no exploration drew since it took its value is not varied further when
+//!   the search comes back to it: whether a key is drawn does not depend on its own
+//!   value, so every exploration below it would come out the same (whether it was drawn
+//!   in the *last* exploration is not enough: a key the search met later, and varied
+//!   since, may have taken it off the path);
 //! - at most `max_keys` keys are varied on one path of the search; the others keep the
 //!   default, and the result says that it is partial.
 //!
@@ -35,6 +38,8 @@ struct Decision {
     kind: NondetKind,
     /// Index into the values of `kind` (`Enumeration::values`).
     index: usize,
+    /// Whether some exploration drew the key since it took this value.
+    drawn: bool,
 }
 
 /// The depth-first search over valuations (module documentation).
@@ -104,6 +109,9 @@ impl Enumeration {
         self.truncated |= truncated;
         self.drew |= !drawn.is_empty() || truncated;
         self.partial_types |= drawn.values().any(|&k| k != NondetKind::Bool);
+        for d in &mut self.stack {
+            d.drawn |= drawn.contains_key(&d.key);
+        }
         for (&key, &kind) in drawn {
             if self.stack.iter().any(|d| d.key == key) {
                 continue;
@@ -112,13 +120,14 @@ impl Enumeration {
                 self.capped = true;
                 continue;
             }
-            self.stack.push(Decision { key, kind, index: 0 });
+            self.stack.push(Decision { key, kind, index: 0, drawn: true });
         }
         while let Some(top) = self.stack.last() {
             let len = self.values(top.kind).len();
-            if drawn.contains_key(&top.key) && top.index + 1 < len {
+            if top.drawn && top.index + 1 < len {
                 let top = self.stack.last_mut().expect("just looked");
                 top.index += 1;
+                top.drawn = false;
                 self.valuations += 1;
                 return true;
             }
@@ -205,10 +214,10 @@ mod tests {
 
     /// A program as a function from a valuation to the draws its exploration makes, the
     /// values each execution sees: a draw reads the valuation (or the default).
-    type Program = dyn Fn(&dyn Fn(Key, NondetKind) -> i64) -> Vec<Vec<(Key, i64)>>;
+    type Program<'a> = dyn Fn(&dyn Fn(Key, NondetKind) -> i64) -> Vec<Vec<(Key, i64)>> + 'a;
 
     /// Run the search on `p`, collecting the distinct value vectors of its executions.
-    fn search(p: &Program, domain: Vec<i64>, max_keys: usize) -> (BTreeSet<Vec<(Key, i64)>>, Enumeration) {
+    fn search(p: &Program<'_>, domain: Vec<i64>, max_keys: usize) -> (BTreeSet<Vec<(Key, i64)>>, Enumeration) {
         let mut e = Enumeration::new(domain, max_keys);
         let mut seen = BTreeSet::new();
         for _ in 0..100_000 {
@@ -267,6 +276,90 @@ mod tests {
         assert_eq!(seen.len(), 10, "{seen:?}");
         // The inner keys are not varied while the condition is false: no repeats.
         assert_eq!(e.valuations(), 10);
+    }
+
+    #[test]
+    fn a_draw_below_another_in_the_search_is_varied_where_the_other_lets_it_be_drawn() {
+        // Thread 1 draws x; thread 0 draws d only when x is 0. d's key sorts first, so it
+        // sits below x in the search: when the search comes back to d, the last
+        // exploration (x = -1) did not draw it, yet d matters under x = 0.
+        let d_key = (T0, 1);
+        let x_key = (T1, 0);
+        let p = move |read: &dyn Fn(Key, NondetKind) -> i64| {
+            let x = read(x_key, NondetKind::I32);
+            if x != 0 {
+                return vec![vec![(x_key, x)]];
+            }
+            let d = read(d_key, NondetKind::I32);
+            vec![vec![(x_key, x), (d_key, d)]]
+        };
+        let (seen, _) = search(&p, vec![0, 1, -1], 8);
+        assert_eq!(seen.len(), 5, "x = 0 with every d, x = 1, x = -1: {seen:?}");
+    }
+
+    /// Random programs whose draws depend on earlier ones: the search must see exactly
+    /// the value vectors of the brute-force enumeration of every key's values.
+    #[test]
+    fn random_programs_see_what_every_valuation_sees() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let domain = vec![0, 1, -1];
+        let mut conditional = 0;
+        for _ in 0..400 {
+            // Keys of three threads; an execution draws them in a random order, each
+            // (but the first) maybe only if an earlier one drew a given value.
+            let n = 1 + rnd(5) as usize;
+            let keys: Vec<Key> = (0..n).map(|i| (ThreadId((i % 3) as u16), (i / 3) as u32)).collect();
+            let mut order: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                order.swap(i, rnd(i as u64 + 1) as usize);
+            }
+            let kinds: Vec<NondetKind> =
+                (0..n).map(|_| if rnd(3) == 0 { NondetKind::Bool } else { NondetKind::I32 }).collect();
+            let conds: Vec<Option<(usize, i64)>> = (0..n)
+                .map(|pos| (pos > 0 && rnd(2) == 0).then(|| (order[rnd(pos as u64) as usize], rnd(2) as i64)))
+                .collect();
+            conditional += conds.iter().filter(|c| c.is_some()).count();
+            let run = |read: &dyn Fn(Key, NondetKind) -> i64| {
+                let mut vals: Vec<(usize, i64)> = Vec::new();
+                for (pos, &k) in order.iter().enumerate() {
+                    let go = match conds[pos] {
+                        None => true,
+                        Some((j, c)) => vals.iter().any(|&(x, v)| x == j && v == c),
+                    };
+                    if go {
+                        vals.push((k, read(keys[k], kinds[k])));
+                    }
+                }
+                vals.into_iter().map(|(k, v)| (keys[k], v)).collect::<Vec<_>>()
+            };
+            let (seen, _) = search(&|read| vec![run(read)], domain.clone(), 8);
+            // Brute force: every key takes every value of its type.
+            let sizes: Vec<usize> = kinds.iter().map(|&k| if k == NondetKind::Bool { 2 } else { 3 }).collect();
+            let mut want = BTreeSet::new();
+            let mut digits = vec![0usize; n];
+            loop {
+                let value = |k: Key, kind: NondetKind| {
+                    let i = keys.iter().position(|&x| x == k).expect("a key of the program");
+                    if kind == NondetKind::Bool {
+                        digits[i] as i64
+                    } else {
+                        domain[digits[i]]
+                    }
+                };
+                want.insert(run(&value));
+                let Some(i) = (0..n).find(|&i| digits[i] + 1 < sizes[i]) else { break };
+                digits[i] += 1;
+                digits[..i].iter_mut().for_each(|d| *d = 0);
+            }
+            assert_eq!(seen, want, "keys {keys:?} order {order:?} kinds {kinds:?} conditions {conds:?}");
+        }
+        assert!(conditional > 100, "the generator should make draws that depend on others");
     }
 
     #[test]
