@@ -315,20 +315,29 @@ mod tests {
             // (but the first) maybe only if an earlier one drew a given value.
             let n = 1 + rnd(5) as usize;
             let keys: Vec<Key> = (0..n).map(|i| (ThreadId((i % 3) as u16), (i / 3) as u32)).collect();
+            let mut shuffle = |v: &mut Vec<usize>| {
+                for i in (1..v.len()).rev() {
+                    v.swap(i, rnd(i as u64 + 1) as usize);
+                }
+            };
+            // Two executions per exploration (two interleavings): they may draw different
+            // keys.
             let mut order: Vec<usize> = (0..n).collect();
-            for i in (1..n).rev() {
-                order.swap(i, rnd(i as u64 + 1) as usize);
-            }
+            shuffle(&mut order);
+            let mut order2 = order.clone();
+            shuffle(&mut order2);
             let kinds: Vec<NondetKind> =
                 (0..n).map(|_| if rnd(3) == 0 { NondetKind::Bool } else { NondetKind::I32 }).collect();
             let conds: Vec<Option<(usize, i64)>> = (0..n)
                 .map(|pos| (pos > 0 && rnd(2) == 0).then(|| (order[rnd(pos as u64) as usize], rnd(2) as i64)))
                 .collect();
             conditional += conds.iter().filter(|c| c.is_some()).count();
-            let run = |read: &dyn Fn(Key, NondetKind) -> i64| {
+            // A key's condition (set by its position in `order`) holds in either order.
+            let cond_of = |k: usize| conds[order.iter().position(|&x| x == k).expect("a key")];
+            let run_in = |ord: &[usize], read: &dyn Fn(Key, NondetKind) -> i64| {
                 let mut vals: Vec<(usize, i64)> = Vec::new();
-                for (pos, &k) in order.iter().enumerate() {
-                    let go = match conds[pos] {
+                for &k in ord {
+                    let go = match cond_of(k) {
                         None => true,
                         Some((j, c)) => vals.iter().any(|&(x, v)| x == j && v == c),
                     };
@@ -338,7 +347,8 @@ mod tests {
                 }
                 vals.into_iter().map(|(k, v)| (keys[k], v)).collect::<Vec<_>>()
             };
-            let (seen, _) = search(&|read| vec![run(read)], domain.clone(), 8);
+            let run = |read: &dyn Fn(Key, NondetKind) -> i64| vec![run_in(&order, read), run_in(&order2, read)];
+            let (seen, _) = search(&run, domain.clone(), 8);
             // Brute force: every key takes every value of its type.
             let sizes: Vec<usize> = kinds.iter().map(|&k| if k == NondetKind::Bool { 2 } else { 3 }).collect();
             let mut want = BTreeSet::new();
@@ -352,12 +362,12 @@ mod tests {
                         domain[digits[i]]
                     }
                 };
-                want.insert(run(&value));
+                want.extend(run(&value));
                 let Some(i) = (0..n).find(|&i| digits[i] + 1 < sizes[i]) else { break };
                 digits[i] += 1;
                 digits[..i].iter_mut().for_each(|d| *d = 0);
             }
-            assert_eq!(seen, want, "keys {keys:?} order {order:?} kinds {kinds:?} conditions {conds:?}");
+            assert_eq!(seen, want, "keys {keys:?} orders {order:?} {order2:?} kinds {kinds:?} conditions {conds:?}");
         }
         assert!(conditional > 100, "the generator should make draws that depend on others");
     }
