@@ -32,6 +32,8 @@ fn main() {
         ("philosophers(5)".into(), programs::philosophers(5), all, false),
         ("lock_chain(3,3)".into(), programs::lock_chain(3, 3), all, false),
         ("lock_chain(4,2)".into(), programs::lock_chain(4, 2), all, false),
+        ("nested_pairs(5)".into(), programs::nested_pairs(5), all, false),
+        ("nested_pairs(6)".into(), programs::nested_pairs(6), all, false),
     ];
     println!(
         "{:13} {:16} {:>10} {:>8} {:>8} {:>10} {:>12} {:>10}  note",

@@ -1090,7 +1090,18 @@ impl Unfolding {
         let (mut tmax, mut lmax, mut merged) = std::mem::take(&mut self.scratch);
         tmax.clear();
         lmax.clear();
-        for &p in [tpred, opred].iter().chain(preds.extra.iter()) {
+        // [e] = [tpred] ∪ [opred] ∪ extra: a predecessor in the history of the other
+        // adds nothing to the merge (an operation on an object the thread used last,
+        // a thread's first event after its creator's latest).
+        let (mut tp, mut op) = (tpred, opred);
+        if preds.extra.is_empty() && tp != BOTTOM && op != BOTTOM {
+            if self.le(op, tp) {
+                op = BOTTOM;
+            } else if self.le(tp, op) {
+                tp = BOTTOM;
+            }
+        }
+        for &p in [tp, op].iter().chain(preds.extra.iter()) {
             if p == BOTTOM {
                 continue;
             }
@@ -1270,7 +1281,7 @@ impl Unfolding {
         // own entry is `p` (the vector's may be an earlier event of the thread: `p`,
         // deeper, replaces it).
         for (slot, &m) in tmax.iter_mut().zip(tv) {
-            if m != BOTTOM && (*slot == BOTTOM || self.depth(m, false) > self.depth(*slot, false)) {
+            if m != BOTTOM && m != *slot && (*slot == BOTTOM || self.depth(m, false) > self.depth(*slot, false)) {
                 *slot = m;
             }
         }
@@ -1293,7 +1304,7 @@ impl Unfolding {
                 }
                 Some(y) if y.0 == lmax[i].0 => {
                     let a = lmax[i].1;
-                    merged.push((y.0, if self.depth(y.1, true) > self.depth(a, true) { y.1 } else { a }));
+                    merged.push((y.0, if y.1 != a && self.depth(y.1, true) > self.depth(a, true) { y.1 } else { a }));
                     i += 1;
                     theirs.next();
                 }
