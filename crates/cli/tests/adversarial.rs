@@ -302,3 +302,29 @@ fn the_heap_size_travels_in_the_replay_token() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--heap-size: recorded 512 MiB, given 64 MiB"), "{}", text(&out.stderr));
 }
+
+/// A time limit that stops an execution while it replays the steps of the previous one
+/// (which the worker no longer sends back: the parent keeps them) ends with one JSON
+/// report, `incomplete` and exit status 3, under QPOR and optimal-DPOR alike. Every
+/// execution here is 60 000 steps long and replays nearly all of the previous one, so
+/// the one-second limit falls inside the replayed part.
+#[test]
+fn a_time_limit_inside_the_replayed_steps_reports_incomplete() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let prog = dir.path().join("long_replay.c");
+    std::fs::write(
+        &prog,
+        "#include <pthread.h>\n#include <stdatomic.h>\natomic_int c;\n\
+         void *w(void *p) { (void)p; for (int i = 0; i < 20000; i++) atomic_fetch_add(&c, 1); return 0; }\n\
+         int main(void) {\n    pthread_t t[3];\n    for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, w, 0);\n\
+         for (int i = 0; i < 3; i++) pthread_join(t[i], 0);\n    return 0;\n}\n",
+    )
+    .expect("write the program");
+    for alg in ["qpor", "optimal-dpor"] {
+        let args = ["--timeout".to_string(), "1".to_string(), "--algorithm".to_string(), alg.to_string()];
+        let (out, j, _work) = check(&prog, &args);
+        assert_eq!(j["verdict"], "incomplete", "{alg}: {j}\n{}", text(&out.stderr));
+        assert_eq!(out.status.code(), Some(3), "{alg}: {}", text(&out.stderr));
+        assert!(j["executions"].as_u64().is_some_and(|n| n >= 1), "{alg}: {j}");
+    }
+}

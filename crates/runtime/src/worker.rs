@@ -1065,6 +1065,8 @@ impl CProgram {
     /// Keep the steps of the execution just collected for the next requests (the first
     /// `known` were known already), and give the worker the digests of the new ones.
     fn learn_steps(&mut self, out: &Execution, known: usize) {
+        // A run cut short (a time limit, an interruption) can end inside the known steps.
+        let known = known.min(out.steps.len());
         let n = out.steps.len().min(self.known.len());
         self.known_steps.truncate(known);
         self.known_steps.extend_from_slice(&out.steps[known..n]);
