@@ -328,3 +328,19 @@ fn a_time_limit_inside_the_replayed_steps_reports_incomplete() {
         assert!(j["executions"].as_u64().is_some_and(|n| n >= 1), "{alg}: {j}");
     }
 }
+
+/// `--keep-going` reports every defect whatever the explorer, also when a run crashes or
+/// is cut by its time limit before the schedule that shows the other defect: the races
+/// of a cut run are analysed like those of any other (`tests/c/keep_going_crash_then_assert.c`).
+#[test]
+fn keep_going_finds_the_defect_behind_a_crash_with_every_explorer() {
+    let prog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/c/keep_going_crash_then_assert.c");
+    for alg in ["qpor", "optimal-dpor", "source-dpor", "classic-dpor", "dfs"] {
+        let args = ["--keep-going".to_string(), "--algorithm".to_string(), alg.to_string()];
+        let (out, j, _work) = check(&prog, &args);
+        let kinds: Vec<&str> =
+            j["defects"].as_array().expect("defects").iter().filter_map(|d| d["kind"].as_str()).collect();
+        assert!(kinds.contains(&"crash") && kinds.contains(&"assertion"), "{alg}: {kinds:?}\n{}", text(&out.stderr));
+        assert_eq!(j["maximal_configurations"], 1, "{alg}: {j}");
+    }
+}

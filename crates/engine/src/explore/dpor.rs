@@ -45,7 +45,7 @@ use crate::action::{Access, Action, Bytes, Independence, ObjKind};
 use crate::explore::{ExploreError, Session};
 use crate::ids::{ObjId, ThreadId};
 use crate::objects::ObjState;
-use crate::program::{End, Execution, SchedState, Step};
+use crate::program::{Execution, SchedState, Step};
 use rustc_hash::FxHashMap as HashMap;
 use std::time::Instant;
 
@@ -905,11 +905,6 @@ fn schedule_dependent(step: usize, what: String) -> ExploreError {
     })
 }
 
-/// Whether an execution is maximal for race analysis purposes.
-pub(crate) fn analysable(end: &End) -> bool {
-    !matches!(end, End::Timeout | End::Crash(_))
-}
-
 /// Which sequence-based explorer the driver runs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Kind {
@@ -1183,7 +1178,11 @@ pub(crate) fn explore(kind: Kind, session: &mut Session<'_>) -> Result<(), Explo
         let t0 = Instant::now();
         d.extend(&exec, base, &mut session.stats)?;
         let fresh = base.saturating_sub(1);
-        if kind != Kind::Dfs && analysable(&exec.end) {
+        // Every run is analysed, also one cut short by a crash or a time limit: its steps
+        // are a prefix of the executions that extend it, and their races are those
+        // executions' races. (Skipping them lost, under --keep-going, every other
+        // schedule of a run that crashed.)
+        if kind != Kind::Dfs {
             // Classic-DPOR computes its backtracking points with every access dependent.
             d.an.build(&exec, if kind == Kind::Classic { Independence::AllDependent } else { mode });
             match kind {

@@ -16,7 +16,10 @@
 //!
 //! Departures: races are analysed at sleep-set-blocked ends too (Alg. 2 never reaches
 //! one without blocking; with locks it can, and analysing the races of the explored
-//! prefix only adds sequences the sleep-set test accepts). As in the paper, every race
+//! prefix only adds sequences the sleep-set test accepts), and at the ends of runs cut
+//! short (a crash, a time limit, the step bound): the steps before the cut are a prefix
+//! of every execution extending it, and their races are races of those executions
+//! (`dpor::Driver`). As in the paper, every race
 //! of the execution is analysed, including those inside the replayed prefix: `v`
 //! contains the whole rest of the execution, so a prefix race analysed again after a
 //! different suffix can give a new sequence. (Restricting the analysis to races with a
@@ -38,7 +41,7 @@
 //! insertions come in the same order); after the analysis the branch at `k` is read
 //! again, and a run that does not match it would be dropped and the right one run.
 
-use super::dpor::{analysable, filter_sleep, Analysis, Driver, Kind};
+use super::dpor::{filter_sleep, Analysis, Driver, Kind};
 use super::{ExploreConfig, ExploreError, Explorer, Session};
 use crate::action::{Action, ObjKind};
 use crate::ids::{ObjId, ThreadId};
@@ -306,21 +309,16 @@ fn explore(session: &mut Session<'_>) -> Result<(), ExploreError> {
         if session.should_stop() {
             return Ok(());
         }
-        let analyse = analysable(&exec.end);
-        if analyse {
-            std::mem::swap(&mut d.an, &mut next);
-            for s in &exec.steps[d.an.evs.len()..] {
-                d.an.push(s);
-            }
-            an.start(&d, &exec);
+        std::mem::swap(&mut d.an, &mut next);
+        for s in &exec.steps[d.an.evs.len()..] {
+            d.an.push(s);
         }
+        an.start(&d, &exec);
         // The deepest node with a branch left once its own insertions are done (lines
         // 15–21 backtrack to it).
         let mut found = None;
         for k in (0..d.stack.len()).rev() {
-            if analyse {
-                an.node(&mut d, k);
-            }
+            an.node(&mut d, k);
             let root = d.stack[k].wut;
             if d.forest.first_child(root).is_some_and(|c| d.forest.next_sibling(c).is_some()) {
                 found = Some(k);
@@ -349,7 +347,7 @@ fn explore(session: &mut Session<'_>) -> Result<(), ExploreError> {
         request(&mut d, k, &path, &mut replay, &mut sleep_end, &mut scratch);
         base = k + 1;
         branch = k;
-        tail = analyse;
+        tail = true;
         session.stats.time.comb_build += t0.elapsed();
     }
 }
