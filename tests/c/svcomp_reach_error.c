@@ -1,5 +1,5 @@
 // SV-COMP style: reach_error defined through __assert_fail, abort declared again.
-// expect: verdict=defect kind=assertion line=6
+// expect: verdict=defect kind=assertion line=24
 #include <pthread.h>
 extern void abort(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *) __attribute__((__nothrow__, __leaf__)) __attribute__((__noreturn__));

@@ -540,8 +540,9 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         extra.push("-Dreach_error=__unfold_VERIFIER_error".to_string());
         again = true;
     }
-    if !ins.atomic_fns.is_empty() {
-        // Functions named __VERIFIER_atomic_* run atomically: hook function entry/exit.
+    if !ins.atomic_fns.is_empty() || !ins.error_fns.is_empty() {
+        // Functions named __VERIFIER_atomic_* run atomically, and entering the program's
+        // own reach_error is the error: hook function entry/exit.
         extra.extend(["-finstrument-functions".to_string(), "-D__UNFOLD_INSTRUMENT".to_string()]);
         again = true;
     }

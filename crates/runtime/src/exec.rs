@@ -303,6 +303,9 @@ pub(crate) struct Rt {
     pub steps_done: usize,
     pub exit_code: c_int,
     pub atomic_fns: Vec<u64>,
+    /// Entry addresses of the program's own `reach_error` (sorted): entering it is the
+    /// error, whatever its body does.
+    pub error_fns: Vec<u64>,
     pub arena: Option<Arena>,
     /// The program's writable data segments, `[start, end)`: mapped for the life of the
     /// worker (the image is never unloaded).
@@ -344,6 +347,7 @@ thread_local! {
         steps_done: 0,
         exit_code: 0,
         atomic_fns: Vec::new(),
+        error_fns: Vec::new(),
         arena: None,
         static_data: Vec::new(),
         too_many_threads: false,

@@ -1248,10 +1248,20 @@ fn is_atomic_fn(f: *mut c_void) -> bool {
     with_rt(|rt| rt.active && rt.atomic_fns.binary_search(&(f as u64)).is_ok())
 }
 
-/// `-finstrument-functions` hook: entering a function named `__VERIFIER_atomic_*`.
+fn is_error_fn(f: *mut c_void) -> bool {
+    with_rt(|rt| rt.active && rt.error_fns.binary_search(&(f as u64)).is_ok())
+}
+
+/// `-finstrument-functions` hook: entering a function named `__VERIFIER_atomic_*`, or
+/// the program's own `reach_error` (SV-COMP's property is that it is never called: its
+/// body may do nothing, or loop), which fails at the call (`site`: the address the call
+/// returns to).
 #[no_mangle]
-pub extern "C" fn __unfold_func_enter(f: *mut c_void) {
+pub extern "C" fn __unfold_func_enter(f: *mut c_void, site: *mut c_void) {
     guard(|| {
+        if is_error_fn(f) {
+            fail(DefectKind::Assertion, "reach_error called".into(), (site as u64).wrapping_sub(1));
+        }
         if is_atomic_fn(f) {
             atomic_begin(0);
         }

@@ -226,11 +226,10 @@ __unfold_VERIFIER_atomic_end(void) {
 #ifdef __UNFOLD_INSTRUMENT
 /* Compiled with -finstrument-functions: functions named __VERIFIER_atomic_* run inside
  * an atomic section (the runtime knows their addresses). */
-void __unfold_func_enter(void *);
+void __unfold_func_enter(void *, void *);
 void __unfold_func_exit(void *);
 void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_enter(void *f, void *s) {
-    (void)s;
-    __unfold_func_enter(f);
+    __unfold_func_enter(f, s);
 }
 void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_exit(void *f, void *s) {
     (void)s;
