@@ -214,6 +214,24 @@ const STATELESS: &[&str] = &[
     "__tls_get_addr",
 ];
 
+/// The thread and synchronisation functions unfold supports, listed once after the
+/// refusals of other such functions.
+const SUPPORTED_THREAD_FNS: &str = "pthread_create/join/exit/self/equal/detach/yield, \
+     pthread_attr_init/destroy and set/get of detachstate, stacksize, guardsize, scope, schedpolicy, \
+     inheritsched, schedparam, pthread_key_create/delete, pthread_getspecific/setspecific, \
+     pthread_mutex_init/destroy/lock/unlock/trylock/timedlock, pthread_mutexattr_init/destroy/settype/gettype, \
+     pthread_cond_init/destroy/wait/timedwait/signal/broadcast, pthread_condattr_init/destroy/setclock/setpshared, \
+     sem_init/destroy/wait/trywait/timedwait/post/getvalue, pthread_rwlock_init/destroy/rdlock/wrlock/tryrdlock/\
+     trywrlock/timedrdlock/timedwrlock/unlock, pthread_rwlockattr_init/destroy, pthread_barrier_init/destroy/wait, \
+     pthread_barrierattr_init/destroy/setpshared, pthread_once, pthread_spin_init/destroy/lock/trylock/unlock, \
+     thrd_create/join/exit/current/equal/detach/yield, mtx_init/lock/trylock/timedlock/unlock/destroy, \
+     cnd_init/signal/broadcast/wait/timedwait/destroy, call_once, tss_create/delete/get/set";
+
+/// Whether `name` is a thread or synchronisation function (of POSIX threads or C11).
+fn is_thread_fn(name: &str) -> bool {
+    ["pthread_", "sem_", "thrd_", "mtx_", "cnd_", "tss_"].iter().any(|p| name.starts_with(p)) || name == "call_once"
+}
+
 fn refusal(name: &str) -> Option<String> {
     if ["sem_open", "sem_close", "sem_unlink"].contains(&name) {
         return Some(format!(
@@ -221,8 +239,7 @@ fn refusal(name: &str) -> Option<String> {
              sem_init/sem_destroy)"
         ));
     }
-    let threads = ["pthread_", "sem_", "thrd_", "mtx_", "cnd_", "tss_"];
-    if threads.iter().any(|p| name.starts_with(p)) || name == "call_once" {
+    if is_thread_fn(name) {
         let hint = match name {
             "pthread_attr_setstack" | "pthread_attr_setstackaddr" => {
                 "; a caller-provided stack cannot be placed at unfold's fixed per-thread stack addresses: \
@@ -231,19 +248,7 @@ fn refusal(name: &str) -> Option<String> {
             _ if name.starts_with("pthread_attr_") => "; this attribute would change the thread's semantics",
             _ => "",
         };
-        return Some(format!(
-            "`{name}` is not supported by unfold (supported: pthread_create/join/exit/self/equal/detach/yield, \
-             pthread_attr_init/destroy and set/get of detachstate, stacksize, guardsize, scope, schedpolicy, \
-             inheritsched, schedparam, pthread_key_create/delete, pthread_getspecific/setspecific, \
-             pthread_mutex_init/destroy/lock/unlock/trylock/timedlock, pthread_mutexattr_init/destroy/settype/\
-             gettype, pthread_cond_init/destroy/wait/timedwait/signal/broadcast, pthread_condattr_init/destroy/\
-             setclock/setpshared, sem_init/destroy/wait/trywait/timedwait/post/getvalue, pthread_rwlock_init/\
-             destroy/rdlock/wrlock/tryrdlock/trywrlock/timedrdlock/timedwrlock/unlock, pthread_rwlockattr_init/\
-             destroy, pthread_barrier_init/destroy/wait, pthread_barrierattr_init/destroy/setpshared, \
-             pthread_once, pthread_spin_init/destroy/lock/trylock/unlock, thrd_create/join/exit/current/equal/\
-             detach/yield, mtx_init/lock/trylock/timedlock/unlock/destroy, cnd_init/signal/broadcast/wait/\
-             timedwait/destroy, call_once, tss_create/delete/get/set){hint}"
-        ));
+        return Some(format!("`{name}` is not supported by unfold{hint}"));
     }
     if name.starts_with("__tsan_atomic128") {
         return Some(format!("`{name}`: 128-bit atomic operations are not supported by unfold"));
@@ -554,6 +559,11 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         return Err(Refused(format!("{}: the program has no `main` function", src.display())).into());
     }
     let mut refused: Vec<String> = ins.undefined.iter().filter_map(|n| refusal(n)).collect();
+    if ins.undefined.iter().any(|n| {
+        is_thread_fn(n) && !["sem_open", "sem_close", "sem_unlink"].contains(&n.as_str()) && refusal(n).is_some()
+    }) {
+        refused.push(format!("supported: {SUPPORTED_THREAD_FNS}"));
+    }
     if ins.static_tls {
         refused.push(
             "thread-local variables accessed with the initial-exec/local-exec TLS model or TLS descriptors \
@@ -615,6 +625,11 @@ mod tests {
         assert!(refusal("pthread_attr_setstack").unwrap().contains("use pthread_attr_setstacksize"));
         assert!(refusal("pthread_attr_setaffinity_np").unwrap().contains("would change"));
         assert!(refusal("sem_post").is_some());
+        let cancel = refusal("pthread_cancel").unwrap();
+        assert!(
+            !cancel.contains("pthread_create"),
+            "the supported functions are listed once, not per refusal: {cancel}"
+        );
         assert!(refusal("sem_open").unwrap().contains("sem_init"), "named semaphores get a hint");
         // The types unfold draws are renamed by the header; the others stay imports.
         assert!(refusal("__VERIFIER_nondet_int128").unwrap().contains("not this one"));
