@@ -734,7 +734,9 @@ enum Relock {
     NotHeld,
     /// `m` is recursive: the count went up, no visible step.
     Counted,
-    /// `m` is not recursive and the thread holds it.
+    /// `m` is an error-checking mutex and the thread holds it (`EDEADLK`).
+    Deadlock,
+    /// `m` is a normal mutex and the thread holds it (undefined behaviour).
     Refused,
 }
 
@@ -750,11 +752,13 @@ unsafe fn relock(m: *const libc::pthread_mutex_t) -> (ThreadId, Relock) {
         return (me, Relock::NotHeld);
     };
     // SAFETY: the caller guarantees m points to a mutex.
-    if unsafe { kind_of(m) } == RECURSIVE {
-        with_rt(|rt| rt.held.insert(addr, (owner, n + 1)));
-        (me, Relock::Counted)
-    } else {
-        (me, Relock::Refused)
+    match unsafe { kind_of(m) } {
+        RECURSIVE => {
+            with_rt(|rt| rt.held.insert(addr, (owner, n + 1)));
+            (me, Relock::Counted)
+        }
+        ERRORCHECK => (me, Relock::Deadlock),
+        _ => (me, Relock::Refused),
     }
 }
 
@@ -827,8 +831,10 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_lock(
         let (me, relocked) = unsafe { relock(m) };
         match relocked {
             Relock::Counted => return 0,
+            // POSIX: an error-checking mutex reports the relock; the thread keeps it.
+            Relock::Deadlock => return libc::EDEADLK,
             Relock::Refused => {
-                misuse(format!("{me} locks mutex {addr:#x} which it already holds (not a recursive mutex)"), file, line)
+                misuse(format!("{me} locks mutex {addr:#x} which it already holds (a normal mutex)"), file, line)
             }
             Relock::NotHeld => {}
         }
@@ -856,7 +862,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_trylock(
         let (me, relocked) = unsafe { relock(m) };
         match relocked {
             Relock::Counted => return 0,
-            Relock::Refused => return libc::EBUSY,
+            Relock::Deadlock | Relock::Refused => return libc::EBUSY,
             Relock::NotHeld => {}
         }
         if visible(Action::TryLock(ObjId(addr), false), file, line) == 1 {
@@ -894,7 +900,12 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_unlock(
                 with_rt(|rt| rt.held.remove(&addr));
                 0
             }
-            _ => misuse(format!("{me} unlocks mutex {addr:#x} which it does not hold"), file, line),
+            // POSIX: error-checking and recursive mutexes report an unlock by a thread
+            // that does not hold them (whether another thread does is irrelevant, so no
+            // visible step); for a normal mutex it is undefined behaviour.
+            // SAFETY: m is the program's mutex (checked above).
+            _ if unsafe { kind_of(m) } != NORMAL => libc::EPERM,
+            _ => misuse(format!("{me} unlocks mutex {addr:#x} which it does not hold (a normal mutex)"), file, line),
         }
     })
 }
