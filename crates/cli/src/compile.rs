@@ -45,8 +45,8 @@ pub struct Compiled {
     pub data_symbols: Vec<(u64, u64, String)>,
     /// Offsets of functions named `__VERIFIER_atomic_*`.
     pub atomic_fns: Vec<u64>,
-    /// `(offset, size)` of the program's own definition of `reach_error`, if any.
-    pub error_fns: Vec<(u64, u64)>,
+    /// Offset of the program's own definition of `reach_error`, if any.
+    pub error_fns: Vec<u64>,
     /// The program tries a mutex (`trylock`, `timedlock`, `spin_trylock`, C11's) or waits
     /// on a condition variable with a time-out: its retry loops wait for any unlock of the
     /// mutex, so its unlocks are never weak (`unfold_runtime::memory::set_weak_unlocks`).
@@ -227,13 +227,16 @@ const SUPPORTED_THREAD_FNS: &str = "pthread_create/join/exit/self/equal/detach/y
      thrd_create/join/exit/current/equal/detach/yield, mtx_init/lock/trylock/timedlock/unlock/destroy, \
      cnd_init/signal/broadcast/wait/timedwait/destroy, call_once, tss_create/delete/get/set";
 
+/// Named POSIX semaphores: refused with their own hint, not the list of supported functions.
+const NAMED_SEMAPHORE_FNS: [&str; 3] = ["sem_open", "sem_close", "sem_unlink"];
+
 /// Whether `name` is a thread or synchronisation function (of POSIX threads or C11).
 fn is_thread_fn(name: &str) -> bool {
     ["pthread_", "sem_", "thrd_", "mtx_", "cnd_", "tss_"].iter().any(|p| name.starts_with(p)) || name == "call_once"
 }
 
 fn refusal(name: &str) -> Option<String> {
-    if ["sem_open", "sem_close", "sem_unlink"].contains(&name) {
+    if NAMED_SEMAPHORE_FNS.contains(&name) {
         return Some(format!(
             "`{name}`: named POSIX semaphores are not supported by unfold (use an unnamed semaphore: \
              sem_init/sem_destroy)"
@@ -388,8 +391,8 @@ struct Inspection {
     undefined: Vec<String>,
     data_symbols: Vec<(u64, u64, String)>,
     atomic_fns: Vec<u64>,
-    /// `(offset, size)` of the program's own `reach_error`.
-    error_fns: Vec<(u64, u64)>,
+    /// Offset of the program's own `reach_error`.
+    error_fns: Vec<u64>,
     defines_main: bool,
     /// [`Compiled::tries_mutexes`].
     tries_mutexes: bool,
@@ -443,7 +446,7 @@ fn inspect(so: &Path) -> Result<Inspection> {
                     atomic_fns.push(s.address());
                 }
                 if n == "reach_error" && s.size() > 0 {
-                    error_fns.push((s.address(), s.size()));
+                    error_fns.push(s.address());
                 }
             }
             _ => {}
@@ -559,9 +562,9 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         return Err(Refused(format!("{}: the program has no `main` function", src.display())).into());
     }
     let mut refused: Vec<String> = ins.undefined.iter().filter_map(|n| refusal(n)).collect();
-    if ins.undefined.iter().any(|n| {
-        is_thread_fn(n) && !["sem_open", "sem_close", "sem_unlink"].contains(&n.as_str()) && refusal(n).is_some()
-    }) {
+    // Every undefined thread function is refused (the supported ones are renamed to the
+    // runtime's by the header).
+    if ins.undefined.iter().any(|n| is_thread_fn(n) && !NAMED_SEMAPHORE_FNS.contains(&n.as_str())) {
         refused.push(format!("supported: {SUPPORTED_THREAD_FNS}"));
     }
     if ins.static_tls {

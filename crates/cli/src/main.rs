@@ -565,10 +565,9 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         .ok_or_else(|| failure("usage", format!("--stack-size `{}`: not a valid stack size", build.stack_size)))?;
     let image = Image::load(&c.so)?;
     let base = image.base;
-    // SV-COMP's tasks end infeasible paths with abort() (`assume_abort_if_not`), outside
-    // their reach_error; set before any worker is forked (they inherit it).
-    let error_fns = c.error_fns.iter().map(|&(o, n)| (o + base, o + base + n)).collect();
-    unfold_runtime::shims::set_abort_ends_path(svcomp, error_fns);
+    // SV-COMP's tasks end infeasible paths with abort() (`assume_abort_if_not`); set
+    // before any worker is forked (they inherit it).
+    unfold_runtime::shims::set_abort_ends_path(svcomp);
     let mut args = vec![file.display().to_string()];
     args.extend(build.args.iter().cloned());
     let opts = Options {
@@ -576,7 +575,7 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         exec_timeout: Some(Duration::from_secs_f64(b.exec_timeout.unwrap_or(DEFAULT_EXEC_TIMEOUT))),
         args,
         atomic_fns: c.atomic_fns.iter().map(|a| a + base).collect(),
-        error_fns: c.error_fns.iter().map(|&(o, _)| o + base).collect(),
+        error_fns: c.error_fns.iter().map(|o| o + base).collect(),
         quiet,
         step_capacity: build.max_steps.saturating_add(1),
         memory,

@@ -10,6 +10,7 @@
 
 use crate::exec::{fail, site_file_line, site_with_role, stop, suspend, with_rt, SiteRole, Yield, ATOMIC_OBJ};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::sync::atomic::{AtomicBool, Ordering};
 use unfold_engine::{Action, DefectKind, ObjId, ProgramError, ThreadId};
 
 /// Run a shim body; a panic (an unfold bug) aborts instead of unwinding into C.
@@ -1138,34 +1139,25 @@ fn code_site(ra: *mut c_void) -> u64 {
     (ra as u64).saturating_sub(1)
 }
 
-/// Whether `abort` ends the calling thread's path without a defect, and the code ranges
-/// (`[start, end)`) where it is still the error (set for programs written for SV-COMP,
-/// before any worker is forked: [`set_abort_ends_path`]).
-static ABORT_ENDS_PATH: std::sync::Mutex<Option<Vec<(u64, u64)>>> = std::sync::Mutex::new(None);
+/// Whether `abort` ends the calling thread's path without a defect (set for programs
+/// written for SV-COMP, before any worker is forked: [`set_abort_ends_path`]).
+static ABORT_ENDS_PATH: AtomicBool = AtomicBool::new(false);
 
 /// Make `abort` what SV-COMP's tasks mean by it: the end of a path that is not to be
 /// explored further (`assume_abort_if_not`), like a failed `__VERIFIER_assume`, instead
-/// of a defect — except when it is called from the code ranges `error` (the program's own
-/// `reach_error`, which some tasks define as `abort()`). Stopping only the calling
-/// thread loses no error of the others: one they reach after the abort is reached in the
-/// real program by delaying the aborting thread's last, local step.
-pub fn set_abort_ends_path(on: bool, error: Vec<(u64, u64)>) {
-    *ABORT_ENDS_PATH.lock().unwrap_or_else(|e| e.into_inner()) = on.then_some(error);
-}
-
-/// Whether an `abort` returning to `ra` ends its path without a defect.
-fn abort_ends_path(ra: u64) -> bool {
-    match &*ABORT_ENDS_PATH.lock().unwrap_or_else(|e| e.into_inner()) {
-        Some(error) => !error.iter().any(|&(s, e)| (s..e).contains(&ra)),
-        None => false,
-    }
+/// of a defect. (A task whose `reach_error` aborts fails on entering it, before the
+/// abort: `__unfold_func_enter`.) Stopping only the calling thread loses no error of the
+/// others: one they reach after the abort is reached in the real program by delaying the
+/// aborting thread's last, local step.
+pub fn set_abort_ends_path(on: bool) {
+    ABORT_ENDS_PATH.store(on, Ordering::Relaxed);
 }
 
 /// Replaces `abort`.
 #[no_mangle]
 pub extern "C" fn __unfold_abort_at(ra: *mut c_void) -> ! {
     guard(|| {
-        if abort_ends_path(code_site(ra)) {
+        if ABORT_ENDS_PATH.load(Ordering::Relaxed) {
             with_rt(|rt| {
                 let me = rt.current;
                 rt.assumed.push(me);
