@@ -1138,6 +1138,15 @@ fn check(a: CheckArgs) -> Result<u8> {
             // Negative: the part of the explorer's time that the running time already covers.
             let _ = writeln!(out, "    explorer while the program ran:  {:8.2}", 0.0 - us(t.overlap));
             let _ = writeln!(out, "    total:                           {:8.2}", us(total));
+            // Not in the total: the worker replayed the next execution's prefix while the
+            // explorer worked on the last one.
+            let _ = writeln!(
+                out,
+                "    run ahead of the request:        {:8.2} (during the explorer's time; {} of {} executions)",
+                us(t.ahead),
+                t.continued,
+                t.executions
+            );
             let _ = writeln!(out, "    processes created:               {}", t.processes);
         }
         emit(&out)?;

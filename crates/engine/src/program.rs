@@ -516,6 +516,16 @@ impl<'a> Scheduler<'a> {
         Scheduler { req, pos: 0, asleep: Vec::new(), sleep_loaded: false, last: None }
     }
 
+    /// The scheduler of a run that performed its first steps under another request
+    /// whose replay `req` repeats (a worker that started replaying before it knew the
+    /// whole request): it goes on from `before`'s position. `before` must still be inside
+    /// its replay and `req`'s, so that no sleep set has been applied yet.
+    pub fn continue_with(before: &Scheduler<'_>, req: RunRequest<'a>) -> Self {
+        debug_assert!(!before.sleep_loaded && before.pos <= req.replay.len());
+        debug_assert_eq!(before.req.replay[..before.pos], req.replay[..before.pos]);
+        Scheduler { req, pos: before.pos, asleep: Vec::new(), sleep_loaded: false, last: before.last }
+    }
+
     /// Decide who moves next in `state`. Errors if the replay names a thread that
     /// cannot move.
     pub fn decide(&mut self, state: &SchedState) -> Result<Decision, ProgramError> {
@@ -620,22 +630,38 @@ pub fn drive(
 ) -> Result<End, ProgramError> {
     state.reset(first);
     let mut sched = Scheduler::new(*req);
-    loop {
+    Ok(drive_until(&mut sched, state, frontend, |_| false)?.expect("never paused"))
+}
+
+/// The loop of [`drive`] on a run already started (`state` and `sched` as the last call
+/// left them), which stops before step `i` when `pause(i)` says so: `Ok(None)`. A
+/// paused run goes on with another call, possibly with a scheduler for a longer
+/// request ([`Scheduler::continue_with`]).
+pub fn drive_until(
+    sched: &mut Scheduler<'_>,
+    state: &mut SchedState,
+    frontend: &mut impl Frontend,
+    mut pause: impl FnMut(usize) -> bool,
+) -> Result<Option<End>, ProgramError> {
+    Ok(Some(loop {
+        if pause(sched.steps()) {
+            return Ok(None);
+        }
         let t = match sched.decide(state)? {
             Decision::Run(t) => t,
             Decision::Stop(StopReason::NoneEnabled) => {
                 let blocked = state.blocked();
-                return Ok(if blocked.is_empty() { End::Finished } else { End::Deadlock { blocked } });
+                break if blocked.is_empty() { End::Finished } else { End::Deadlock { blocked } };
             }
-            Decision::Stop(StopReason::SleepBlocked) => return Ok(End::SleepBlocked),
-            Decision::Stop(StopReason::StepBound) => return Ok(End::StepBound),
+            Decision::Stop(StopReason::SleepBlocked) => break End::SleepBlocked,
+            Decision::Stop(StopReason::StepBound) => break End::StepBound,
         };
         let (action, result) =
             state.resolve_with_result(t).expect("checker bug: scheduled a thread without a pending action");
         let index = sched.steps();
         let mut step = Step { thread: t, action, site: frontend.site(t), next: None, child_next: None };
         if !frontend.begin(index, &step) {
-            return Ok(End::StepBound);
+            break End::StepBound;
         }
         (step.next, step.child_next) = frontend.perform(index, t, action, result)?;
         step.action = frontend.performed_as(t, action);
@@ -644,7 +670,7 @@ pub fn drive(
         // state (the frontend does not change it).
         state.apply_resolved(index, &step, Some(action))?;
         sched.performed(t, step.action);
-    }
+    }))
 }
 
 impl fmt::Display for Step {

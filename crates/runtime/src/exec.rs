@@ -22,9 +22,10 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_void};
-use unfold_engine::program::{drive, Frontend, Site};
+use unfold_engine::program::{drive_until, Frontend, Site};
 use unfold_engine::{
-    Action, Defect, DefectKind, End, ObjId, ProgramError, RunRequest, SchedState, Step, ThreadId, ThreadNames,
+    Action, Defect, DefectKind, End, ObjId, ProgramError, RunRequest, SchedState, Scheduler, Step, ThreadId,
+    ThreadNames,
 };
 
 extern "C" {
@@ -584,6 +585,20 @@ impl Executor {
 
     /// Run one execution from the current (pristine) state.
     pub fn run(&mut self, req: &RunRequest<'_>, sink: &mut dyn StepSink) -> Result<Outcome, ProgramError> {
+        let r = self.begin(sink).and_then(|first| {
+            let mut state = SchedState::default();
+            state.reset(first);
+            let end = self.advance(&mut Scheduler::new(*req), &mut state, sink, |_| false)?;
+            Ok(Outcome { first, end: end.expect("never paused") })
+        });
+        self.end();
+        r
+    }
+
+    /// Start an execution from the current (pristine) state: reset the runtime's state
+    /// and run main to its first visible action, which it returns. [`Executor::end`]
+    /// must follow, whatever happens in between.
+    pub fn begin(&mut self, sink: &mut dyn StepSink) -> Result<Option<Action>, ProgramError> {
         self.sites.iter_mut().for_each(|s| *s = 0);
         with_rt(|rt| {
             rt.active = true;
@@ -603,20 +618,6 @@ impl Executor {
             rt.exiting = false;
         });
         crate::sync::reset();
-        let r = self.run_inner(req, sink);
-        self.discard();
-        with_rt(|rt| rt.active = false);
-        r
-    }
-
-    fn sync_names(sink: &mut dyn StepSink) {
-        let new = with_rt(|rt| std::mem::take(&mut rt.new_names));
-        if !new.is_empty() {
-            sink.names(&new);
-        }
-    }
-
-    fn run_inner(&mut self, req: &RunRequest<'_>, sink: &mut dyn StepSink) -> Result<Outcome, ProgramError> {
         let main = self.main;
         let argc = (self.argv.len() - 1) as c_int;
         let argv = self.argv.as_ptr() as usize;
@@ -625,9 +626,32 @@ impl Executor {
         if let Some(e) = with_rt(|rt| rt.unsupported.take()) {
             return Err(e);
         }
-        let mut state = SchedState::default();
-        let end = drive(req, first, &mut state, &mut CRun { ex: self, sink })?;
-        Ok(Outcome { first, end })
+        Ok(first)
+    }
+
+    /// Go on with the execution [`Executor::begin`] started, in `state` and with
+    /// `sched`, until it ends or `pause` stops it before a step ([`drive_until`]).
+    pub fn advance(
+        &mut self,
+        sched: &mut Scheduler<'_>,
+        state: &mut SchedState,
+        sink: &mut dyn StepSink,
+        pause: impl FnMut(usize) -> bool,
+    ) -> Result<Option<End>, ProgramError> {
+        drive_until(sched, state, &mut CRun { ex: self, sink }, pause)
+    }
+
+    /// End the execution in progress: its threads are discarded where they stand.
+    pub fn end(&mut self) {
+        self.discard();
+        with_rt(|rt| rt.active = false);
+    }
+
+    fn sync_names(sink: &mut dyn StepSink) {
+        let new = with_rt(|rt| std::mem::take(&mut rt.new_names));
+        if !new.is_empty() {
+            sink.names(&new);
+        }
     }
 }
 

@@ -650,6 +650,9 @@ pub(crate) struct Header {
     pub(crate) awaits: WireAwaits,
     pub(crate) run_ns: AtomicU64,
     pub(crate) reset_ns: AtomicU64,
+    /// How long the worker ran the execution ahead of its request (`worker.rs`,
+    /// "Running ahead").
+    pub(crate) ahead_ns: AtomicU64,
     /// Fork mode: the peak resident set size of the execution processes so far, in bytes
     /// (the fork server's `RUSAGE_CHILDREN`).
     pub(crate) exec_rss: AtomicU64,
@@ -660,6 +663,9 @@ pub(crate) struct Header {
     /// blocked on its pipe.
     pub(crate) req_seq: AtomicU64,
     pub(crate) resp_seq: AtomicU64,
+    /// The last response whose results the parent has read (parent): from then on the
+    /// worker may run the next execution ahead of its request.
+    pub(crate) collected_seq: AtomicU64,
     pub(crate) worker_waiting: AtomicU32,
     pub(crate) parent_waiting: AtomicU32,
 }

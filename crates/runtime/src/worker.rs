@@ -19,7 +19,7 @@
 //! Thread identities live in shared memory too (`ThreadNames` entries in interning
 //! order), so they survive worker re-forks.
 
-use crate::exec::{take_results, Executor, Rt, StepSink, RT};
+use crate::exec::{take_results, Executor, Outcome, Rt, StepSink, RT};
 use crate::image::Image;
 use crate::mem::{Arena, ImageSnapshot, Stacks, TlsBlocks};
 use crate::nondet::{Draw, NondetKind};
@@ -36,7 +36,8 @@ use std::ffi::{c_char, c_int, CString};
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use unfold_engine::{
-    Action, Defect, DefectKind, End, Execution, Independence, Program, ProgramError, RunRequest, Step, ThreadId,
+    Action, Defect, DefectKind, End, Execution, Independence, Program, ProgramError, RunRequest, SchedState, Scheduler,
+    Step, ThreadId,
 };
 
 /// How executions are isolated from each other.
@@ -100,6 +101,11 @@ pub struct Timing {
     /// The explorer's work during runs, up to each run's length: time in which the
     /// parent and the worker both worked.
     pub overlap: Duration,
+    /// Worker: running executions ahead of their request, while the explorer still
+    /// worked on the last one (`WorkerCtx`, "Running ahead"), for the runs continued.
+    pub ahead: Duration,
+    /// Executions that continued a run ahead of their request.
+    pub continued: u64,
 }
 
 struct Worker {
@@ -148,6 +154,8 @@ pub struct CProgram {
     interruptible: bool,
     /// Pending sites of the blocked threads of the last deadlocked execution.
     deadlock_sites: PendingSites,
+    /// The pending site of each thread at the end of the last execution (0: none).
+    last_sites: Vec<u64>,
     /// End of the whole exploration: an execution still running then is cut.
     deadline: Option<Instant>,
     /// The valuation of nondeterministic values of the next executions, sorted by key,
@@ -243,6 +251,8 @@ struct ShmSink<'a> {
     known: &'a [AtomicU64],
     /// The first known step that the run did not repeat: the run stops there.
     diverged: Option<(usize, Step)>,
+    /// The thread of every step so far (what a run ahead of the next request repeats).
+    schedule: &'a mut Vec<ThreadId>,
 }
 
 impl StepSink for ShmSink<'_> {
@@ -253,6 +263,7 @@ impl StepSink for ShmSink<'_> {
         if self.n < self.known.len() {
             // Known to the parent: only counted (its digest is checked once it is done).
             self.hdr.last_final.store(0, Ordering::Release);
+            self.schedule.push(s.thread);
             self.n += 1;
             self.hdr.running.store(s.thread.0 as u64, Ordering::Relaxed);
             self.hdr.nsteps.store(self.n as u64, Ordering::Release);
@@ -264,6 +275,7 @@ impl StepSink for ShmSink<'_> {
             self.full = Some(e);
             return false;
         }
+        self.schedule.push(s.thread);
         self.n += 1;
         self.last = Some(s);
         self.hdr.running.store(s.thread.0 as u64, Ordering::Relaxed);
@@ -293,17 +305,67 @@ impl StepSink for ShmSink<'_> {
         self.hdr.running.store(t.0 as u64, Ordering::Relaxed);
     }
     fn names(&mut self, entries: &[(ThreadId, u32)]) {
-        for &e in entries {
-            let n = self.hdr.nnames.load(Ordering::Relaxed) as usize;
-            if let Some(slot) = self.hdr.names.get(n) {
-                slot.store(encode_name(e), Ordering::Relaxed);
-                self.hdr.nnames.store(n as u64 + 1, Ordering::Release);
-            }
+        publish_names(self.hdr, entries);
+    }
+}
+
+/// Append threads interned by the worker to the shared thread table.
+fn publish_names(hdr: &Header, entries: &[(ThreadId, u32)]) {
+    for &e in entries {
+        let n = hdr.nnames.load(Ordering::Relaxed) as usize;
+        if let Some(slot) = hdr.names.get(n) {
+            slot.store(encode_name(e), Ordering::Relaxed);
+            hdr.nnames.store(n as u64 + 1, Ordering::Release);
         }
     }
 }
 
+/// Where the steps of a run ahead of its request go ("Running ahead", [`WorkerCtx`]):
+/// nowhere; each is checked against the digest of the same step of the last execution,
+/// which it repeats.
+struct AheadSink<'a> {
+    hdr: &'a Header,
+    /// The digests of the last execution's steps, as far as the run may go.
+    known: &'a [AtomicU64],
+    n: usize,
+    /// A step did not repeat the last execution's: the run cannot be continued.
+    diverged: bool,
+}
+
+impl StepSink for AheadSink<'_> {
+    fn push(&mut self, _: Step) -> bool {
+        if self.diverged || self.n >= self.known.len() {
+            return false;
+        }
+        self.n += 1;
+        true
+    }
+    fn update_last(&mut self, s: Step) {
+        self.diverged |= self.known[self.n - 1].load(Ordering::Relaxed) != step_digest(s.thread, s.action);
+    }
+    fn running(&mut self, t: ThreadId) {
+        self.hdr.running.store(t.0 as u64, Ordering::Relaxed);
+    }
+    fn names(&mut self, entries: &[(ThreadId, u32)]) {
+        publish_names(self.hdr, entries);
+    }
+}
+
 /// Everything a worker needs, moved out of the parent's copy after the fork.
+///
+/// # Running ahead
+///
+/// The next request of an explorer almost always replays a prefix of the last
+/// execution: it branches off where the explorer found an alternative. A persistent
+/// worker does not wait for it idle: once the parent has read the last results
+/// ([`Header::collected_seq`]), it resets the program and replays the last execution's
+/// schedule (all but its last step, checking each step against its digest), pausing
+/// before every step to look for the request. When the request comes and its known
+/// prefix covers the steps already taken, the run goes on from there
+/// ([`Scheduler::continue_with`]) as if it had started with the request; otherwise it
+/// is discarded and the request runs from the start. The explorer's analysis of the
+/// last execution and the replay of the next one's prefix overlap. Only with the
+/// program's output discarded (a discarded run would print twice).
 struct WorkerCtx<'a> {
     exec: Executor,
     hdr: &'a Header,
@@ -313,14 +375,30 @@ struct WorkerCtx<'a> {
     /// The request, decoded (buffers reused across executions).
     replay_buf: Vec<ThreadId>,
     sleep_buf: Vec<(ThreadId, Action)>,
+    /// The thread of each step of the last execution.
+    schedule: Vec<ThreadId>,
+    /// The last execution ran to a normal end: it can be repeated ahead of the next
+    /// request.
+    repeatable: bool,
+    /// The last request's independence relation.
+    independence: Independence,
+}
+
+/// A request, decoded ([`WorkerCtx::decode_request`]).
+struct Decoded {
+    independence: Independence,
+    max_steps: usize,
+    /// Steps known to the parent ([`Header::known_len`]).
+    known: usize,
+    /// The valuation of nondeterministic values is the last request's.
+    same_valuation: bool,
 }
 
 impl WorkerCtx<'_> {
-    /// Run one execution described in the header, write the results into it.
-    fn run_one(&mut self) {
-        let t0 = Instant::now();
+    /// Clear the results in the header (all but the step count, which the parent resets
+    /// with each request).
+    fn clear_results(&self) {
         let hdr = self.hdr;
-        hdr.nsteps.store(0, Ordering::Relaxed);
         hdr.last_final.store(1, Ordering::Relaxed);
         hdr.crash_pc.store(0, Ordering::Relaxed);
         hdr.crash_addr.store(0, Ordering::Relaxed);
@@ -335,37 +413,126 @@ impl WorkerCtx<'_> {
         hdr.draws_cut.store(0, Ordering::Relaxed);
         hdr.error.store(error_code::NONE, Ordering::Relaxed);
         hdr.awaits.clear();
+    }
+
+    /// Run one execution described in the header, write the results into it.
+    fn run_one(&mut self) {
+        let t0 = Instant::now();
+        self.hdr.nsteps.store(0, Ordering::Relaxed);
+        self.hdr.ahead_ns.store(0, Ordering::Relaxed);
+        self.clear_results();
         let r = match self.decode_request() {
-            Ok(req) => {
+            Ok(d) => {
+                let mut schedule = std::mem::take(&mut self.schedule);
+                schedule.clear();
+                let replay = std::mem::take(&mut self.replay_buf);
+                let sleep = std::mem::take(&mut self.sleep_buf);
+                let req =
+                    RunRequest { replay: &replay, sleep: &sleep, independence: d.independence, max_steps: d.max_steps };
                 let mut sink = ShmSink {
-                    hdr,
+                    hdr: self.hdr,
                     steps: self.steps,
                     n: 0,
                     last: None,
                     full: None,
-                    known: &self.known[..req.2],
+                    known: &self.known[..d.known],
                     diverged: None,
+                    schedule: &mut schedule,
                 };
-                let replay = std::mem::take(&mut self.replay_buf);
-                let sleep = std::mem::take(&mut self.sleep_buf);
-                let req = RunRequest { replay: &replay, sleep: &sleep, independence: req.0, max_steps: req.1 };
                 let r = self.exec.run(&req, &mut sink);
-                (self.replay_buf, self.sleep_buf) = (replay, sleep);
-                match (sink.full, sink.diverged) {
-                    (Some(e), _) => Err(ProgramError::Limit(e.message())),
-                    (None, Some((step, s))) => Err(ProgramError::Divergence {
-                        step,
-                        detail: format!(
-                            "{} performed {:?} where the same replay performed another action before (the program \
-                             does not repeat its steps: it is not data-deterministic)",
-                            s.thread, s.action
-                        ),
-                    }),
-                    (None, None) => r,
-                }
+                let r = sink_verdict(r, sink.full, sink.diverged);
+                (self.replay_buf, self.sleep_buf, self.schedule) = (replay, sleep, schedule);
+                r
             }
             Err(c) => Err(ProgramError::Failed(c.message())),
         };
+        self.publish(r, t0);
+    }
+
+    /// Run the next execution ahead of its request ("Running ahead"), then serve the
+    /// request. `restore` resets the program's memory. False when the parent is gone.
+    fn run_ahead(&mut self, seen: u64, fd: c_int, spinner: &mut Spinner, restore: &dyn Fn()) -> bool {
+        let hdr = self.hdr;
+        let t0 = Instant::now();
+        restore();
+        hdr.reset_ns.store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        let t1 = Instant::now();
+        self.clear_results();
+        let last = std::mem::take(&mut self.schedule);
+        // The last step is where the next execution branches off at the latest.
+        let limit = last.len().saturating_sub(1).min(self.known.len());
+        let req = RunRequest { replay: &last[..limit], sleep: &[], independence: self.independence, max_steps: limit };
+        let mut sink = AheadSink { hdr, known: &self.known[..limit], n: 0, diverged: false };
+        let mut state = SchedState::default();
+        let mut sched = Scheduler::new(req);
+        let first = self.exec.begin(&mut sink);
+        let going = first.as_ref().is_ok_and(|&f| {
+            state.reset(f);
+            let paused =
+                self.exec.advance(&mut sched, &mut state, &mut sink, |_| hdr.req_seq.load(Ordering::Acquire) != seen);
+            matches!(paused, Ok(None | Some(End::StepBound))) && !sink.diverged
+        });
+        let ahead = t1.elapsed();
+        if !wait_seq(&hdr.req_seq, seen, &hdr.worker_waiting, fd, spinner) {
+            self.exec.end();
+            return false;
+        }
+        let t2 = Instant::now();
+        let taken = sched.steps();
+        match self.decode_request() {
+            Ok(d)
+                if going
+                    && d.same_valuation
+                    && d.independence == self.independence
+                    && taken <= d.known
+                    && taken <= d.max_steps =>
+            {
+                hdr.ahead_ns.store(ahead.as_nanos() as u64, Ordering::Relaxed);
+                hdr.nsteps.store(taken as u64, Ordering::Release);
+                let replay = std::mem::take(&mut self.replay_buf);
+                let sleep = std::mem::take(&mut self.sleep_buf);
+                let req =
+                    RunRequest { replay: &replay, sleep: &sleep, independence: d.independence, max_steps: d.max_steps };
+                let mut sched = Scheduler::continue_with(&sched, req);
+                let mut schedule = last;
+                schedule.truncate(taken);
+                let mut sink = ShmSink {
+                    hdr,
+                    steps: self.steps,
+                    n: taken,
+                    last: None,
+                    full: None,
+                    known: &self.known[..d.known],
+                    diverged: None,
+                    schedule: &mut schedule,
+                };
+                let r = self.exec.advance(&mut sched, &mut state, &mut sink, |_| false);
+                self.exec.end();
+                let first = first.expect("going");
+                let r = r.map(|end| Outcome { first, end: end.expect("never paused") });
+                let r = sink_verdict(r, sink.full, sink.diverged);
+                (self.replay_buf, self.sleep_buf, self.schedule) = (replay, sleep, schedule);
+                self.publish(r, t2);
+            }
+            _ => {
+                // Not a continuation of the run ahead (or the request is garbage, which
+                // `run_one` reports): start afresh.
+                self.exec.end();
+                self.schedule = last;
+                restore();
+                self.run_one();
+            }
+        }
+        true
+    }
+
+    /// Write the results of a run into the header; `t0`: when it started.
+    fn publish(&mut self, r: Result<Outcome, ProgramError>, t0: Instant) {
+        let hdr = self.hdr;
+        self.repeatable = matches!(
+            &r,
+            Ok(o) if matches!(o.end, End::Finished | End::Deadlock { .. } | End::SleepBlocked | End::StepBound)
+        );
         let (defects, assumed) = take_results();
         // The results' waits on several locations: `first` and the blocked threads.
         let r = r.and_then(|o| {
@@ -425,11 +592,10 @@ impl WorkerCtx<'_> {
         hdr.run_ns.store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
     }
 
-    /// Read the request into the buffers: (independence, max steps, steps known to the
-    /// parent). Also catches up with the threads interned by other processes (fork mode:
+    /// Read the request into the buffers. Also catches up with the threads interned by other processes (fork mode:
     /// earlier execution processes; persistent mode: nothing new), which must keep their
     /// ids here.
-    fn decode_request(&mut self) -> Result<(Independence, usize, usize), Corrupt> {
+    fn decode_request(&mut self) -> Result<Decoded, Corrupt> {
         let hdr = self.hdr;
         let n = load_len(&hdr.nnames, MAX_NAMES, "threads")?;
         let known = crate::exec::with_rt(|rt| rt.names.len() - 1);
@@ -448,10 +614,36 @@ impl WorkerCtx<'_> {
         let independence = decode_independence(hdr.independence.load(Ordering::Relaxed))?;
         let max_steps = load_len(&hdr.max_steps, self.steps.len(), "maximum steps")?;
         let (valuation, default) = hdr.valuation()?;
-        crate::exec::with_rt(|rt| (rt.valuation, rt.nondet_default) = (valuation, default));
+        let same_valuation = crate::exec::with_rt(|rt| {
+            let same = rt.valuation == valuation && rt.nondet_default == default;
+            (rt.valuation, rt.nondet_default) = (valuation, default);
+            same
+        });
         // Known steps lie within the replay (the parent knows nothing past it).
         let known = load_len(&hdr.known_len, self.replay_buf.len(), "known steps")?;
-        Ok((independence, max_steps, known))
+        self.independence = independence;
+        Ok(Decoded { independence, max_steps, known, same_valuation })
+    }
+}
+
+/// The result of a run, given what its sink saw: a full list of waits or a known step
+/// not repeated stops the run with an error.
+fn sink_verdict(
+    r: Result<Outcome, ProgramError>,
+    full: Option<AwaitsFull>,
+    diverged: Option<(usize, Step)>,
+) -> Result<Outcome, ProgramError> {
+    match (full, diverged) {
+        (Some(e), _) => Err(ProgramError::Limit(e.message())),
+        (None, Some((step, s))) => Err(ProgramError::Divergence {
+            step,
+            detail: format!(
+                "{} performed {:?} where the same replay performed another action before (the program does not \
+                 repeat its steps: it is not data-deterministic)",
+                s.thread, s.action
+            ),
+        }),
+        (None, None) => r,
     }
 }
 
@@ -506,6 +698,7 @@ impl CProgram {
             worker_hwm: 0,
             interruptible: true,
             deadlock_sites: PendingSites::default(),
+            last_sites: Vec::new(),
             deadline: None,
             valuation: Vec::new(),
             nondet_default: 0,
@@ -543,9 +736,7 @@ impl CProgram {
 
     /// The site of thread `t`'s pending action at the end of the last execution.
     pub fn pending_site(&self, t: ThreadId) -> Option<u64> {
-        let hdr = self.hdr.one();
-        let n = load_len(&hdr.nsites, MAX_SLEEP, "sites").unwrap_or(0);
-        hdr.sites[..n].get(t.index()).map(|s| s.load(Ordering::Relaxed)).filter(|&s| s != 0)
+        self.last_sites.get(t.index()).copied().filter(|&s| s != 0)
     }
 
     /// A handle on the pending sites of the blocked threads of the last deadlock, updated
@@ -694,14 +885,42 @@ impl CProgram {
             known: self.known.get(),
             replay_buf: Vec::new(),
             sleep_buf: Vec::new(),
+            schedule: Vec::new(),
+            repeatable: false,
+            independence: Independence::default(),
         };
         let persistent = self.opts.mode == Mode::Persistent;
+        let ahead = persistent && self.opts.quiet;
         let snapshot = &self.snapshot;
+        let restore = || {
+            snapshot.restore();
+            crate::exec::with_rt(|rt| rt.arena.as_mut().map(|a| a.reset()));
+        };
         let mut dirty = false;
         let mut seen = 0;
         let mut spinner = Spinner::new(WORKER_SPIN);
         loop {
             let h = ctx.hdr;
+            // Run the next execution ahead of its request once the parent has read the
+            // last one's results ("Running ahead" at `WorkerCtx`).
+            if ahead
+                && ctx.repeatable
+                && spinner.spin(
+                    || h.req_seq.load(Ordering::Acquire) != seen || h.collected_seq.load(Ordering::Acquire) == seen,
+                    || {},
+                )
+                && h.req_seq.load(Ordering::Acquire) == seen
+            {
+                if !ctx.run_ahead(seen, req, &mut spinner, &restore) {
+                    break;
+                }
+                seen = h.req_seq.load(Ordering::SeqCst);
+                h.resp_seq.store(seen, Ordering::SeqCst);
+                if h.parent_waiting.load(Ordering::SeqCst) == 1 && !write_byte(resp, 1) {
+                    break;
+                }
+                continue;
+            }
             if !wait_seq(&h.req_seq, seen, &h.worker_waiting, req, &mut spinner) {
                 break;
             }
@@ -709,8 +928,7 @@ impl CProgram {
             let t0 = Instant::now();
             if persistent {
                 if dirty {
-                    snapshot.restore();
-                    crate::exec::with_rt(|rt| rt.arena.as_mut().map(|a| a.reset()));
+                    restore();
                 }
                 h.reset_ns.store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 ctx.run_one();
@@ -1019,6 +1237,9 @@ impl CProgram {
             Ok(Ok(())) => self.learn_steps(out, known),
             _ => self.known_steps.clear(),
         }
+        // The results are read and the digests of the new steps written: the worker may
+        // run the next execution ahead of its request.
+        self.hdr.one().collected_seq.store(self.seq, Ordering::Release);
         self.timing.transfer += t1.elapsed();
         let ran = (self.timing.run + self.timing.reset).saturating_sub(ran);
         self.timing.handoff += roundtrip.saturating_sub(ran.max(worked));
@@ -1094,6 +1315,7 @@ impl CProgram {
             Err(interrupt) => Some(self.stop_cut_execution(interrupt)),
             Ok(_) => None,
         };
+        self.last_sites.clear();
         let hdr = self.hdr.one();
         // The worker is idle or dead: nothing writes the results while we read them —
         // except, in fork mode, the execution process of a cut execution, which dies with
@@ -1133,6 +1355,9 @@ impl CProgram {
             Ok(true) => {
                 self.timing.run += Duration::from_nanos(hdr.run_ns.load(Ordering::Relaxed));
                 self.timing.reset += Duration::from_nanos(hdr.reset_ns.load(Ordering::Relaxed));
+                let ahead = hdr.ahead_ns.load(Ordering::Relaxed);
+                self.timing.ahead += Duration::from_nanos(ahead);
+                self.timing.continued += u64::from(ahead > 0);
                 if self.opts.mode == Mode::ForkPerExecution {
                     self.timing.processes += 1;
                     let st = hdr.child_status.load(Ordering::Relaxed);
@@ -1196,12 +1421,13 @@ impl CProgram {
             let t = t.load(Ordering::Relaxed);
             out.assumed.push(ThreadId(u16::try_from(t).map_err(|_| Corrupt("failed assumption".into()))?));
         }
+        // Kept: the worker may clear them when it runs ahead (`pending_site`).
+        let n = load_len(&hdr.nsites, MAX_SLEEP, "sites")?;
+        self.last_sites.extend(hdr.sites[..n].iter().map(|s| s.load(Ordering::Relaxed)));
         out.end = match hdr.end_tag.load(Ordering::Relaxed) {
             end_tag::FINISHED => End::Finished,
             end_tag::DEADLOCK => {
-                let n = load_len(&hdr.nsites, MAX_SLEEP, "sites")?;
-                let sites: Vec<u64> = hdr.sites[..n].iter().map(|s| s.load(Ordering::Relaxed)).collect();
-                self.deadlock_sites.set(&sites);
+                self.deadlock_sites.set(&self.last_sites);
                 let n = load_len(&hdr.nblocked, MAX_SLEEP, "blocked threads")?;
                 let mut blocked = Vec::with_capacity(n);
                 for (i, w) in hdr.blocked[..n].iter().enumerate() {
