@@ -16,6 +16,7 @@ use anyhow::{bail, Context, Result};
 use object::{Object, ObjectSymbol, SymbolKind};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use unfold_runtime::EntryHook;
 
 /// User-controlled compilation flags.
 #[derive(Clone, Debug, Default)]
@@ -45,8 +46,9 @@ pub struct Compiled {
     pub data_symbols: Vec<(u64, u64, String)>,
     /// Offsets of functions named `__VERIFIER_atomic_*`.
     pub atomic_fns: Vec<u64>,
-    /// Offset of the program's own definition of `reach_error`, if any.
-    pub error_fns: Vec<u64>,
+    /// Offsets of the program's own SV-COMP functions whose call means what their name
+    /// says (`reach_error`, `__VERIFIER_error`, `__VERIFIER_atomic_begin`/`_end`).
+    pub entry_hooks: Vec<(u64, EntryHook)>,
     /// The program tries a mutex (`trylock`, `timedlock`, `spin_trylock`, C11's) or waits
     /// on a condition variable with a time-out: its retry loops wait for any unlock of the
     /// mutex, so its unlocks are never weak (`unfold_runtime::memory::set_weak_unlocks`).
@@ -391,8 +393,8 @@ struct Inspection {
     undefined: Vec<String>,
     data_symbols: Vec<(u64, u64, String)>,
     atomic_fns: Vec<u64>,
-    /// Offset of the program's own `reach_error`.
-    error_fns: Vec<u64>,
+    /// [`Compiled::entry_hooks`].
+    entry_hooks: Vec<(u64, EntryHook)>,
     defines_main: bool,
     /// [`Compiled::tries_mutexes`].
     tries_mutexes: bool,
@@ -428,7 +430,7 @@ fn inspect(so: &Path) -> Result<Inspection> {
     }
     let mut data_symbols = Vec::new();
     let mut atomic_fns = Vec::new();
-    let mut error_fns = Vec::new();
+    let mut entry_hooks = Vec::new();
     let mut defines_main = false;
     for s in file.symbols().chain(file.dynamic_symbols()) {
         let Ok(n) = s.name() else { continue };
@@ -445,8 +447,8 @@ fn inspect(so: &Path) -> Result<Inspection> {
                 {
                     atomic_fns.push(s.address());
                 }
-                if n == "reach_error" && s.size() > 0 {
-                    error_fns.push(s.address());
+                if let Some(hook) = own_svcomp_fn(n).filter(|_| s.size() > 0) {
+                    entry_hooks.push((s.address(), hook));
                 }
             }
             _ => {}
@@ -456,12 +458,31 @@ fn inspect(so: &Path) -> Result<Inspection> {
     data_symbols.dedup();
     atomic_fns.sort();
     atomic_fns.dedup();
-    error_fns.sort();
-    error_fns.dedup();
+    entry_hooks.sort();
+    entry_hooks.dedup();
     undefined.sort();
     undefined.dedup();
-    Ok(Inspection { static_tls, undefined, data_symbols, atomic_fns, error_fns, defines_main, tries_mutexes })
+    Ok(Inspection { static_tls, undefined, data_symbols, atomic_fns, entry_hooks, defines_main, tries_mutexes })
 }
+
+/// What a call of the SV-COMP function `name` means when the program defines it itself.
+fn own_svcomp_fn(name: &str) -> Option<EntryHook> {
+    match name {
+        "reach_error" | "__VERIFIER_error" => Some(EntryHook::Error),
+        "__VERIFIER_atomic_begin" => Some(EntryHook::AtomicBegin),
+        "__VERIFIER_atomic_end" => Some(EntryHook::AtomicEnd),
+        _ => None,
+    }
+}
+
+/// The header's trampolines for the SV-COMP functions a program may also define itself
+/// (compiled with `__UNFOLD_OWN_VERIFIER`, each one it only declares is renamed to its
+/// trampoline).
+const OWN_SVCOMP_TRAMPOLINES: [(&str, &str); 3] = [
+    ("__VERIFIER_error", "__unfold_VERIFIER_error"),
+    ("__VERIFIER_atomic_begin", "__unfold_VERIFIER_atomic_begin"),
+    ("__VERIFIER_atomic_end", "__unfold_VERIFIER_atomic_end"),
+];
 
 /// Functions that open, create, rename or remove files: what an execution does with
 /// them outlives it (neither a reset nor a fresh process undoes a write to a file).
@@ -540,17 +561,40 @@ pub fn written_for_svcomp(source: &[u8]) -> bool {
 pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled> {
     check_source(src)?;
     let mut extra = Vec::new();
-    let mut so = run_cc(src, dir, flags, &extra)?;
+    let mut so = match run_cc(src, dir, flags, &extra) {
+        Ok(so) => so,
+        Err(first) => {
+            // A program that defines __VERIFIER_error or __VERIFIER_atomic_begin/end
+            // itself clashes with the header's trampolines: compile it with its own
+            // definitions (their calls are hooked below); any other error is the first
+            // compilation's.
+            let source = std::fs::read(src).unwrap_or_default();
+            let mentions = |n: &str| source.windows(n.len()).any(|w| w == n.as_bytes());
+            if !OWN_SVCOMP_TRAMPOLINES.iter().any(|(n, _)| mentions(n)) {
+                return Err(first);
+            }
+            extra.push("-D__UNFOLD_OWN_VERIFIER".to_string());
+            run_cc(src, dir, flags, &extra).map_err(|_| first)?
+        }
+    };
     let mut ins = inspect(&so)?;
     let mut again = false;
+    for (name, trampoline) in OWN_SVCOMP_TRAMPOLINES {
+        if !extra.is_empty() && ins.undefined.iter().any(|n| n == name) {
+            // Only declared: the header's trampoline serves it.
+            extra.push(format!("-D{name}={trampoline}"));
+            again = true;
+        }
+    }
     if ins.undefined.iter().any(|n| n == "reach_error") {
         // Declared but not defined: make it the runtime's error entry point.
         extra.push("-Dreach_error=__unfold_VERIFIER_error".to_string());
         again = true;
     }
-    if !ins.atomic_fns.is_empty() || !ins.error_fns.is_empty() {
+    if !ins.atomic_fns.is_empty() || !ins.entry_hooks.is_empty() {
         // Functions named __VERIFIER_atomic_* run atomically, and entering the program's
-        // own reach_error is the error: hook function entry/exit.
+        // own reach_error (or __VERIFIER_error, __VERIFIER_atomic_begin/end) does what its
+        // name says: hook function entry/exit.
         extra.extend(["-finstrument-functions".to_string(), "-D__UNFOLD_INSTRUMENT".to_string()]);
         again = true;
     }
@@ -596,7 +640,7 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         stateful_imports,
         data_symbols: ins.data_symbols,
         atomic_fns: ins.atomic_fns,
-        error_fns: ins.error_fns,
+        entry_hooks: ins.entry_hooks,
         tries_mutexes: ins.tries_mutexes,
     })
 }

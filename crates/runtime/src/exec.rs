@@ -33,6 +33,20 @@ extern "C" {
     static environ: *mut *mut c_char;
 }
 
+/// What entering a function the program defines itself means, for the SV-COMP
+/// functions whose meaning is their name, not their body (programs define them as stubs
+/// to compile natively): caught by the `-finstrument-functions` entry hook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum EntryHook {
+    /// `reach_error` or `__VERIFIER_error`: the error (whatever the body does: nothing,
+    /// loop, abort).
+    Error,
+    /// `__VERIFIER_atomic_begin`: an atomic section starts.
+    AtomicBegin,
+    /// `__VERIFIER_atomic_end`: the atomic section ends.
+    AtomicEnd,
+}
+
 /// `main(argc, argv, envp)` of the program.
 pub type MainFn = unsafe extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) -> c_int;
 /// A pthread start routine.
@@ -304,9 +318,9 @@ pub(crate) struct Rt {
     pub steps_done: usize,
     pub exit_code: c_int,
     pub atomic_fns: Vec<u64>,
-    /// Entry addresses of the program's own `reach_error` (sorted): entering it is the
-    /// error, whatever its body does.
-    pub error_fns: Vec<u64>,
+    /// Entry addresses of the program's own SV-COMP functions (sorted): entering one
+    /// does what its name says, whatever its body does.
+    pub entry_hooks: Vec<(u64, EntryHook)>,
     pub arena: Option<Arena>,
     /// The program's writable data segments, `[start, end)`: mapped for the life of the
     /// worker (the image is never unloaded).
@@ -348,7 +362,7 @@ thread_local! {
         steps_done: 0,
         exit_code: 0,
         atomic_fns: Vec::new(),
-        error_fns: Vec::new(),
+        entry_hooks: Vec::new(),
         arena: None,
         static_data: Vec::new(),
         too_many_threads: false,

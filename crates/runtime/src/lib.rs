@@ -97,7 +97,7 @@ pub mod sync;
 pub mod tls;
 pub mod worker;
 
-pub use exec::{decode_site, site_role, site_word_offset, SiteKind, SiteRole, ATOMIC_OBJ};
+pub use exec::{decode_site, site_role, site_word_offset, EntryHook, SiteKind, SiteRole, ATOMIC_OBJ};
 pub use image::Image;
 pub use memory::{memory_addr, memory_obj, MemoryMode};
 pub use nondet::{Draw, NondetKind, Valuation};

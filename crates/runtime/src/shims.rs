@@ -1251,19 +1251,34 @@ fn is_atomic_fn(f: *mut c_void) -> bool {
     with_rt(|rt| rt.active && rt.atomic_fns.binary_search(&(f as u64)).is_ok())
 }
 
-fn is_error_fn(f: *mut c_void) -> bool {
-    with_rt(|rt| rt.active && rt.error_fns.binary_search(&(f as u64)).is_ok())
+/// What entering `f` means, if it is one of the program's own SV-COMP functions.
+fn entry_hook(f: *mut c_void) -> Option<crate::exec::EntryHook> {
+    with_rt(|rt| {
+        let hooks = &rt.entry_hooks;
+        if !rt.active || hooks.is_empty() {
+            return None;
+        }
+        let i = hooks.partition_point(|&(a, _)| a < f as u64);
+        hooks.get(i).filter(|&&(a, _)| a == f as u64).map(|&(_, h)| h)
+    })
 }
 
 /// `-finstrument-functions` hook: entering a function named `__VERIFIER_atomic_*`, or
-/// the program's own `reach_error` (SV-COMP's property is that it is never called: its
-/// body may do nothing, or loop), which fails at the call (`site`: the address the call
-/// returns to).
+/// one of the program's own SV-COMP functions ([`crate::exec::EntryHook`]): its own
+/// `reach_error` or `__VERIFIER_error` fails at the call (SV-COMP's property is that it
+/// is never called: its body may do nothing, or loop; `site`: the address the call
+/// returns to), its own `__VERIFIER_atomic_begin`/`_end` open and close an atomic
+/// section.
 #[no_mangle]
 pub extern "C" fn __unfold_func_enter(f: *mut c_void, site: *mut c_void) {
     guard(|| {
-        if is_error_fn(f) {
-            fail(DefectKind::Assertion, "reach_error called".into(), (site as u64).wrapping_sub(1));
+        match entry_hook(f) {
+            Some(crate::exec::EntryHook::Error) => {
+                fail(DefectKind::Assertion, "reach_error called".into(), (site as u64).wrapping_sub(1))
+            }
+            Some(crate::exec::EntryHook::AtomicBegin) => atomic_begin(code_site(site)),
+            Some(crate::exec::EntryHook::AtomicEnd) => atomic_end(code_site(site)),
+            None => {}
         }
         if is_atomic_fn(f) {
             atomic_begin(0);

@@ -187,7 +187,12 @@ void __unfold_atomic_end_at(void *);
 static void __attribute__((noinline, noreturn, unused, no_instrument_function)) __unfold_VERIFIER_error(void) {
     __unfold_error_at(__builtin_return_address(0));
 }
+/* A program that defines __VERIFIER_error or __VERIFIER_atomic_begin/end itself (stubs to
+ * compile natively) is compiled again with __UNFOLD_OWN_VERIFIER: its definitions stay,
+ * and entering them is hooked instead (crates/cli/src/compile.rs). */
+#ifndef __UNFOLD_OWN_VERIFIER
 #define __VERIFIER_error __unfold_VERIFIER_error
+#endif
 #define __VERIFIER_assume __unfold_VERIFIER_assume
 static void __attribute__((noinline, unused, no_instrument_function))
 __unfold_VERIFIER_atomic_begin(void) {
@@ -197,8 +202,10 @@ static void __attribute__((noinline, unused, no_instrument_function))
 __unfold_VERIFIER_atomic_end(void) {
     __unfold_atomic_end_at(__builtin_return_address(0));
 }
+#ifndef __UNFOLD_OWN_VERIFIER
 #define __VERIFIER_atomic_begin __unfold_VERIFIER_atomic_begin
 #define __VERIFIER_atomic_end __unfold_VERIFIER_atomic_end
+#endif
 /* Nondeterministic values: drawn by the runtime (tsan.c, nondet.rs) from the valuation of
  * the exploration; the program's own declarations name the renamed functions. */
 #define __VERIFIER_nondet_bool __unfold_nondet_bool

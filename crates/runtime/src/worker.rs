@@ -60,9 +60,9 @@ pub struct Options {
     pub args: Vec<String>,
     /// Addresses of functions named `__VERIFIER_atomic_*` (run atomically).
     pub atomic_fns: Vec<u64>,
-    /// Entry addresses of the program's own `reach_error` (SV-COMP: calling it is the
-    /// error, whatever its body does).
-    pub error_fns: Vec<u64>,
+    /// Entry addresses of the program's own SV-COMP functions whose call means
+    /// something whatever their body does (`reach_error`: the error).
+    pub entry_hooks: Vec<(u64, crate::exec::EntryHook)>,
     /// Discard the program's stdout/stderr.
     pub quiet: bool,
     /// Most steps one execution can record.
@@ -867,9 +867,9 @@ impl CProgram {
             let mut fns = self.opts.atomic_fns.clone();
             fns.sort_unstable();
             rt.atomic_fns = fns;
-            let mut fns = self.opts.error_fns.clone();
-            fns.sort_unstable();
-            rt.error_fns = fns;
+            let mut hooks = self.opts.entry_hooks.clone();
+            hooks.sort_unstable();
+            rt.entry_hooks = hooks;
             rt.init_fini =
                 crate::process::InitFini { ctors: self.image.ctors.clone(), dtors: self.image.dtors.clone() };
             rt.mem.mode = self.opts.memory;
