@@ -1,5 +1,5 @@
 //! One execution of the program, inside a worker process: coroutine threads driven by the
-//! engine's shared drive loop ([`drive`]), and the state the C shims ([`crate::shims`])
+//! engine's shared drive loop ([`drive_until`]), and the state the C shims ([`crate::shims`])
 //! work on.
 //!
 //! Each C thread is a `corosensei` coroutine on its own fixed stack slot. A thread runs
