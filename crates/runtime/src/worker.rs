@@ -461,7 +461,8 @@ impl WorkerCtx<'_> {
         let last = std::mem::take(&mut self.schedule);
         // The last step is where the next execution branches off at the latest.
         let limit = last.len().saturating_sub(1).min(self.known.len());
-        let req = RunRequest { replay: &last[..limit], sleep: &[], independence: self.independence, max_steps: limit };
+        let independence = self.independence;
+        let req = RunRequest { replay: &last[..limit], sleep: &[], independence, max_steps: limit };
         let mut sink = AheadSink { hdr, known: &self.known[..limit], n: 0, diverged: false };
         let mut state = SchedState::default();
         let mut sched = Scheduler::new(req);
@@ -483,7 +484,7 @@ impl WorkerCtx<'_> {
             Ok(d)
                 if going
                     && d.same_valuation
-                    && d.independence == self.independence
+                    && d.independence == independence
                     && taken <= d.known
                     && taken <= d.max_steps =>
             {
