@@ -475,10 +475,12 @@ fn own_svcomp_fn(name: &str) -> Option<EntryHook> {
     }
 }
 
-/// The header's trampolines for the SV-COMP functions a program may also define itself
-/// (compiled with `__UNFOLD_OWN_VERIFIER`, each one it only declares is renamed to its
-/// trampoline).
-const OWN_SVCOMP_TRAMPOLINES: [(&str, &str); 3] = [
+/// The header's trampolines of the SV-COMP functions a program may define itself: one it
+/// only declares is renamed to its trampoline. The header renames the `__VERIFIER_` ones
+/// unless the program defines one of them (then it is compiled with
+/// `__UNFOLD_OWN_VERIFIER`).
+const SVCOMP_TRAMPOLINES: [(&str, &str); 4] = [
+    ("reach_error", "__unfold_VERIFIER_error"),
     ("__VERIFIER_error", "__unfold_VERIFIER_error"),
     ("__VERIFIER_atomic_begin", "__unfold_VERIFIER_atomic_begin"),
     ("__VERIFIER_atomic_end", "__unfold_VERIFIER_atomic_end"),
@@ -570,7 +572,7 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
             // compilation's.
             let source = std::fs::read(src).unwrap_or_default();
             let mentions = |n: &str| source.windows(n.len()).any(|w| w == n.as_bytes());
-            if !OWN_SVCOMP_TRAMPOLINES.iter().any(|(n, _)| mentions(n)) {
+            if !SVCOMP_TRAMPOLINES.iter().any(|(n, _)| n.starts_with("__VERIFIER_") && mentions(n)) {
                 return Err(first);
             }
             extra.push("-D__UNFOLD_OWN_VERIFIER".to_string());
@@ -579,17 +581,12 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
     };
     let mut ins = inspect(&so)?;
     let mut again = false;
-    for (name, trampoline) in OWN_SVCOMP_TRAMPOLINES {
-        if !extra.is_empty() && ins.undefined.iter().any(|n| n == name) {
-            // Only declared: the header's trampoline serves it.
+    for (name, trampoline) in SVCOMP_TRAMPOLINES {
+        if ins.undefined.iter().any(|n| n == name) {
+            // Declared but not defined: the header's trampoline serves it.
             extra.push(format!("-D{name}={trampoline}"));
             again = true;
         }
-    }
-    if ins.undefined.iter().any(|n| n == "reach_error") {
-        // Declared but not defined: make it the runtime's error entry point.
-        extra.push("-Dreach_error=__unfold_VERIFIER_error".to_string());
-        again = true;
     }
     if !ins.atomic_fns.is_empty() || !ins.entry_hooks.is_empty() {
         // Functions named __VERIFIER_atomic_* run atomically, and entering the program's
