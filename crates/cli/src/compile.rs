@@ -67,7 +67,10 @@ fn tries_a_mutex(name: &str) -> bool {
         "mtx_timedlock",
         "cnd_timedwait",
     ];
-    name.strip_prefix("__unfold_").map(|n| n.strip_prefix("try_").unwrap_or(n)).is_some_and(|n| TRIES.contains(&n))
+    // `__unfold_try_<api>` from a C source, `__unfold_pc_<api>` from a preprocessed one.
+    name.strip_prefix("__unfold_")
+        .map(|n| n.strip_prefix("try_").or_else(|| n.strip_prefix("pc_")).unwrap_or(n))
+        .is_some_and(|n| TRIES.contains(&n))
 }
 
 /// The reason a program is refused before exploration.
@@ -98,6 +101,7 @@ const MAX_LINE_CHARS: usize = 240;
 pub fn tidy_diagnostics(raw: &str, tmp: &Path) -> String {
     let tmp = tmp.display().to_string();
     let header = format!("{tmp}/unfold.h");
+    let header_i = format!("{tmp}/unfold_i.h");
     let mut out = String::new();
     let (mut shown, mut errors, mut hidden_lines, mut hidden_errors) = (0, 0, 0, 0);
     let mut mentions_header = false;
@@ -108,8 +112,11 @@ pub fn tidy_diagnostics(raw: &str, tmp: &Path) -> String {
             hidden_errors += usize::from(is_error);
             continue;
         }
-        mentions_header |= line.contains(&header);
-        let line = line.replace(&header, "<unfold.h>").replace(&tmp, "<unfold temporary directory>");
+        mentions_header |= line.contains(&header) || line.contains(&header_i);
+        let line = line
+            .replace(&header, "<unfold.h>")
+            .replace(&header_i, "<unfold_i.h>")
+            .replace(&tmp, "<unfold temporary directory>");
         match line.char_indices().nth(MAX_LINE_CHARS) {
             // A source line echoed by the compiler can be a whole binary file.
             Some((cut, _)) => {
@@ -329,10 +336,132 @@ fn cc() -> Vec<String> {
     }
 }
 
+/// Whether `src` is a preprocessed C file (`.i`).
+pub fn is_preprocessed(src: &Path) -> bool {
+    src.extension().and_then(|e| e.to_str()) == Some("i")
+}
+
+/// The source the compiler reads for a preprocessed program: a copy in `dir` whose
+/// synchronising objects have this machine's sizes ([`native_object_sizes`]), attributed
+/// to `src` by a line marker (diagnostics and debug info name the user's file and lines).
+///
+/// Also whether the file was preprocessed for a 32-bit data model (its `size_t` is an
+/// `unsigned int`): unfold_i.h then routes the functions that store a `size_t` through a
+/// pointer to adapters that store 4 bytes (`-D__UNFOLD_SIZE_T_32`).
+fn preprocessed_copy(src: &Path, dir: &Path) -> Result<(PathBuf, bool)> {
+    let text = std::fs::read(src).with_context(|| format!("{}: cannot read", src.display()))?;
+    let text = String::from_utf8_lossy(&text);
+    let narrow = text.contains("typedef unsigned int size_t;");
+    let copy = dir.join("program.i");
+    if !copy.exists() {
+        let abs = std::fs::canonicalize(src).unwrap_or_else(|_| src.to_path_buf());
+        let marker = format!("# 1 {:?}\n", abs.display().to_string());
+        std::fs::write(&copy, marker + &native_object_sizes(&text, &unfold_runtime::object_sizes()))
+            .context("writing the program's copy")?;
+    }
+    Ok((copy, narrow))
+}
+
+/// A preprocessed file carries the definitions of `pthread_mutex_t` and its kin for the
+/// machine it was preprocessed on: SV-COMP's files mostly for 32-bit x86, where a mutex
+/// has 24 bytes, not 40. The runtime reads and writes a synchronising object with this
+/// machine's layout, so the storage of each such union (its `char __size[N]` member) is
+/// widened to this machine's size (`sizes`: type name and size); what a program stores in
+/// the objects' fields is all zero in practice (the static initialisers), which reads the
+/// same in both layouts.
+pub fn native_object_sizes<'a>(text: &'a str, sizes: &[(&str, usize)]) -> std::borrow::Cow<'a, str> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let bytes = text.as_bytes();
+    // The braces matching the one at `at`, scanning forward or backward.
+    let matching = |at: usize, forward: bool| -> Option<usize> {
+        let mut depth = 0i32;
+        let mut i = at;
+        loop {
+            match bytes[i] {
+                b'{' => depth += if forward { 1 } else { -1 },
+                b'}' => depth += if forward { -1 } else { 1 },
+                _ => {}
+            }
+            if depth == 0 {
+                return Some(i);
+            }
+            i = if forward { i + 1 } else { i.checked_sub(1)? };
+            if i >= bytes.len() {
+                return None;
+            }
+        }
+    };
+    let mut edits: Vec<(std::ops::Range<usize>, usize)> = Vec::new();
+    for &(name, size) in sizes {
+        let mut from = 0;
+        while let Some(at) = text[from..].find(name).map(|i| from + i) {
+            from = at + name.len();
+            if text[..at].ends_with(ident) || text[from..].starts_with(ident) {
+                continue;
+            }
+            let before = text[..at].trim_end();
+            let after = text[from..].trim_start();
+            // `typedef union { ... } NAME;` or `union NAME { ... };`
+            let body = if before.ends_with('}') && after.starts_with(';') {
+                matching(before.len() - 1, false).map(|open| open..before.len() - 1)
+            } else if (before.ends_with("union") || before.ends_with("struct")) && after.starts_with('{') {
+                let open = text.len() - after.len();
+                matching(open, true).map(|close| open..close)
+            } else {
+                None
+            };
+            let Some(body) = body else { continue };
+            // The union's own `__size[N]` member, not one of a nested type.
+            let mut depth = 0;
+            let mut member = None;
+            for (i, c) in text[body.clone()].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    '_' if depth == 1 && text[body.start + i..].starts_with("__size[") => {
+                        member = Some(body.start + i + "__size[".len());
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let Some(member) = member else { continue };
+            let digits = text[member..].find(|c: char| !c.is_ascii_digit()).unwrap_or(0);
+            match text[member..member + digits].parse::<usize>() {
+                Ok(n) if n < size && text[member + digits..].starts_with(']') => {
+                    edits.push((member..member + digits, size))
+                }
+                _ => {}
+            }
+        }
+    }
+    edits.sort_by_key(|(r, _)| r.start);
+    edits.dedup();
+    if edits.is_empty() {
+        return text.into();
+    }
+    edits.sort_by_key(|(r, _)| r.start);
+    let mut out = String::with_capacity(text.len() + 8 * edits.len());
+    let mut last = 0;
+    for (r, size) in edits {
+        out.push_str(&text[last..r.start]);
+        out.push_str(&size.to_string());
+        last = r.end;
+    }
+    out.push_str(&text[last..]);
+    out.into()
+}
+
 fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Result<PathBuf> {
-    let header = dir.join("unfold.h");
+    let preprocessed = is_preprocessed(src);
+    let (name, text) = if preprocessed {
+        ("unfold_i.h", unfold_runtime::HEADER_PREPROCESSED)
+    } else {
+        ("unfold.h", unfold_runtime::HEADER)
+    };
+    let header = dir.join(name);
     if !header.exists() {
-        std::fs::write(&header, unfold_runtime::HEADER).context("writing the runtime header")?;
+        std::fs::write(&header, text).context("writing the runtime header")?;
     }
     let so = dir.join("program.so");
     let obj = dir.join("program.o");
@@ -367,7 +496,25 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     }
     cmd.args(extra);
     cmd.args(&flags.cflags);
-    cmd.arg("-o").arg(&obj).arg(src);
+    cmd.arg("-o").arg(&obj);
+    if preprocessed {
+        // Compiled as C again, so that unfold_i.h's renames apply.
+        let (copy, narrow_size_t) = preprocessed_copy(src, dir)?;
+        if narrow_size_t {
+            cmd.arg("-D__UNFOLD_SIZE_T_32");
+        }
+        // Preprocessed files are often old C, which newer compilers reject by default
+        // (gcc 14, clang 16): keep these diagnostics warnings.
+        cmd.args([
+            "-Wno-error=implicit-function-declaration",
+            "-Wno-error=implicit-int",
+            "-Wno-error=int-conversion",
+            "-Wno-error=incompatible-pointer-types",
+        ]);
+        cmd.args(["-x", "c"]).arg(copy).args(["-x", "none"]);
+    } else {
+        cmd.arg(src);
+    }
     let out = cmd.output().with_context(|| format!("cannot run the C compiler `{}` (set $CC)", cc.join(" ")))?;
     if !out.status.success() {
         let raw = format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
@@ -398,7 +545,14 @@ struct Inspection {
     defines_main: bool,
     /// [`Compiled::tries_mutexes`].
     tries_mutexes: bool,
+    /// The program defines one of [`PREPROCESSED_VERIFIER_ADAPTERS`]: a preprocessed
+    /// program's own `__VERIFIER_error` or `__VERIFIER_atomic_begin/end`, renamed.
+    own_verifier_renamed: bool,
 }
+
+/// unfold_i.h's adapters of the SV-COMP functions a program may define itself.
+const PREPROCESSED_VERIFIER_ADAPTERS: [&str; 3] =
+    ["__unfold_pc_VERIFIER_error", "__unfold_pc_VERIFIER_atomic_begin", "__unfold_pc_VERIFIER_atomic_end"];
 
 fn inspect(so: &Path) -> Result<Inspection> {
     let bytes = std::fs::read(so).context("reading the compiled program")?;
@@ -432,6 +586,7 @@ fn inspect(so: &Path) -> Result<Inspection> {
     let mut atomic_fns = Vec::new();
     let mut entry_hooks = Vec::new();
     let mut defines_main = false;
+    let mut own_verifier_renamed = false;
     for s in file.symbols().chain(file.dynamic_symbols()) {
         let Ok(n) = s.name() else { continue };
         if s.is_undefined() {
@@ -450,6 +605,7 @@ fn inspect(so: &Path) -> Result<Inspection> {
                 if let Some(hook) = own_svcomp_fn(n).filter(|_| s.size() > 0) {
                     entry_hooks.push((s.address(), hook));
                 }
+                own_verifier_renamed |= PREPROCESSED_VERIFIER_ADAPTERS.contains(&n);
             }
             _ => {}
         }
@@ -462,7 +618,16 @@ fn inspect(so: &Path) -> Result<Inspection> {
     entry_hooks.dedup();
     undefined.sort();
     undefined.dedup();
-    Ok(Inspection { static_tls, undefined, data_symbols, atomic_fns, entry_hooks, defines_main, tries_mutexes })
+    Ok(Inspection {
+        static_tls,
+        undefined,
+        data_symbols,
+        atomic_fns,
+        entry_hooks,
+        defines_main,
+        tries_mutexes,
+        own_verifier_renamed,
+    })
 }
 
 /// What a call of the SV-COMP function `name` means when the program defines it itself.
@@ -544,8 +709,8 @@ pub fn check_source(src: &Path) -> Result<()> {
         Ok(m) if !m.is_file() => bail!("{}: not a regular file", src.display()),
         Ok(_) => {}
     }
-    if src.extension().and_then(|e| e.to_str()) != Some("c") {
-        bail!("{}: not a C source file (unfold checks C programs: a `.c` file)", src.display());
+    if !matches!(src.extension().and_then(|e| e.to_str()), Some("c" | "i")) {
+        bail!("{}: not a C source file (unfold checks C programs: a `.c` file, or a preprocessed `.i`)", src.display());
     }
     std::fs::File::open(src).with_context(|| format!("{}: cannot read", src.display()))?;
     Ok(())
@@ -580,6 +745,14 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         }
     };
     let mut ins = inspect(&so)?;
+    if ins.own_verifier_renamed {
+        // A preprocessed program that defines __VERIFIER_error or
+        // __VERIFIER_atomic_begin/end compiles with unfold_i.h's renames too: its
+        // definition became the adapter's. Keep its own name (and hook its entry below).
+        extra.push("-D__UNFOLD_OWN_VERIFIER".to_string());
+        so = run_cc(src, dir, flags, &extra)?;
+        ins = inspect(&so)?;
+    }
     let mut again = false;
     for (name, trampoline) in SVCOMP_TRAMPOLINES {
         if ins.undefined.iter().any(|n| n == name) {
@@ -647,6 +820,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_preprocessed_files_objects_get_this_machines_sizes() {
+        let text = "typedef union {\n struct __pthread_mutex_s { int __kind; } __data;\n char __size[24];\n \
+                    long int __align;\n} pthread_mutex_t;\ntypedef union { char __size[16]; long int __align; } sem_t;\n\
+                    typedef union { char __size[64]; } pthread_cond_t;\nint pthread_mutex_t_count;\n\
+                    struct other { char __size[8]; } pthread_cond_t_like;\n";
+        let text = &format!("{text}union pthread_attr_t\n{{\n  char __size[36];\n  long int __align;\n}};\n");
+        let sizes = [("pthread_mutex_t", 40), ("sem_t", 32), ("pthread_cond_t", 48), ("pthread_attr_t", 56)];
+        let out = native_object_sizes(text, &sizes);
+        assert!(out.contains("char __size[40];\n long int __align;\n} pthread_mutex_t;"), "{out}");
+        assert!(out.contains("{ char __size[32]; long int __align; } sem_t;"), "{out}");
+        assert!(out.contains("char __size[64]; } pthread_cond_t;"), "never shrunk: {out}");
+        assert!(out.contains("struct other { char __size[8]; }"), "other types untouched: {out}");
+        assert!(out.contains("union pthread_attr_t\n{\n  char __size[56];"), "a tagged union: {out}");
+        assert_eq!(out.lines().count(), text.lines().count(), "lines keep their numbers");
+        let native = native_object_sizes(&out, &sizes);
+        assert!(matches!(native, std::borrow::Cow::Borrowed(_)), "a native file is compiled as it is");
+    }
+
+    #[test]
     fn diagnostics_name_the_header_and_are_capped() {
         let tmp = Path::new("/tmp/unfold-AbC123");
         let raw = "In file included from <command-line>:\n/tmp/unfold-AbC123/unfold.h:3:1: error: bad\n";
@@ -684,6 +876,7 @@ mod tests {
         assert!(tries_a_mutex("__unfold_try_pthread_mutex_trylock"));
         assert!(tries_a_mutex("__unfold_pthread_mutex_timedlock"));
         assert!(tries_a_mutex("__unfold_try_cnd_timedwait"));
+        assert!(tries_a_mutex("__unfold_pc_pthread_mutex_trylock"), "a preprocessed program's");
         assert!(!tries_a_mutex("__unfold_pthread_mutex_lock"));
         assert!(!tries_a_mutex("__unfold_try_sem_timedwait"), "a semaphore has no unlock");
         assert!(!tries_a_mutex("pthread_mutex_trylock"), "only the runtime's entry points");

@@ -248,7 +248,7 @@ const DEFAULT_EVENT_BUDGET: u64 = 240_000;
 
 #[derive(Args, Debug)]
 struct CheckArgs {
-    /// The C source file.
+    /// The C source file (`.c`), or a preprocessed one (`.i`).
     file: PathBuf,
     /// Exploration algorithm: qpor, source-dpor, optimal-dpor, classic-dpor or dfs.
     /// Default: qpor, switching to optimal-dpor when two threads read one object (qpor

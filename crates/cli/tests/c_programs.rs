@@ -197,7 +197,7 @@ fn corpus_programs_meet_their_expectations() {
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .expect("tests/c is readable")
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".c"))
+        .filter(|n| n.ends_with(".c") || n.ends_with(".i"))
         .collect();
     files.sort();
     assert!(files.len() >= 20, "the corpus has {} programs", files.len());
@@ -872,5 +872,121 @@ fn adjacent_atomics_are_separate_locations() {
         expect(b, &sized("THREADS=3", "ROUNDS=2"), &dpors[..2], 2916);
     }
     expect("peterson_sc_adjacent.c", &["--memory", "sc"], &dpors, 12);
+    assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
+}
+
+/// A program and its preprocessed form (`cc -E`, with line markers, and `cc -E -P`,
+/// without, as SV-COMP ships its `.i` files, also for 32-bit x86) are checked alike: same verdict, executions
+/// and defect kinds, and with line markers the same defect lines. The programs cover each
+/// kind of routed call (threads, every synchronising object and its try and timed forms,
+/// the allocator, exit, the SV-COMP functions, nondeterministic values, thread-local
+/// storage) and each kind of defect.
+#[test]
+fn preprocessed_programs_check_as_their_sources() {
+    const PROGRAMS: &[&str] = &[
+        "lost_update_assert.c",
+        "deadlock_abba.c",
+        "atomic_cas_counter.c",
+        "spin_rmw_tas_lock.c",
+        "peterson_broken.c",
+        "spin_try_mutex_bug.c",
+        "spin_try_cond_timedwait_bug.c",
+        "spin_try_sem_livelock.c",
+        "spin_try_rwlock.c",
+        "spin_try_c11.c",
+        "sync_poll_beside_trylock.c",
+        "sync_cond_lost_wakeup.c",
+        "sync_sem_buffer.c",
+        "sync_rw_upgrade_deadlock.c",
+        "sync_barrier_wrong_count.c",
+        "sync_once_missing.c",
+        "sync_c11_prodcons.c",
+        "sync_spin_counter.c",
+        "sync_misuse_sem_uninit.c",
+        "misuse_unlock_not_held.c",
+        "mutex_lock_uninitialised.c",
+        "recursive_mutex.c",
+        "mem_double_free.c",
+        "mem_use_after_free.c",
+        "mem_heap_overflow_past_end.c",
+        "thread_specific.c",
+        "tls_counter.c",
+        "nondet_two_values_break_sum.c",
+        "svcomp_reach_error.c",
+        "svcomp_own_verifier_error.c",
+        "svcomp_own_atomic_stubs_lost.c",
+        "atomic_sections.c",
+        "verifier_error.c",
+        "exit_status.c",
+        "abort_in_thread.c",
+        "stack_overflow.c",
+        "detached_thread.c",
+        "race_counter.c",
+    ];
+    let corpus = corpus();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // SV-COMP's files are mostly preprocessed for 32-bit x86: with a multilib compiler
+    // (.ci/run installs one), each program is also checked in that form.
+    let m32 = Command::new("cc")
+        .args(["-m32", "-E", "-o"])
+        .arg(tmp.path().join("probe.i"))
+        .arg(corpus.join("lost_update_assert.c"))
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut variants: Vec<(&str, &[&str])> = vec![("markers.i", &["-E"]), ("bare.i", &["-E", "-P"])];
+    if m32 {
+        variants.push(("m32.i", &["-m32", "-E", "-P"]));
+    } else {
+        eprintln!("note: `cc -m32` cannot preprocess pthread programs here: 32-bit forms not checked");
+    }
+    let summary = |j: &Value, lines: bool| -> String {
+        let mut defects: Vec<String> = j["defects"]
+            .as_array()
+            .map(|d| {
+                d.iter()
+                    .map(|d| match lines {
+                        true => format!("{}@{}", d["kind"], d["location"]["line"]),
+                        false => d["kind"].to_string(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        defects.sort();
+        format!("{} {} {:?}", j["verdict"], j["executions"], defects)
+    };
+    let errs: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..2)
+            .map(|i| {
+                let (corpus, tmp) = (&corpus, tmp.path());
+                let (summary, variants) = (&summary, &variants);
+                s.spawn(move || {
+                    let mut errs = Vec::new();
+                    for f in PROGRAMS.iter().skip(i).step_by(2) {
+                        let flags = expectation(&std::fs::read_to_string(corpus.join(f)).expect("source")).flags;
+                        let run = |path: &Path| {
+                            let mut args = vec!["check", path.to_str().expect("UTF-8 path"), "--json"];
+                            args.extend(flags.iter().map(String::as_str));
+                            json_of(corpus, &args)
+                        };
+                        let source = run(&corpus.join(f));
+                        for &(suffix, cpp_flags) in variants {
+                            let pre = tmp.join(f.replace(".c", &format!("_{suffix}")));
+                            let cc =
+                                Command::new("cc").args(cpp_flags).arg(corpus.join(f)).arg("-o").arg(&pre).status();
+                            assert!(cc.expect("cc runs").success(), "cc -E {f}");
+                            let lines = suffix == "markers.i";
+                            let (want, got) = (summary(&source, lines), summary(&run(&pre), lines));
+                            if want != got {
+                                errs.push(format!("{f} ({suffix}): {got}, its source: {want}"));
+                            }
+                        }
+                    }
+                    errs
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("no panic")).collect()
+    });
     assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
 }

@@ -176,10 +176,18 @@ pub(crate) fn run_key_destructors(t: ThreadId) {
 /// of the program (set by [`crate::Image::load`], before any worker is forked).
 pub(crate) static SITE_BASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
+/// The `line` of a call whose `file` is its return address: a preprocessed program's
+/// calls go through adapters that know no `__FILE__` (unfold_i.h, tsan.c).
+pub const LINE_IS_PC: c_int = -1;
+
 /// Site of a call known by file and line: tag bit 63, the line in bits 32..63 (up to
 /// 2^31 - 1), the offset of the `__FILE__` string from the program's load address in the
 /// low 32 bits (a string outside the first 4 GiB of the image is unknown: offset 0).
+/// With `line` [`LINE_IS_PC`], `file` is the call's return address: a code site.
 pub fn site_file_line(file: *const c_char, line: c_int) -> Site {
+    if line == LINE_IS_PC {
+        return crate::memory::code_site(file as *mut std::ffi::c_void);
+    }
     let base = SITE_BASE.load(std::sync::atomic::Ordering::Relaxed);
     let off = (file as u64).checked_sub(base).filter(|&o| o <= FILE_MASK).unwrap_or(0);
     (1 << 63) | ((line.max(0) as u64) << 32) | off

@@ -107,6 +107,28 @@ pub use worker::{CProgram, Mode, NondetDraws, NondetLog, Options, PendingSites, 
 /// The header force-included (`cc -include`) into every program.
 pub const HEADER: &str = include_str!("unfold.h");
 
+/// The header force-included into a preprocessed program (a `.i` file): renames only,
+/// to adapters that take the call site from their return address (`tsan.c`).
+pub const HEADER_PREPROCESSED: &str = include_str!("unfold_i.h");
+
+/// The synchronising objects whose layout the runtime relies on, by type name, with
+/// their size on this machine (a preprocessed program made elsewhere is given these:
+/// the CLI's `native_object_sizes`).
+pub fn object_sizes() -> [(&'static str, usize); 8] {
+    use std::mem::size_of;
+    [
+        ("pthread_attr_t", size_of::<libc::pthread_attr_t>()),
+        ("pthread_mutex_t", size_of::<libc::pthread_mutex_t>()),
+        ("pthread_cond_t", size_of::<libc::pthread_cond_t>()),
+        ("pthread_rwlock_t", size_of::<libc::pthread_rwlock_t>()),
+        ("pthread_barrier_t", size_of::<libc::pthread_barrier_t>()),
+        ("sem_t", size_of::<libc::sem_t>()),
+        // C11's, with the pthread sizes (glibc's <threads.h>).
+        ("mtx_t", size_of::<libc::pthread_mutex_t>()),
+        ("cnd_t", size_of::<libc::pthread_cond_t>()),
+    ]
+}
+
 /// Why the runtime could not set a program up.
 #[derive(Debug, thiserror::Error)]
 pub enum RuntimeError {
@@ -128,4 +150,44 @@ pub fn peak_rss_bytes() -> (u64, u64) {
         ru.ru_maxrss.max(0) as u64 * 1024
     };
     (get(libc::RUSAGE_SELF), get(libc::RUSAGE_CHILDREN))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HEADER, HEADER_PREPROCESSED};
+
+    /// The names a header defines as macros, with what each expands to.
+    fn macros(header: &str) -> Vec<(&str, &str)> {
+        header
+            .lines()
+            .filter_map(|l| l.strip_prefix("#define "))
+            .map(|d| {
+                let name_end = d.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(d.len());
+                let body = d[name_end..].trim_start_matches(|c| c != ' ').trim();
+                (&d[..name_end], body)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_preprocessed_program_has_every_routed_function_routed() {
+        let pre = macros(HEADER_PREPROCESSED);
+        let adapters = include_str!("tsan.c");
+        for (name, body) in macros(HEADER) {
+            if !body.starts_with("__unfold_") || name.starts_with("__unfold") {
+                continue;
+            }
+            let Some(&(_, target)) = pre.iter().find(|(n, _)| *n == name) else {
+                panic!("unfold.h routes {name}, unfold_i.h does not");
+            };
+            if let Some(api) = target.strip_prefix("__unfold_pc_") {
+                // The adapter is defined in tsan.c, by name or by one of its PC* macros.
+                let by_name = adapters.contains(&format!("{target}("));
+                let by_macro = adapters.lines().any(|l| l.starts_with("PC") && l.ends_with(&format!("({api})")));
+                assert!(by_name || by_macro, "{name}: no adapter {target} in tsan.c");
+            } else {
+                assert_eq!(target, body, "{name}: a plain rename is unfold.h's");
+            }
+        }
+    }
 }

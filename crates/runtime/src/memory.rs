@@ -102,7 +102,8 @@ impl MemState {
     }
 }
 
-fn code_site(ra: *mut c_void) -> Site {
+/// The site of a call or access returning to `ra`: the address of its last byte.
+pub(crate) fn code_site(ra: *mut c_void) -> Site {
     (ra as u64).saturating_sub(1)
 }
 

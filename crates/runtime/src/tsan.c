@@ -282,3 +282,164 @@ NONDET(float, float, 9)
 NONDET(double, double, 10)
 void *__unfold_nondet_pointer(void) { return (void *)(unsigned long)__unfold_nondet(11, RA); }
 char *__unfold_nondet_pchar(void) { return (char *)(unsigned long)__unfold_nondet(11, RA); }
+
+/*
+ * ---- preprocessed programs: the call site from the return address -------------------
+ * A `.i` file cannot go through unfold.h's function-like macros (its declarations are
+ * already there), so unfold_i.h renames each routed function to `__unfold_pc_<name>`,
+ * defined here: it calls the runtime's entry point with its return address in place of
+ * `__FILE__` and `LINE_IS_PC` in place of `__LINE__` (exec.rs, `site_file_line`). An
+ * integer or pointer argument travels in the same register whatever its C type, so the
+ * adapters pass every argument as a machine word (W) and return one: a caller expecting
+ * `int` or `void` reads the part it expects.
+ */
+typedef long W;
+#define LINE_IS_PC (-1)
+#define AT (const char *)RA, LINE_IS_PC
+#define PC1(api, target)                                                                   \
+    W target(W, const char *, int);                                                        \
+    W __unfold_pc_##api(W a) { return target(a, AT); }
+#define PC2(api, target)                                                                   \
+    W target(W, W, const char *, int);                                                     \
+    W __unfold_pc_##api(W a, W b) { return target(a, b, AT); }
+#define PC3(api, target)                                                                   \
+    W target(W, W, W, const char *, int);                                                  \
+    W __unfold_pc_##api(W a, W b, W c) { return target(a, b, c, AT); }
+#define PC4(api, target)                                                                   \
+    W target(W, W, W, W, const char *, int);                                               \
+    W __unfold_pc_##api(W a, W b, W c, W d) { return target(a, b, c, d, AT); }
+/* The same API under the runtime's own name. */
+#define PC1S(api) PC1(api, __unfold_##api)
+#define PC2S(api) PC2(api, __unfold_##api)
+#define PC3S(api) PC3(api, __unfold_##api)
+#define PC4S(api) PC4(api, __unfold_##api)
+PC4S(pthread_create)
+PC2S(pthread_join)
+PC1S(pthread_exit)
+PC2S(pthread_mutex_init)
+PC1S(pthread_mutex_destroy)
+PC1S(pthread_mutex_lock)
+PC1S(pthread_mutex_unlock)
+PC2S(pthread_cond_init)
+PC2S(pthread_cond_wait)
+PC1S(pthread_cond_signal)
+PC1S(pthread_cond_broadcast)
+PC1S(pthread_cond_destroy)
+PC3S(sem_init)
+PC1S(sem_wait)
+PC1S(sem_post)
+PC2S(sem_getvalue)
+PC1S(sem_destroy)
+PC2S(pthread_rwlock_init)
+PC1S(pthread_rwlock_rdlock)
+PC1S(pthread_rwlock_wrlock)
+PC1S(pthread_rwlock_unlock)
+PC1S(pthread_rwlock_destroy)
+PC3S(pthread_barrier_init)
+PC1S(pthread_barrier_wait)
+PC1S(pthread_barrier_destroy)
+PC2S(pthread_once)
+PC2S(pthread_spin_init)
+PC1S(pthread_spin_lock)
+PC1S(pthread_spin_unlock)
+PC1S(pthread_spin_destroy)
+PC3S(thrd_create)
+PC2S(thrd_join)
+PC1S(thrd_exit)
+PC2S(mtx_init)
+PC1S(mtx_lock)
+PC1S(mtx_unlock)
+PC1S(mtx_destroy)
+PC1S(cnd_init)
+PC1S(cnd_signal)
+PC1S(cnd_broadcast)
+PC2S(cnd_wait)
+PC1S(cnd_destroy)
+PC2S(call_once)
+
+/* Try and timed operations: the spin checkpoint of `__unfold_try_<api>`, then the
+ * runtime's entry point (declared by TRY_ENTRY and its kin above). */
+#define PC_TRY(api)                                                                        \
+    int __unfold_pc_##api(void *o) {                                                       \
+        CAPTURE(c);                                                                        \
+        __unfold_sync_checkpoint(RA, &c);                                                  \
+        return __unfold_##api(o, AT);                                                      \
+    }
+#define PC_TIMED(api)                                                                      \
+    int __unfold_pc_##api(void *o, const void *t) {                                        \
+        CAPTURE(c);                                                                        \
+        __unfold_sync_checkpoint(RA, &c);                                                  \
+        return __unfold_##api(o, t, AT);                                                   \
+    }
+#define PC_TIMED_COND(api)                                                                 \
+    int __unfold_pc_##api(void *cv, void *m, const void *t) {                              \
+        CAPTURE(c);                                                                        \
+        __unfold_sync_checkpoint(RA, &c);                                                  \
+        return __unfold_##api(cv, m, t, AT);                                               \
+    }
+PC_TRY(pthread_mutex_trylock)
+PC_TRY(pthread_spin_trylock)
+PC_TRY(mtx_trylock)
+PC_TRY(sem_trywait)
+PC_TRY(pthread_rwlock_tryrdlock)
+PC_TRY(pthread_rwlock_trywrlock)
+PC_TIMED(pthread_mutex_timedlock)
+PC_TIMED(mtx_timedlock)
+PC_TIMED(sem_timedwait)
+PC_TIMED(pthread_rwlock_timedrdlock)
+PC_TIMED(pthread_rwlock_timedwrlock)
+PC_TIMED_COND(pthread_cond_timedwait)
+PC_TIMED_COND(cnd_timedwait)
+
+/* Attribute objects of condition variables, read-write locks and barriers: no state. */
+int __unfold_pthread_condattr_any(void *, int);
+int __unfold_pthread_attr_noop(void *, int);
+int __unfold_pc_pthread_condattr_init(void *a) { return __unfold_pthread_condattr_any(a, 0); }
+int __unfold_pc_pthread_condattr_destroy(void *a) { return __unfold_pthread_condattr_any(a, 0); }
+int __unfold_pc_pthread_condattr_setclock(void *a, W k) { return __unfold_pthread_condattr_any(a, (int)k); }
+int __unfold_pc_pthread_condattr_setpshared(void *a, int p) { return __unfold_pthread_condattr_any(a, p); }
+int __unfold_pc_pthread_rwlockattr_init(void *a) { return __unfold_pthread_attr_noop(a, 0); }
+int __unfold_pc_pthread_rwlockattr_destroy(void *a) { return __unfold_pthread_attr_noop(a, 0); }
+int __unfold_pc_pthread_barrierattr_init(void *a) { return __unfold_pthread_attr_noop(a, 0); }
+int __unfold_pc_pthread_barrierattr_destroy(void *a) { return __unfold_pthread_attr_noop(a, 0); }
+int __unfold_pc_pthread_barrierattr_setpshared(void *a, int p) { return __unfold_pthread_attr_noop(a, p); }
+
+/* unfold.h's static trampolines, for preprocessed programs. */
+void *__unfold_malloc_at(unsigned long, void *);
+void *__unfold_calloc_at(unsigned long, unsigned long, void *);
+void *__unfold_realloc_at(void *, unsigned long, void *);
+void __unfold_free_at(void *, void *);
+void __unfold_exit_at(int, void *) __attribute__((noreturn));
+void __unfold__exit_at(int, void *) __attribute__((noreturn));
+void __unfold_abort_at(void *) __attribute__((noreturn));
+void __unfold_error_at(void *) __attribute__((noreturn));
+void __unfold_atomic_begin_at(void *);
+void __unfold_atomic_end_at(void *);
+void *__unfold_pc_malloc(unsigned long n) { return __unfold_malloc_at(n, RA); }
+void *__unfold_pc_calloc(unsigned long n, unsigned long s) { return __unfold_calloc_at(n, s, RA); }
+void *__unfold_pc_realloc(void *p, unsigned long n) { return __unfold_realloc_at(p, n, RA); }
+void __unfold_pc_free(void *p) { __unfold_free_at(p, RA); }
+void __unfold_pc_exit(int c) { __unfold_exit_at(c, RA); }
+void __unfold_pc__exit(int c) { __unfold__exit_at(c, RA); }
+void __unfold_pc_abort(void) { __unfold_abort_at(RA); }
+void __unfold_pc_VERIFIER_error(void) { __unfold_error_at(RA); }
+void __unfold_pc_VERIFIER_atomic_begin(void) { __unfold_atomic_begin_at(RA); }
+void __unfold_pc_VERIFIER_atomic_end(void) { __unfold_atomic_end_at(RA); }
+
+/* A program preprocessed for a 32-bit data model: its size_t has 4 bytes. */
+int __unfold_pthread_attr_getstacksize(const void *, unsigned long *);
+int __unfold_pthread_attr_getguardsize(const void *, unsigned long *);
+int __unfold_pc_pthread_attr_getstacksize32(const void *a, unsigned int *out) {
+    unsigned long n = 0;
+    int r = __unfold_pthread_attr_getstacksize(a, out ? &n : 0);
+    if (r == 0 && out)
+        *out = (unsigned int)n;
+    return r;
+}
+int __unfold_pc_pthread_attr_getguardsize32(const void *a, unsigned int *out) {
+    unsigned long n = 0;
+    int r = __unfold_pthread_attr_getguardsize(a, out ? &n : 0);
+    if (r == 0 && out)
+        *out = (unsigned int)n;
+    return r;
+}
