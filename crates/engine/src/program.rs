@@ -264,6 +264,15 @@ pub trait Program {
         meanwhile();
         self.run_streaming(req, out, early)
     }
+
+    /// A hint, given between runs: the next request will repeat at most the first
+    /// `steps` steps of the last execution (its replay branches off there or earlier).
+    /// The C frontend's worker, which starts the next execution ahead of its request by
+    /// repeating the last one, stops there instead of running past the branch point.
+    /// The default ignores it.
+    fn next_branch_at_most(&mut self, steps: usize) {
+        let _ = steps;
+    }
 }
 
 impl<P: Program + ?Sized> Program for &mut P {
@@ -288,6 +297,10 @@ impl<P: Program + ?Sized> Program for &mut P {
         meanwhile: &mut dyn FnMut(),
     ) -> Result<(), ProgramError> {
         (**self).run_overlapped(req, out, early, meanwhile)
+    }
+
+    fn next_branch_at_most(&mut self, steps: usize) {
+        (**self).next_branch_at_most(steps)
     }
 }
 

@@ -141,6 +141,25 @@ pub const MAX_THREAD_DRAWS: u32 = 100;
 /// reports the keys it drew.
 pub(crate) static SINK: AtomicUsize = AtomicUsize::new(0);
 
+/// [`SINK`] while a run ahead of its request must not write into shared memory
+/// ([`detach_sink`]): a draw is then only noted.
+const DETACHED: usize = 1;
+
+/// A draw was made while the sink was detached.
+static DREW_DETACHED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Stop recording draws in shared memory; returns the sink, for [`attach_sink`].
+pub(crate) fn detach_sink() -> usize {
+    DREW_DETACHED.store(false, Ordering::Relaxed);
+    SINK.swap(DETACHED, Ordering::Relaxed)
+}
+
+/// Record draws in `sink` again; false if a draw was made since [`detach_sink`].
+pub(crate) fn attach_sink(sink: usize) -> bool {
+    SINK.store(sink, Ordering::Relaxed);
+    !DREW_DETACHED.swap(false, Ordering::Relaxed)
+}
+
 /// The value of key `(t, n)` in `valuation` (sorted by key), `default` if it is not
 /// named.
 pub(crate) fn value_of(valuation: &[((ThreadId, u32), i64)], default: i64, t: ThreadId, n: u32) -> i64 {
@@ -178,6 +197,10 @@ pub unsafe extern "C" fn __unfold_nondet(kind: u64, ra: *mut c_void) -> i64 {
     });
     let sink = || {
         let hdr = SINK.load(Ordering::Relaxed);
+        if hdr == DETACHED {
+            DREW_DETACHED.store(true, Ordering::Relaxed);
+            return None;
+        }
         // SAFETY: set by the worker to its shared header, mapped for the life of the
         // process.
         (hdr != 0).then(|| unsafe { &*(hdr as *const crate::shared::Header) })

@@ -666,6 +666,13 @@ pub(crate) struct Header {
     /// The last response whose results the parent has read (parent): from then on the
     /// worker may run the next execution ahead of its request.
     pub(crate) collected_seq: AtomicU64,
+    /// How many steps of the last execution the next request repeats at most, as far as
+    /// the explorer knows yet (parent: `Program::next_branch_at_most`; the worker resets
+    /// it to `u64::MAX` with each response): a run ahead of the request stops there.
+    pub(crate) ahead_limit: AtomicU64,
+    /// The explorer bounds its branch points ([`Header::ahead_limit`]; parent, set once):
+    /// a run ahead may then start before the parent has read the last results.
+    pub(crate) ahead_bounded: AtomicU32,
     pub(crate) worker_waiting: AtomicU32,
     pub(crate) parent_waiting: AtomicU32,
 }

@@ -253,6 +253,9 @@ struct ShmSink<'a> {
     diverged: Option<(usize, Step)>,
     /// The thread of every step so far (what a run ahead of the next request repeats).
     schedule: &'a mut Vec<ThreadId>,
+    /// The digest of every step completed so far (what a run ahead checks its steps
+    /// against, without waiting for the parent's copy in [`Header::known`]).
+    digests: &'a mut Vec<u64>,
 }
 
 impl StepSink for ShmSink<'_> {
@@ -284,6 +287,8 @@ impl StepSink for ShmSink<'_> {
     }
     fn update_last(&mut self, s: Step) {
         let i = self.n - 1;
+        self.digests.truncate(i);
+        self.digests.push(step_digest(s.thread, s.action));
         if let Some(d) = self.known.get(i) {
             if d.load(Ordering::Relaxed) != step_digest(s.thread, s.action) {
                 self.diverged = Some((i, s));
@@ -323,13 +328,20 @@ fn publish_names(hdr: &Header, entries: &[(ThreadId, u32)]) {
 /// Where the steps of a run ahead of its request go ("Running ahead", [`WorkerCtx`]):
 /// nowhere; each is checked against the digest of the same step of the last execution,
 /// which it repeats.
+///
+/// It writes nothing into shared memory either: it may start while the parent still
+/// reads the last execution's results, so the thread running and the threads interned
+/// are kept until the request comes.
 struct AheadSink<'a> {
-    hdr: &'a Header,
     /// The digests of the last execution's steps, as far as the run may go.
-    known: &'a [AtomicU64],
+    known: &'a [u64],
     n: usize,
     /// A step did not repeat the last execution's: the run cannot be continued.
     diverged: bool,
+    /// The thread running, for [`Header::running`].
+    running: Option<ThreadId>,
+    /// Threads interned, for [`publish_names`].
+    names: Vec<(ThreadId, u32)>,
 }
 
 impl StepSink for AheadSink<'_> {
@@ -341,13 +353,13 @@ impl StepSink for AheadSink<'_> {
         true
     }
     fn update_last(&mut self, s: Step) {
-        self.diverged |= self.known[self.n - 1].load(Ordering::Relaxed) != step_digest(s.thread, s.action);
+        self.diverged |= self.known[self.n - 1] != step_digest(s.thread, s.action);
     }
     fn running(&mut self, t: ThreadId) {
-        self.hdr.running.store(t.0 as u64, Ordering::Relaxed);
+        self.running = Some(t);
     }
     fn names(&mut self, entries: &[(ThreadId, u32)]) {
-        publish_names(self.hdr, entries);
+        self.names.extend_from_slice(entries);
     }
 }
 
@@ -357,15 +369,24 @@ impl StepSink for AheadSink<'_> {
 ///
 /// The next request of an explorer almost always replays a prefix of the last
 /// execution: it branches off where the explorer found an alternative. A persistent
-/// worker does not wait for it idle: once the parent has read the last results
-/// ([`Header::collected_seq`]), it resets the program and replays the last execution's
-/// schedule (all but its last step, checking each step against its digest), pausing
-/// before every step to look for the request. When the request comes and its known
-/// prefix covers the steps already taken, the run goes on from there
+/// worker does not wait for it idle: it resets the program and replays the last
+/// execution's schedule (all but its last step, checking each step against the digest
+/// it kept of it), pausing before every step to look for the request. When the request
+/// comes and its known prefix covers the steps already taken, the run goes on from there
 /// ([`Scheduler::continue_with`]) as if it had started with the request; otherwise it
 /// is discarded and the request runs from the start. The explorer's analysis of the
 /// last execution and the replay of the next one's prefix overlap. Only with the
 /// program's output discarded (a discarded run would print twice).
+///
+/// Until the request comes, a run ahead writes nothing into shared memory (what it
+/// would, the thread running and the threads interned, waits for the request; a draw
+/// of a nondeterministic value drops the run). So when the last execution drew no value
+/// it starts at once, while the parent still reads the results, provided the explorer
+/// bounds where it will branch off ([`Header::ahead_limit`], which QPOR lowers as its
+/// backtracking passes each node): the run stops at the bound, where it is sure to be
+/// continued. Otherwise it starts once the parent has read the results
+/// ([`Header::collected_seq`]) and runs until the request comes: without a bound, the
+/// earlier start made more runs go past the branch point than it saved.
 struct WorkerCtx<'a> {
     exec: Executor,
     hdr: &'a Header,
@@ -377,9 +398,15 @@ struct WorkerCtx<'a> {
     sleep_buf: Vec<(ThreadId, Action)>,
     /// The thread of each step of the last execution.
     schedule: Vec<ThreadId>,
+    /// The digest of each step of the last execution.
+    digests: Vec<u64>,
     /// The last execution ran to a normal end: it can be repeated ahead of the next
     /// request.
     repeatable: bool,
+    /// The last execution drew no nondeterministic value: a run ahead, which repeats
+    /// it, draws none either, and may start before the parent has read the results
+    /// (it writes nothing the parent reads).
+    drew_nothing: bool,
     /// The last request's independence relation.
     independence: Independence,
 }
@@ -425,6 +452,8 @@ impl WorkerCtx<'_> {
             Ok(d) => {
                 let mut schedule = std::mem::take(&mut self.schedule);
                 schedule.clear();
+                let mut digests = std::mem::take(&mut self.digests);
+                digests.clear();
                 let replay = std::mem::take(&mut self.replay_buf);
                 let sleep = std::mem::take(&mut self.sleep_buf);
                 let req =
@@ -438,10 +467,11 @@ impl WorkerCtx<'_> {
                     known: &self.known[..d.known],
                     diverged: None,
                     schedule: &mut schedule,
+                    digests: &mut digests,
                 };
                 let r = self.exec.run(&req, &mut sink);
                 let r = sink_verdict(r, sink.full, sink.diverged);
-                (self.replay_buf, self.sleep_buf, self.schedule) = (replay, sleep, schedule);
+                (self.replay_buf, self.sleep_buf, self.schedule, self.digests) = (replay, sleep, schedule, digests);
                 r
             }
             Err(c) => Err(ProgramError::Failed(c.message())),
@@ -451,33 +481,45 @@ impl WorkerCtx<'_> {
 
     /// Run the next execution ahead of its request ("Running ahead"), then serve the
     /// request. `restore` resets the program's memory. False when the parent is gone.
+    ///
+    /// Nothing is written into shared memory before the request comes: the parent may
+    /// still be reading the last execution's results ([`WorkerCtx::drew_nothing`]).
     fn run_ahead(&mut self, seen: u64, fd: c_int, spinner: &mut Spinner, restore: &dyn Fn()) -> bool {
         let hdr = self.hdr;
         let t0 = Instant::now();
         restore();
-        hdr.reset_ns.store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        let reset = t0.elapsed();
         let t1 = Instant::now();
-        self.clear_results();
         let last = std::mem::take(&mut self.schedule);
+        let digests = std::mem::take(&mut self.digests);
         // The last step is where the next execution branches off at the latest.
-        let limit = last.len().saturating_sub(1).min(self.known.len());
+        let limit = last.len().saturating_sub(1).min(digests.len());
         let independence = self.independence;
         let req = RunRequest { replay: &last[..limit], sleep: &[], independence, max_steps: limit };
-        let mut sink = AheadSink { hdr, known: &self.known[..limit], n: 0, diverged: false };
+        let mut sink = AheadSink { known: &digests[..limit], n: 0, diverged: false, running: None, names: Vec::new() };
         let mut state = SchedState::default();
         let mut sched = Scheduler::new(req);
+        // A draw of a nondeterministic value would be recorded in shared memory: the
+        // last execution made none, so one now means the run does not repeat it.
+        let sink_before = crate::nondet::detach_sink();
         let first = self.exec.begin(&mut sink);
         let going = first.as_ref().is_ok_and(|&f| {
             state.reset(f);
-            let paused =
-                self.exec.advance(&mut sched, &mut state, &mut sink, |_| hdr.req_seq.load(Ordering::Acquire) != seen);
+            // Before each step: has the request come, or is the next branch point known
+            // to be here (`Header::ahead_limit`)?
+            let paused = self.exec.advance(&mut sched, &mut state, &mut sink, |i| {
+                hdr.req_seq.load(Ordering::Acquire) != seen || i as u64 >= hdr.ahead_limit.load(Ordering::Relaxed)
+            });
             matches!(paused, Ok(None | Some(End::StepBound))) && !sink.diverged
         });
+        let going = crate::nondet::attach_sink(sink_before) && going;
         let ahead = t1.elapsed();
         if !wait_seq(&hdr.req_seq, seen, &hdr.worker_waiting, fd, spinner) {
             self.exec.end();
             return false;
         }
+        // The parent has read the last results: what the run ahead kept can be written.
+        publish_names(hdr, &sink.names);
         let t2 = Instant::now();
         let taken = sched.steps();
         match self.decode_request() {
@@ -488,6 +530,11 @@ impl WorkerCtx<'_> {
                     && taken <= d.known
                     && taken <= d.max_steps =>
             {
+                self.clear_results();
+                if let Some(t) = sink.running {
+                    hdr.running.store(t.0 as u64, Ordering::Relaxed);
+                }
+                hdr.reset_ns.store(reset.as_nanos() as u64, Ordering::Relaxed);
                 hdr.ahead_ns.store(ahead.as_nanos() as u64, Ordering::Relaxed);
                 hdr.nsteps.store(taken as u64, Ordering::Release);
                 let replay = std::mem::take(&mut self.replay_buf);
@@ -497,6 +544,8 @@ impl WorkerCtx<'_> {
                 let mut sched = Scheduler::continue_with(&sched, req);
                 let mut schedule = last;
                 schedule.truncate(taken);
+                let mut digests = digests;
+                digests.truncate(taken);
                 let mut sink = ShmSink {
                     hdr,
                     steps: self.steps,
@@ -506,21 +555,24 @@ impl WorkerCtx<'_> {
                     known: &self.known[..d.known],
                     diverged: None,
                     schedule: &mut schedule,
+                    digests: &mut digests,
                 };
                 let r = self.exec.advance(&mut sched, &mut state, &mut sink, |_| false);
                 self.exec.end();
                 let first = first.expect("going");
                 let r = r.map(|end| Outcome { first, end: end.expect("never paused") });
                 let r = sink_verdict(r, sink.full, sink.diverged);
-                (self.replay_buf, self.sleep_buf, self.schedule) = (replay, sleep, schedule);
+                (self.replay_buf, self.sleep_buf, self.schedule, self.digests) = (replay, sleep, schedule, digests);
                 self.publish(r, t2);
             }
             _ => {
                 // Not a continuation of the run ahead (or the request is garbage, which
                 // `run_one` reports): start afresh.
                 self.exec.end();
-                self.schedule = last;
+                (self.schedule, self.digests) = (last, digests);
+                let t = Instant::now();
                 restore();
+                hdr.reset_ns.store(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 self.run_one();
             }
         }
@@ -534,6 +586,10 @@ impl WorkerCtx<'_> {
             &r,
             Ok(o) if matches!(o.end, End::Finished | End::Deadlock { .. } | End::SleepBlocked | End::StepBound)
         );
+        self.drew_nothing = hdr.ndraws.load(Ordering::Relaxed) == 0 && hdr.draws_cut.load(Ordering::Relaxed) == 0;
+        // No bound yet on where the next request branches off (the parent sets one only
+        // once it has this response).
+        hdr.ahead_limit.store(u64::MAX, Ordering::Relaxed);
         let (defects, assumed) = take_results();
         // The results' waits on several locations: `first` and the blocked threads.
         let r = r.and_then(|o| {
@@ -887,7 +943,9 @@ impl CProgram {
             replay_buf: Vec::new(),
             sleep_buf: Vec::new(),
             schedule: Vec::new(),
+            digests: Vec::new(),
             repeatable: false,
+            drew_nothing: false,
             independence: Independence::default(),
         };
         let persistent = self.opts.mode == Mode::Persistent;
@@ -902,14 +960,17 @@ impl CProgram {
         let mut spinner = Spinner::new(WORKER_SPIN);
         loop {
             let h = ctx.hdr;
-            // Run the next execution ahead of its request once the parent has read the
-            // last one's results ("Running ahead" at `WorkerCtx`).
+            // Run the next execution ahead of its request ("Running ahead" at
+            // `WorkerCtx`): at once when it writes nothing the parent reads and the
+            // explorer tells where it will stop (a run ahead that goes past the branch
+            // point is lost), else once the parent has read the last one's results.
             if ahead
                 && ctx.repeatable
-                && spinner.spin(
-                    || h.req_seq.load(Ordering::Acquire) != seen || h.collected_seq.load(Ordering::Acquire) == seen,
-                    || {},
-                )
+                && (ctx.drew_nothing && h.ahead_bounded.load(Ordering::Relaxed) == 1
+                    || spinner.spin(
+                        || h.req_seq.load(Ordering::Acquire) != seen || h.collected_seq.load(Ordering::Acquire) == seen,
+                        || {},
+                    ))
                 && h.req_seq.load(Ordering::Acquire) == seen
             {
                 if !ctx.run_ahead(seen, req, &mut spinner, &restore) {
@@ -1125,6 +1186,15 @@ impl Drop for CProgram {
 impl Program for CProgram {
     fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
         self.run_streaming(req, out, &mut |_| {})
+    }
+
+    /// A run ahead of the next request stops there ([`Header::ahead_limit`]).
+    fn next_branch_at_most(&mut self, steps: usize) {
+        if self.worker.is_some() {
+            let h = self.hdr.one();
+            h.ahead_limit.store(steps as u64, Ordering::Relaxed);
+            h.ahead_bounded.store(1, Ordering::Relaxed);
+        }
     }
 
     /// Runs the execution in the worker; the steps the parent decodes while it waits go

@@ -425,6 +425,12 @@ impl<'p> Session<'p> {
         Ok(true)
     }
 
+    /// Tell the program that the next run will repeat at most the first `steps` steps of
+    /// the last one ([`Program::next_branch_at_most`]).
+    pub fn next_branch_at_most(&mut self, steps: usize) {
+        self.program.next_branch_at_most(steps);
+    }
+
     /// The request for a run that follows `replay`, then the default policy with `sleep`.
     fn request<'r>(&self, replay: &'r [ThreadId], sleep: &'r [(ThreadId, Action)]) -> RunRequest<'r> {
         RunRequest { replay, sleep, independence: self.config.independence, max_steps: self.config.max_steps }

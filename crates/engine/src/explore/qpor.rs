@@ -962,6 +962,8 @@ impl Explorer for Qpor {
                     break None;
                 }
                 let k = self.c.len() - 1;
+                // The next run replays C_k (the first k steps of the last one) at most.
+                s.next_branch_at_most(k);
                 let e = self.pop();
                 self.nodes[k].sleep.push(e);
                 if let Some(a) = self.alternative(k, s) {
