@@ -1188,7 +1188,7 @@ impl Program for CProgram {
         self.run_streaming(req, out, &mut |_| {})
     }
 
-    /// A run ahead of the next request stops there ([`Header::ahead_limit`]).
+    /// A run ahead of the next request stops there (`Header::ahead_limit`).
     fn next_branch_at_most(&mut self, steps: usize) {
         if self.worker.is_some() {
             let h = self.hdr.one();
