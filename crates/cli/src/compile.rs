@@ -102,6 +102,7 @@ pub fn tidy_diagnostics(raw: &str, tmp: &Path) -> String {
     let tmp = tmp.display().to_string();
     let header = format!("{tmp}/unfold.h");
     let header_i = format!("{tmp}/unfold_i.h");
+    let header_r = format!("{tmp}/unfold_renames.h");
     let mut out = String::new();
     let (mut shown, mut errors, mut hidden_lines, mut hidden_errors) = (0, 0, 0, 0);
     let mut mentions_header = false;
@@ -112,10 +113,11 @@ pub fn tidy_diagnostics(raw: &str, tmp: &Path) -> String {
             hidden_errors += usize::from(is_error);
             continue;
         }
-        mentions_header |= line.contains(&header) || line.contains(&header_i);
+        mentions_header |= line.contains(&header) || line.contains(&header_i) || line.contains(&header_r);
         let line = line
             .replace(&header, "<unfold.h>")
             .replace(&header_i, "<unfold_i.h>")
+            .replace(&header_r, "<unfold_renames.h>")
             .replace(&tmp, "<unfold temporary directory>");
         match line.char_indices().nth(MAX_LINE_CHARS) {
             // A source line echoed by the compiler can be a whole binary file.
@@ -462,6 +464,10 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     let header = dir.join(name);
     if !header.exists() {
         std::fs::write(&header, text).context("writing the runtime header")?;
+    }
+    let renames = dir.join("unfold_renames.h");
+    if !renames.exists() {
+        std::fs::write(&renames, unfold_runtime::HEADER_RENAMES).context("writing the runtime header")?;
     }
     let so = dir.join("program.so");
     let obj = dir.join("program.o");

@@ -456,7 +456,8 @@ fn main() -> ExitCode {
 const OWNER_FILE: &str = "owner";
 /// The files unfold puts in its temporary directory (a directory with anything else is
 /// not reaped).
-const TEMP_FILES: [&str; 4] = [OWNER_FILE, "unfold.h", "program.so", "program.o"];
+const TEMP_FILES: [&str; 7] =
+    [OWNER_FILE, "unfold.h", "unfold_i.h", "unfold_renames.h", "program.i", "program.so", "program.o"];
 
 /// Remove `$TMPDIR/unfold-*` directories left by checkers that were killed while
 /// compiling (after loading, the directory is removed at once): only directories holding

@@ -990,3 +990,35 @@ fn preprocessed_programs_check_as_their_sources() {
     });
     assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
 }
+
+/// A temporary directory left by a checker killed while compiling (its owner gone, an
+/// hour old) is removed by the next check when it holds only unfold's files, those of a
+/// preprocessed program included; one holding anything else is left alone.
+#[test]
+fn stale_temporary_directories_are_reaped() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
+    let stale = |name: &str, files: &[&str]| {
+        let d = tmp.path().join(name);
+        std::fs::create_dir(&d).expect("mkdir");
+        // A pid that no process has: above the kernel's limit.
+        std::fs::write(d.join("owner"), "4194305").expect("owner");
+        for f in files {
+            std::fs::write(d.join(f), "x").expect("file");
+        }
+        let dir = std::fs::File::open(&d).expect("open dir");
+        dir.set_modified(hour_ago).expect("set mtime");
+        d
+    };
+    let ours = stale("unfold-i0", &["unfold_i.h", "unfold_renames.h", "program.i", "program.o"]);
+    let foreign = stale("unfold-i1", &["unfold.h", "notes.txt"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .current_dir(corpus())
+        .env("TMPDIR", tmp.path())
+        .args(["check", "atomic_counter.c", "--json"])
+        .output()
+        .expect("the unfold binary runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!ours.exists(), "a stale directory of unfold's files is removed");
+    assert!(foreign.exists(), "a directory holding another file is kept");
+}

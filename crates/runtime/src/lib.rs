@@ -107,6 +107,10 @@ pub use worker::{CProgram, Mode, NondetDraws, NondetLog, Options, PendingSites, 
 /// The header force-included (`cc -include`) into every program.
 pub const HEADER: &str = include_str!("unfold.h");
 
+/// The plain renames both headers include (`#include "unfold_renames.h"`: written next
+/// to them).
+pub const HEADER_RENAMES: &str = include_str!("unfold_renames.h");
+
 /// The header force-included into a preprocessed program (a `.i` file): renames only,
 /// to adapters that take the call site from their return address (`tsan.c`).
 pub const HEADER_PREPROCESSED: &str = include_str!("unfold_i.h");
@@ -154,7 +158,7 @@ pub fn peak_rss_bytes() -> (u64, u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::{HEADER, HEADER_PREPROCESSED};
+    use super::{HEADER, HEADER_PREPROCESSED, HEADER_RENAMES};
 
     /// The names a header defines as macros, with what each expands to.
     fn macros(header: &str) -> Vec<(&str, &str)> {
@@ -171,9 +175,11 @@ mod tests {
 
     #[test]
     fn a_preprocessed_program_has_every_routed_function_routed() {
-        let pre = macros(HEADER_PREPROCESSED);
+        assert!(HEADER.contains("#include \"unfold_renames.h\""));
+        assert!(HEADER_PREPROCESSED.contains("#include \"unfold_renames.h\""));
+        let pre = [macros(HEADER_PREPROCESSED), macros(HEADER_RENAMES)].concat();
         let adapters = include_str!("tsan.c");
-        for (name, body) in macros(HEADER) {
+        for (name, body) in [macros(HEADER), macros(HEADER_RENAMES)].concat() {
             if !body.starts_with("__unfold_") || name.starts_with("__unfold") {
                 continue;
             }

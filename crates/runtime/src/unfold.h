@@ -35,9 +35,6 @@ int __unfold_pthread_detach(pthread_t);
 #define pthread_create(t, a, f, x) __unfold_pthread_create((t), (a), (f), (x), __FILE__, __LINE__)
 #define pthread_join(t, r) __unfold_pthread_join((t), (r), __FILE__, __LINE__)
 #define pthread_exit(r) __unfold_pthread_exit((r), __FILE__, __LINE__)
-#define pthread_self __unfold_pthread_self
-#define pthread_equal __unfold_pthread_equal
-#define pthread_detach __unfold_pthread_detach
 
 /* ---- thread attributes ------------------------------------------------------------ */
 int __unfold_pthread_attr_init(pthread_attr_t *);
@@ -56,22 +53,6 @@ int __unfold_pthread_attr_setinheritsched(pthread_attr_t *, int);
 int __unfold_pthread_attr_getinheritsched(const pthread_attr_t *, int *);
 int __unfold_pthread_attr_setschedparam(pthread_attr_t *, const struct sched_param *);
 int __unfold_pthread_attr_getschedparam(const pthread_attr_t *, struct sched_param *);
-#define pthread_attr_init __unfold_pthread_attr_init
-#define pthread_attr_destroy __unfold_pthread_attr_destroy
-#define pthread_attr_setdetachstate __unfold_pthread_attr_setdetachstate
-#define pthread_attr_getdetachstate __unfold_pthread_attr_getdetachstate
-#define pthread_attr_setstacksize __unfold_pthread_attr_setstacksize
-#define pthread_attr_getstacksize __unfold_pthread_attr_getstacksize
-#define pthread_attr_setguardsize __unfold_pthread_attr_setguardsize
-#define pthread_attr_getguardsize __unfold_pthread_attr_getguardsize
-#define pthread_attr_setscope __unfold_pthread_attr_setscope
-#define pthread_attr_getscope __unfold_pthread_attr_getscope
-#define pthread_attr_setschedpolicy __unfold_pthread_attr_setschedpolicy
-#define pthread_attr_getschedpolicy __unfold_pthread_attr_getschedpolicy
-#define pthread_attr_setinheritsched __unfold_pthread_attr_setinheritsched
-#define pthread_attr_getinheritsched __unfold_pthread_attr_getinheritsched
-#define pthread_attr_setschedparam __unfold_pthread_attr_setschedparam
-#define pthread_attr_getschedparam __unfold_pthread_attr_getschedparam
 
 /* ---- thread-specific data (POSIX keys, C11 tss) ----------------------------------- */
 int __unfold_pthread_key_create(pthread_key_t *, void (*)(void *));
@@ -82,14 +63,6 @@ int __unfold_tss_create(unsigned int *, void (*)(void *));
 void __unfold_tss_delete(unsigned int);
 void *__unfold_tss_get(unsigned int);
 int __unfold_tss_set(unsigned int, void *);
-#define pthread_key_create __unfold_pthread_key_create
-#define pthread_key_delete __unfold_pthread_key_delete
-#define pthread_getspecific __unfold_pthread_getspecific
-#define pthread_setspecific __unfold_pthread_setspecific
-#define tss_create __unfold_tss_create
-#define tss_delete __unfold_tss_delete
-#define tss_get __unfold_tss_get
-#define tss_set __unfold_tss_set
 
 /* ---- mutexes ---------------------------------------------------------------------- */
 int __unfold_pthread_mutex_init(pthread_mutex_t *, const pthread_mutexattr_t *, const char *, int);
@@ -107,10 +80,6 @@ int __unfold_pthread_mutexattr_gettype(const pthread_mutexattr_t *, int *);
 #define pthread_mutex_unlock(m) __unfold_pthread_mutex_unlock((m), __FILE__, __LINE__)
 int __unfold_try_pthread_mutex_trylock(pthread_mutex_t *, const char *, int);
 #define pthread_mutex_trylock(m) __unfold_try_pthread_mutex_trylock((m), __FILE__, __LINE__)
-#define pthread_mutexattr_init __unfold_pthread_mutexattr_init
-#define pthread_mutexattr_destroy __unfold_pthread_mutexattr_destroy
-#define pthread_mutexattr_settype __unfold_pthread_mutexattr_settype
-#define pthread_mutexattr_gettype __unfold_pthread_mutexattr_gettype
 
 /* ---- sleeping ---------------------------------------------------------------------- */
 /* Every schedule is explored whatever the threads' timing, so a sleep only costs time:
@@ -121,9 +90,6 @@ int __unfold_try_pthread_mutex_trylock(pthread_mutex_t *, const char *, int);
 unsigned int __unfold_sleep(unsigned int);
 int __unfold_usleep(unsigned int);
 int __unfold_nanosleep(const struct timespec *, struct timespec *);
-#define sleep __unfold_sleep
-#define usleep __unfold_usleep
-#define nanosleep __unfold_nanosleep
 
 /* ---- deterministic per-thread heap ------------------------------------------------ */
 /* Static trampolines pass their return address (the call site) to the runtime, which
@@ -169,7 +135,6 @@ static void __attribute__((noinline, noreturn, unused, no_instrument_function)) 
 /* atexit handlers run at the end of each execution (exit or main returning); _exit and
  * _Exit end the program without them (crates/runtime/src/process.rs). */
 int __unfold_atexit(void (*)(void));
-#define atexit __unfold_atexit
 void __unfold__exit_at(int, void *) __attribute__((noreturn));
 static void __attribute__((noinline, noreturn, unused, no_instrument_function)) __unfold__exit(int c) {
     __unfold__exit_at(c, __builtin_return_address(0));
@@ -177,7 +142,6 @@ static void __attribute__((noinline, noreturn, unused, no_instrument_function)) 
 #define _exit __unfold__exit
 #define _Exit __unfold__exit
 #define abort __unfold_abort
-#define __assert_fail __unfold_assert_fail
 
 /* ---- SV-COMP conventions ---------------------------------------------------------- */
 void __unfold_VERIFIER_assume(int);
@@ -193,7 +157,6 @@ static void __attribute__((noinline, noreturn, unused, no_instrument_function)) 
 #ifndef __UNFOLD_OWN_VERIFIER
 #define __VERIFIER_error __unfold_VERIFIER_error
 #endif
-#define __VERIFIER_assume __unfold_VERIFIER_assume
 static void __attribute__((noinline, unused, no_instrument_function))
 __unfold_VERIFIER_atomic_begin(void) {
     __unfold_atomic_begin_at(__builtin_return_address(0));
@@ -208,27 +171,6 @@ __unfold_VERIFIER_atomic_end(void) {
 #endif
 /* Nondeterministic values: drawn by the runtime (tsan.c, nondet.rs) from the valuation of
  * the exploration; the program's own declarations name the renamed functions. */
-#define __VERIFIER_nondet_bool __unfold_nondet_bool
-#define __VERIFIER_nondet_char __unfold_nondet_char
-#define __VERIFIER_nondet_short __unfold_nondet_short
-#define __VERIFIER_nondet_int __unfold_nondet_int
-#define __VERIFIER_nondet_long __unfold_nondet_long
-#define __VERIFIER_nondet_longlong __unfold_nondet_longlong
-#define __VERIFIER_nondet_loff_t __unfold_nondet_loff_t
-#define __VERIFIER_nondet_uchar __unfold_nondet_uchar
-#define __VERIFIER_nondet_ushort __unfold_nondet_ushort
-#define __VERIFIER_nondet_uint __unfold_nondet_uint
-#define __VERIFIER_nondet_unsigned __unfold_nondet_unsigned
-#define __VERIFIER_nondet_u32 __unfold_nondet_u32
-#define __VERIFIER_nondet_ulong __unfold_nondet_ulong
-#define __VERIFIER_nondet_ulonglong __unfold_nondet_ulonglong
-#define __VERIFIER_nondet_size_t __unfold_nondet_size_t
-#define __VERIFIER_nondet_sector_t __unfold_nondet_sector_t
-#define __VERIFIER_nondet_pthread_t __unfold_nondet_pthread_t
-#define __VERIFIER_nondet_float __unfold_nondet_float
-#define __VERIFIER_nondet_double __unfold_nondet_double
-#define __VERIFIER_nondet_pointer __unfold_nondet_pointer
-#define __VERIFIER_nondet_pchar __unfold_nondet_pchar
 
 #ifdef __UNFOLD_INSTRUMENT
 /* Compiled with -finstrument-functions: functions named __VERIFIER_atomic_* run inside
@@ -267,7 +209,6 @@ int __unfold_pthread_mutex_timedlock(pthread_mutex_t *, const struct timespec *,
 int __unfold_pthread_yield(void);
 int __unfold_try_pthread_mutex_timedlock(pthread_mutex_t *, const struct timespec *, const char *, int);
 #define pthread_mutex_timedlock(m, t) __unfold_try_pthread_mutex_timedlock((m), (t), __FILE__, __LINE__)
-#define pthread_yield __unfold_pthread_yield
 
 int __unfold_pthread_cond_init(pthread_cond_t *, const pthread_condattr_t *, const char *, int);
 int __unfold_pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *, const char *, int);
@@ -384,10 +325,6 @@ void __unfold_call_once(once_flag *, void (*)(void), const char *, int);
 #define thrd_create(t, f, a) __unfold_thrd_create((t), (f), (a), __FILE__, __LINE__)
 #define thrd_join(t, r) __unfold_thrd_join((t), (r), __FILE__, __LINE__)
 #define thrd_exit(r) __unfold_thrd_exit((r), __FILE__, __LINE__)
-#define thrd_current __unfold_pthread_self
-#define thrd_equal __unfold_pthread_equal
-#define thrd_detach __unfold_thrd_detach
-#define thrd_yield __unfold_thrd_yield
 #define mtx_init(m, k) __unfold_mtx_init((m), (k), __FILE__, __LINE__)
 #define mtx_lock(m) __unfold_mtx_lock((m), __FILE__, __LINE__)
 int __unfold_try_mtx_trylock(mtx_t *, const char *, int);
@@ -406,5 +343,8 @@ int __unfold_try_cnd_timedwait(cnd_t *, mtx_t *, const struct timespec *, const 
 #define call_once(o, f) __unfold_call_once((o), (f), __FILE__, __LINE__)
 #endif
 /* ==== end of synchronising objects ================================================== */
+
+/* The plain renames, after every system header (their declarations keep their names). */
+#include "unfold_renames.h"
 
 #endif

@@ -8,7 +8,7 @@
  * (adding the call's file and line) goes here to an adapter of the same signature,
  * `__unfold_pc_<name>` (crates/runtime/src/tsan.c), which passes its return address as
  * the call's site instead; the program's own declaration of the function declares the
- * adapter. Plain renames are unfold.h's. Checked against unfold.h by the runtime's tests:
+ * adapter. Plain renames are unfold.h's (unfold_renames.h). Checked against unfold.h by the runtime's tests:
  * every function unfold.h routes is routed here too.
  */
 #ifndef UNFOLD_I_H_INCLUDED
@@ -108,74 +108,8 @@
 #define pthread_attr_getguardsize __unfold_pc_pthread_attr_getguardsize32
 #endif
 
-/* ---- plain renames (as in unfold.h) ----------------------------------------------- */
-#define pthread_self __unfold_pthread_self
-#define pthread_equal __unfold_pthread_equal
-#define pthread_detach __unfold_pthread_detach
-#define pthread_attr_init __unfold_pthread_attr_init
-#define pthread_attr_destroy __unfold_pthread_attr_destroy
-#define pthread_attr_setdetachstate __unfold_pthread_attr_setdetachstate
-#define pthread_attr_getdetachstate __unfold_pthread_attr_getdetachstate
-#define pthread_attr_setstacksize __unfold_pthread_attr_setstacksize
-#ifndef __UNFOLD_SIZE_T_32
-#define pthread_attr_getstacksize __unfold_pthread_attr_getstacksize
-#endif
-#define pthread_attr_setguardsize __unfold_pthread_attr_setguardsize
-#ifndef __UNFOLD_SIZE_T_32
-#define pthread_attr_getguardsize __unfold_pthread_attr_getguardsize
-#endif
-#define pthread_attr_setscope __unfold_pthread_attr_setscope
-#define pthread_attr_getscope __unfold_pthread_attr_getscope
-#define pthread_attr_setschedpolicy __unfold_pthread_attr_setschedpolicy
-#define pthread_attr_getschedpolicy __unfold_pthread_attr_getschedpolicy
-#define pthread_attr_setinheritsched __unfold_pthread_attr_setinheritsched
-#define pthread_attr_getinheritsched __unfold_pthread_attr_getinheritsched
-#define pthread_attr_setschedparam __unfold_pthread_attr_setschedparam
-#define pthread_attr_getschedparam __unfold_pthread_attr_getschedparam
-#define pthread_key_create __unfold_pthread_key_create
-#define pthread_key_delete __unfold_pthread_key_delete
-#define pthread_getspecific __unfold_pthread_getspecific
-#define pthread_setspecific __unfold_pthread_setspecific
-#define tss_create __unfold_tss_create
-#define tss_delete __unfold_tss_delete
-#define tss_get __unfold_tss_get
-#define tss_set __unfold_tss_set
-#define pthread_mutexattr_init __unfold_pthread_mutexattr_init
-#define pthread_mutexattr_destroy __unfold_pthread_mutexattr_destroy
-#define pthread_mutexattr_settype __unfold_pthread_mutexattr_settype
-#define pthread_mutexattr_gettype __unfold_pthread_mutexattr_gettype
-#define sleep __unfold_sleep
-#define usleep __unfold_usleep
-#define nanosleep __unfold_nanosleep
-#define atexit __unfold_atexit
-#define __assert_fail __unfold_assert_fail
-#define __VERIFIER_assume __unfold_VERIFIER_assume
-#define __VERIFIER_nondet_bool __unfold_nondet_bool
-#define __VERIFIER_nondet_char __unfold_nondet_char
-#define __VERIFIER_nondet_short __unfold_nondet_short
-#define __VERIFIER_nondet_int __unfold_nondet_int
-#define __VERIFIER_nondet_long __unfold_nondet_long
-#define __VERIFIER_nondet_longlong __unfold_nondet_longlong
-#define __VERIFIER_nondet_loff_t __unfold_nondet_loff_t
-#define __VERIFIER_nondet_uchar __unfold_nondet_uchar
-#define __VERIFIER_nondet_ushort __unfold_nondet_ushort
-#define __VERIFIER_nondet_uint __unfold_nondet_uint
-#define __VERIFIER_nondet_unsigned __unfold_nondet_unsigned
-#define __VERIFIER_nondet_u32 __unfold_nondet_u32
-#define __VERIFIER_nondet_ulong __unfold_nondet_ulong
-#define __VERIFIER_nondet_ulonglong __unfold_nondet_ulonglong
-#define __VERIFIER_nondet_size_t __unfold_nondet_size_t
-#define __VERIFIER_nondet_sector_t __unfold_nondet_sector_t
-#define __VERIFIER_nondet_pthread_t __unfold_nondet_pthread_t
-#define __VERIFIER_nondet_float __unfold_nondet_float
-#define __VERIFIER_nondet_double __unfold_nondet_double
-#define __VERIFIER_nondet_pointer __unfold_nondet_pointer
-#define __VERIFIER_nondet_pchar __unfold_nondet_pchar
-#define pthread_yield __unfold_pthread_yield
-#define thrd_current __unfold_pthread_self
-#define thrd_equal __unfold_pthread_equal
-#define thrd_detach __unfold_thrd_detach
-#define thrd_yield __unfold_thrd_yield
+/* ---- plain renames (shared with unfold.h) ----------------------------------------- */
+#include "unfold_renames.h"
 
 #ifdef __UNFOLD_INSTRUMENT
 /* Compiled with -finstrument-functions: as in unfold.h. */

@@ -1,0 +1,76 @@
+/*
+ * unfold_renames.h — the plain renames of unfold's runtime headers: each function here is
+ * served by the runtime entry point of the same signature (crates/runtime/src/shims.rs,
+ * sync.rs, tsan.c). Included at the end of unfold.h (C sources, after every system
+ * header) and by unfold_i.h (preprocessed files).
+ */
+#ifndef UNFOLD_RENAMES_H_INCLUDED
+#define UNFOLD_RENAMES_H_INCLUDED
+#define pthread_self __unfold_pthread_self
+#define pthread_equal __unfold_pthread_equal
+#define pthread_detach __unfold_pthread_detach
+#define pthread_attr_init __unfold_pthread_attr_init
+#define pthread_attr_destroy __unfold_pthread_attr_destroy
+#define pthread_attr_setdetachstate __unfold_pthread_attr_setdetachstate
+#define pthread_attr_getdetachstate __unfold_pthread_attr_getdetachstate
+#define pthread_attr_setstacksize __unfold_pthread_attr_setstacksize
+#ifndef __UNFOLD_SIZE_T_32
+#define pthread_attr_getstacksize __unfold_pthread_attr_getstacksize
+#endif
+#define pthread_attr_setguardsize __unfold_pthread_attr_setguardsize
+#ifndef __UNFOLD_SIZE_T_32
+#define pthread_attr_getguardsize __unfold_pthread_attr_getguardsize
+#endif
+#define pthread_attr_setscope __unfold_pthread_attr_setscope
+#define pthread_attr_getscope __unfold_pthread_attr_getscope
+#define pthread_attr_setschedpolicy __unfold_pthread_attr_setschedpolicy
+#define pthread_attr_getschedpolicy __unfold_pthread_attr_getschedpolicy
+#define pthread_attr_setinheritsched __unfold_pthread_attr_setinheritsched
+#define pthread_attr_getinheritsched __unfold_pthread_attr_getinheritsched
+#define pthread_attr_setschedparam __unfold_pthread_attr_setschedparam
+#define pthread_attr_getschedparam __unfold_pthread_attr_getschedparam
+#define pthread_key_create __unfold_pthread_key_create
+#define pthread_key_delete __unfold_pthread_key_delete
+#define pthread_getspecific __unfold_pthread_getspecific
+#define pthread_setspecific __unfold_pthread_setspecific
+#define tss_create __unfold_tss_create
+#define tss_delete __unfold_tss_delete
+#define tss_get __unfold_tss_get
+#define tss_set __unfold_tss_set
+#define pthread_mutexattr_init __unfold_pthread_mutexattr_init
+#define pthread_mutexattr_destroy __unfold_pthread_mutexattr_destroy
+#define pthread_mutexattr_settype __unfold_pthread_mutexattr_settype
+#define pthread_mutexattr_gettype __unfold_pthread_mutexattr_gettype
+#define sleep __unfold_sleep
+#define usleep __unfold_usleep
+#define nanosleep __unfold_nanosleep
+#define atexit __unfold_atexit
+#define __assert_fail __unfold_assert_fail
+#define __VERIFIER_assume __unfold_VERIFIER_assume
+#define __VERIFIER_nondet_bool __unfold_nondet_bool
+#define __VERIFIER_nondet_char __unfold_nondet_char
+#define __VERIFIER_nondet_short __unfold_nondet_short
+#define __VERIFIER_nondet_int __unfold_nondet_int
+#define __VERIFIER_nondet_long __unfold_nondet_long
+#define __VERIFIER_nondet_longlong __unfold_nondet_longlong
+#define __VERIFIER_nondet_loff_t __unfold_nondet_loff_t
+#define __VERIFIER_nondet_uchar __unfold_nondet_uchar
+#define __VERIFIER_nondet_ushort __unfold_nondet_ushort
+#define __VERIFIER_nondet_uint __unfold_nondet_uint
+#define __VERIFIER_nondet_unsigned __unfold_nondet_unsigned
+#define __VERIFIER_nondet_u32 __unfold_nondet_u32
+#define __VERIFIER_nondet_ulong __unfold_nondet_ulong
+#define __VERIFIER_nondet_ulonglong __unfold_nondet_ulonglong
+#define __VERIFIER_nondet_size_t __unfold_nondet_size_t
+#define __VERIFIER_nondet_sector_t __unfold_nondet_sector_t
+#define __VERIFIER_nondet_pthread_t __unfold_nondet_pthread_t
+#define __VERIFIER_nondet_float __unfold_nondet_float
+#define __VERIFIER_nondet_double __unfold_nondet_double
+#define __VERIFIER_nondet_pointer __unfold_nondet_pointer
+#define __VERIFIER_nondet_pchar __unfold_nondet_pchar
+#define pthread_yield __unfold_pthread_yield
+#define thrd_current __unfold_pthread_self
+#define thrd_equal __unfold_pthread_equal
+#define thrd_detach __unfold_thrd_detach
+#define thrd_yield __unfold_thrd_yield
+#endif
