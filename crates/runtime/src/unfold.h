@@ -169,22 +169,7 @@ __unfold_VERIFIER_atomic_end(void) {
 #define __VERIFIER_atomic_begin __unfold_VERIFIER_atomic_begin
 #define __VERIFIER_atomic_end __unfold_VERIFIER_atomic_end
 #endif
-/* Nondeterministic values: drawn by the runtime (tsan.c, nondet.rs) from the valuation of
- * the exploration; the program's own declarations name the renamed functions. */
 
-#ifdef __UNFOLD_INSTRUMENT
-/* Compiled with -finstrument-functions: functions named __VERIFIER_atomic_* run inside
- * an atomic section (the runtime knows their addresses). */
-void __unfold_func_enter(void *, void *);
-void __unfold_func_exit(void *);
-void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_enter(void *f, void *s) {
-    __unfold_func_enter(f, s);
-}
-void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_exit(void *f, void *s) {
-    (void)s;
-    __unfold_func_exit(f);
-}
-#endif
 
 /* ==== synchronising objects beyond mutexes (crates/runtime/src/sync.rs, c11.rs) ======
  * Condition variables, semaphores, read-write locks, barriers, pthread_once, spinlocks,
@@ -344,7 +329,8 @@ int __unfold_try_cnd_timedwait(cnd_t *, mtx_t *, const struct timespec *, const 
 #endif
 /* ==== end of synchronising objects ================================================== */
 
-/* The plain renames, after every system header (their declarations keep their names). */
+/* The plain renames, after every system header (their declarations keep their names),
+ * and the hooks of -finstrument-functions. */
 #include "unfold_renames.h"
 
 #endif

@@ -108,20 +108,8 @@
 #define pthread_attr_getguardsize __unfold_pc_pthread_attr_getguardsize32
 #endif
 
-/* ---- plain renames (shared with unfold.h) ----------------------------------------- */
+/* ---- plain renames and hooks (shared with unfold.h) -------------------------------- */
 #include "unfold_renames.h"
 
-#ifdef __UNFOLD_INSTRUMENT
-/* Compiled with -finstrument-functions: as in unfold.h. */
-void __unfold_func_enter(void *, void *);
-void __unfold_func_exit(void *);
-void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_enter(void *f, void *s) {
-    __unfold_func_enter(f, s);
-}
-void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_exit(void *f, void *s) {
-    (void)s;
-    __unfold_func_exit(f);
-}
-#endif
 
 #endif

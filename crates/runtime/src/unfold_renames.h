@@ -1,8 +1,8 @@
 /*
  * unfold_renames.h — the plain renames of unfold's runtime headers: each function here is
  * served by the runtime entry point of the same signature (crates/runtime/src/shims.rs,
- * sync.rs, tsan.c). Included at the end of unfold.h (C sources, after every system
- * header) and by unfold_i.h (preprocessed files).
+ * sync.rs, tsan.c), and the hooks of -finstrument-functions. Included at the end of
+ * unfold.h (C sources, after every system header) and by unfold_i.h (preprocessed files).
  */
 #ifndef UNFOLD_RENAMES_H_INCLUDED
 #define UNFOLD_RENAMES_H_INCLUDED
@@ -47,6 +47,8 @@
 #define atexit __unfold_atexit
 #define __assert_fail __unfold_assert_fail
 #define __VERIFIER_assume __unfold_VERIFIER_assume
+/* Nondeterministic values: drawn by the runtime (tsan.c, nondet.rs) from the valuation of
+ * the exploration; the program's own declarations name the renamed functions. */
 #define __VERIFIER_nondet_bool __unfold_nondet_bool
 #define __VERIFIER_nondet_char __unfold_nondet_char
 #define __VERIFIER_nondet_short __unfold_nondet_short
@@ -73,4 +75,18 @@
 #define thrd_equal __unfold_pthread_equal
 #define thrd_detach __unfold_thrd_detach
 #define thrd_yield __unfold_thrd_yield
+
+#ifdef __UNFOLD_INSTRUMENT
+/* Compiled with -finstrument-functions: functions named __VERIFIER_atomic_* run inside
+ * an atomic section (the runtime knows their addresses). */
+void __unfold_func_enter(void *, void *);
+void __unfold_func_exit(void *);
+void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_enter(void *f, void *s) {
+    __unfold_func_enter(f, s);
+}
+void __attribute__((no_instrument_function, visibility("hidden"))) __cyg_profile_func_exit(void *f, void *s) {
+    (void)s;
+    __unfold_func_exit(f);
+}
+#endif
 #endif
