@@ -1189,11 +1189,15 @@ pub unsafe extern "C" fn __unfold_assert_fail(
     })
 }
 
+/// The defect of a call of SV-COMP's error function, whether the program defines it or
+/// only declares it (the header's trampoline then serves it).
+const ERROR_CALLED: &str = "reach_error / __VERIFIER_error called";
+
 /// `__VERIFIER_error` / `reach_error` (via the header's trampoline, with its return
 /// address).
 #[no_mangle]
 pub extern "C" fn __unfold_error_at(ra: *mut c_void) -> ! {
-    guard(|| fail(DefectKind::Assertion, "reach_error / __VERIFIER_error reached".into(), (ra as u64).wrapping_sub(1)))
+    guard(|| fail(DefectKind::Assertion, ERROR_CALLED.into(), (ra as u64).wrapping_sub(1)))
 }
 
 /// `__VERIFIER_assume`: a false condition stops the thread (the execution is pruned).
@@ -1274,7 +1278,7 @@ pub extern "C" fn __unfold_func_enter(f: *mut c_void, site: *mut c_void) {
     guard(|| {
         match entry_hook(f) {
             Some(crate::exec::EntryHook::Error) => {
-                fail(DefectKind::Assertion, "reach_error called".into(), (site as u64).wrapping_sub(1))
+                fail(DefectKind::Assertion, ERROR_CALLED.into(), (site as u64).wrapping_sub(1))
             }
             Some(crate::exec::EntryHook::AtomicBegin) => atomic_begin(code_site(site)),
             Some(crate::exec::EntryHook::AtomicEnd) => atomic_end(code_site(site)),
