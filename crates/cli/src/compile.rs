@@ -44,10 +44,9 @@ pub struct Compiled {
     pub stateful_imports: Vec<String>,
     /// Data symbols of the program: (offset from load base, size, name).
     pub data_symbols: Vec<(u64, u64, String)>,
-    /// Offsets of functions named `__VERIFIER_atomic_*`.
-    pub atomic_fns: Vec<u64>,
     /// Offsets of the program's own SV-COMP functions whose call means what their name
-    /// says (`reach_error`, `__VERIFIER_error`, `__VERIFIER_atomic_begin`/`_end`).
+    /// says (`reach_error`, `__VERIFIER_error`, `__VERIFIER_atomic_begin`/`_end`, and
+    /// every other `__VERIFIER_atomic_*`: run atomically).
     pub entry_hooks: Vec<(u64, EntryHook)>,
     /// The program tries a mutex (`trylock`, `timedlock`, `spin_trylock`, C11's) or waits
     /// on a condition variable with a time-out: its retry loops wait for any unlock of the
@@ -545,7 +544,6 @@ struct Inspection {
     static_tls: bool,
     undefined: Vec<String>,
     data_symbols: Vec<(u64, u64, String)>,
-    atomic_fns: Vec<u64>,
     /// [`Compiled::entry_hooks`].
     entry_hooks: Vec<(u64, EntryHook)>,
     defines_main: bool,
@@ -589,7 +587,6 @@ fn inspect(so: &Path) -> Result<Inspection> {
         }
     }
     let mut data_symbols = Vec::new();
-    let mut atomic_fns = Vec::new();
     let mut entry_hooks = Vec::new();
     let mut defines_main = false;
     let mut own_verifier_renamed = false;
@@ -604,10 +601,6 @@ fn inspect(so: &Path) -> Result<Inspection> {
                 if n == "main" {
                     defines_main = true;
                 }
-                if n.starts_with("__VERIFIER_atomic_") && n != "__VERIFIER_atomic_begin" && n != "__VERIFIER_atomic_end"
-                {
-                    atomic_fns.push(s.address());
-                }
                 if let Some(hook) = own_svcomp_fn(n).filter(|_| s.size() > 0) {
                     entry_hooks.push((s.address(), hook));
                 }
@@ -618,8 +611,6 @@ fn inspect(so: &Path) -> Result<Inspection> {
     }
     data_symbols.sort();
     data_symbols.dedup();
-    atomic_fns.sort();
-    atomic_fns.dedup();
     entry_hooks.sort();
     entry_hooks.dedup();
     undefined.sort();
@@ -628,7 +619,6 @@ fn inspect(so: &Path) -> Result<Inspection> {
         static_tls,
         undefined,
         data_symbols,
-        atomic_fns,
         entry_hooks,
         defines_main,
         tries_mutexes,
@@ -642,6 +632,7 @@ fn own_svcomp_fn(name: &str) -> Option<EntryHook> {
         "reach_error" | "__VERIFIER_error" => Some(EntryHook::Error),
         "__VERIFIER_atomic_begin" => Some(EntryHook::AtomicBegin),
         "__VERIFIER_atomic_end" => Some(EntryHook::AtomicEnd),
+        _ if name.starts_with("__VERIFIER_atomic_") => Some(EntryHook::AtomicFn),
         _ => None,
     }
 }
@@ -767,7 +758,7 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
             again = true;
         }
     }
-    if !ins.atomic_fns.is_empty() || !ins.entry_hooks.is_empty() {
+    if !ins.entry_hooks.is_empty() {
         // Functions named __VERIFIER_atomic_* run atomically, and entering the program's
         // own reach_error (or __VERIFIER_error, __VERIFIER_atomic_begin/end) does what its
         // name says: hook function entry/exit.
@@ -815,7 +806,6 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         resettable: stateful_imports.is_empty(),
         stateful_imports,
         data_symbols: ins.data_symbols,
-        atomic_fns: ins.atomic_fns,
         entry_hooks: ins.entry_hooks,
         tries_mutexes: ins.tries_mutexes,
     })

@@ -575,7 +575,6 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
         mode,
         exec_timeout: Some(Duration::from_secs_f64(b.exec_timeout.unwrap_or(DEFAULT_EXEC_TIMEOUT))),
         args,
-        atomic_fns: c.atomic_fns.iter().map(|a| a + base).collect(),
         entry_hooks: c.entry_hooks.iter().map(|&(o, h)| (o + base, h)).collect(),
         quiet,
         step_capacity: build.max_steps.saturating_add(1),

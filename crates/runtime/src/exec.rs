@@ -45,6 +45,9 @@ pub enum EntryHook {
     AtomicBegin,
     /// `__VERIFIER_atomic_end`: the atomic section ends.
     AtomicEnd,
+    /// A function named `__VERIFIER_atomic_*` (other than the two above): its whole
+    /// body is an atomic section (it starts on entry and ends on exit).
+    AtomicFn,
 }
 
 /// `main(argc, argv, envp)` of the program.
@@ -325,7 +328,6 @@ pub(crate) struct Rt {
     pub assumed: Vec<ThreadId>,
     pub steps_done: usize,
     pub exit_code: c_int,
-    pub atomic_fns: Vec<u64>,
     /// Entry addresses of the program's own SV-COMP functions (sorted): entering one
     /// does what its name says, whatever its body does.
     pub entry_hooks: Vec<(u64, EntryHook)>,
@@ -369,7 +371,6 @@ thread_local! {
         assumed: Vec::new(),
         steps_done: 0,
         exit_code: 0,
-        atomic_fns: Vec::new(),
         entry_hooks: Vec::new(),
         arena: None,
         static_data: Vec::new(),

@@ -1251,10 +1251,6 @@ pub extern "C" fn __unfold_atomic_end_at(ra: *mut c_void) {
     guard(|| atomic_end(code_site(ra)))
 }
 
-fn is_atomic_fn(f: *mut c_void) -> bool {
-    with_rt(|rt| rt.active && rt.atomic_fns.binary_search(&(f as u64)).is_ok())
-}
-
 /// What entering `f` means, if it is one of the program's own SV-COMP functions.
 fn entry_hook(f: *mut c_void) -> Option<crate::exec::EntryHook> {
     with_rt(|rt| {
@@ -1275,18 +1271,14 @@ fn entry_hook(f: *mut c_void) -> Option<crate::exec::EntryHook> {
 /// section.
 #[no_mangle]
 pub extern "C" fn __unfold_func_enter(f: *mut c_void, site: *mut c_void) {
-    guard(|| {
-        match entry_hook(f) {
-            Some(crate::exec::EntryHook::Error) => {
-                fail(DefectKind::Assertion, ERROR_CALLED.into(), (site as u64).wrapping_sub(1))
-            }
-            Some(crate::exec::EntryHook::AtomicBegin) => atomic_begin(code_site(site)),
-            Some(crate::exec::EntryHook::AtomicEnd) => atomic_end(code_site(site)),
-            None => {}
+    guard(|| match entry_hook(f) {
+        Some(crate::exec::EntryHook::Error) => {
+            fail(DefectKind::Assertion, ERROR_CALLED.into(), (site as u64).wrapping_sub(1))
         }
-        if is_atomic_fn(f) {
-            atomic_begin(0);
-        }
+        Some(crate::exec::EntryHook::AtomicBegin) => atomic_begin(code_site(site)),
+        Some(crate::exec::EntryHook::AtomicEnd) => atomic_end(code_site(site)),
+        Some(crate::exec::EntryHook::AtomicFn) => atomic_begin(0),
+        None => {}
     })
 }
 
@@ -1294,7 +1286,7 @@ pub extern "C" fn __unfold_func_enter(f: *mut c_void, site: *mut c_void) {
 #[no_mangle]
 pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
     guard(|| {
-        if is_atomic_fn(f) {
+        if entry_hook(f) == Some(crate::exec::EntryHook::AtomicFn) {
             atomic_end(0);
         }
     })

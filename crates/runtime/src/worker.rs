@@ -58,10 +58,9 @@ pub struct Options {
     pub exec_timeout: Option<Duration>,
     /// `argv[0..]` of the program.
     pub args: Vec<String>,
-    /// Addresses of functions named `__VERIFIER_atomic_*` (run atomically).
-    pub atomic_fns: Vec<u64>,
     /// Entry addresses of the program's own SV-COMP functions whose call means
-    /// something whatever their body does (`reach_error`: the error).
+    /// something whatever their body does (`reach_error`: the error; a function named
+    /// `__VERIFIER_atomic_*`: an atomic section).
     pub entry_hooks: Vec<(u64, crate::exec::EntryHook)>,
     /// Discard the program's stdout/stderr.
     pub quiet: bool,
@@ -921,9 +920,6 @@ impl CProgram {
                 tls: tls.as_ref().map_or((0, 0, 0), |t| t.bounds()),
             };
             rt.default_stack = self.opts.stack_size;
-            let mut fns = self.opts.atomic_fns.clone();
-            fns.sort_unstable();
-            rt.atomic_fns = fns;
             let mut hooks = self.opts.entry_hooks.clone();
             hooks.sort_unstable();
             rt.entry_hooks = hooks;
