@@ -377,10 +377,11 @@ impl StepSink for AheadSink<'_> {
 /// last execution and the replay of the next one's prefix overlap. Only with the
 /// program's output discarded (a discarded run would print twice).
 ///
-/// Until the request comes, a run ahead writes nothing into shared memory (what it
-/// would, the thread running and the threads interned, waits for the request; a draw
-/// of a nondeterministic value drops the run). So when the last execution drew no value
-/// it starts at once, while the parent still reads the results, provided the explorer
+/// Until the request comes, a run ahead writes nothing else into shared memory (the
+/// thread running and the threads interned wait for the request). So when the last
+/// execution drew no nondeterministic value (a draw would be recorded there: one in a
+/// run started early drops it) it starts at once, while the parent still reads the
+/// results, provided the explorer
 /// bounds where it will branch off ([`Header::ahead_limit`], which QPOR lowers as its
 /// backtracking passes each node): the run stops at the bound, where it is sure to be
 /// continued. Otherwise it starts once the parent has read the results
@@ -481,11 +482,18 @@ impl WorkerCtx<'_> {
     /// Run the next execution ahead of its request ("Running ahead"), then serve the
     /// request. `restore` resets the program's memory. False when the parent is gone.
     ///
-    /// Nothing is written into shared memory before the request comes: the parent may
-    /// still be reading the last execution's results ([`WorkerCtx::drew_nothing`]).
-    fn run_ahead(&mut self, seen: u64, fd: c_int, spinner: &mut Spinner, restore: &dyn Fn()) -> bool {
+    /// Started `early` (before the parent has read the last execution's results:
+    /// [`WorkerCtx::drew_nothing`], `Header::ahead_bounded`), it writes nothing into shared
+    /// memory before the request comes; otherwise the draws it makes are recorded as it
+    /// makes them.
+    fn run_ahead(&mut self, seen: u64, early: bool, fd: c_int, spinner: &mut Spinner, restore: &dyn Fn()) -> bool {
         let hdr = self.hdr;
         let t0 = Instant::now();
+        if !early {
+            // The parent has read the results: the draws of this run go into the header
+            // as it makes them.
+            self.clear_results();
+        }
         restore();
         let reset = t0.elapsed();
         let t1 = Instant::now();
@@ -498,9 +506,10 @@ impl WorkerCtx<'_> {
         let mut sink = AheadSink { known: &digests[..limit], n: 0, diverged: false, running: None, names: Vec::new() };
         let mut state = SchedState::default();
         let mut sched = Scheduler::new(req);
-        // A draw of a nondeterministic value would be recorded in shared memory: the
-        // last execution made none, so one now means the run does not repeat it.
-        let sink_before = crate::nondet::detach_sink();
+        // Started early, a draw of a nondeterministic value must not be recorded in
+        // shared memory yet: the last execution made none, so one now means the run does
+        // not repeat it.
+        let sink_before = early.then(crate::nondet::detach_sink);
         let first = self.exec.begin(&mut sink);
         let going = first.as_ref().is_ok_and(|&f| {
             state.reset(f);
@@ -511,7 +520,7 @@ impl WorkerCtx<'_> {
             });
             matches!(paused, Ok(None | Some(End::StepBound))) && !sink.diverged
         });
-        let going = crate::nondet::attach_sink(sink_before) && going;
+        let going = sink_before.is_none_or(crate::nondet::attach_sink) && going;
         let ahead = t1.elapsed();
         if !wait_seq(&hdr.req_seq, seen, &hdr.worker_waiting, fd, spinner) {
             self.exec.end();
@@ -529,7 +538,9 @@ impl WorkerCtx<'_> {
                     && taken <= d.known
                     && taken <= d.max_steps =>
             {
-                self.clear_results();
+                if early {
+                    self.clear_results();
+                }
                 if let Some(t) = sink.running {
                     hdr.running.store(t.0 as u64, Ordering::Relaxed);
                 }
@@ -960,16 +971,17 @@ impl CProgram {
             // `WorkerCtx`): at once when it writes nothing the parent reads and the
             // explorer tells where it will stop (a run ahead that goes past the branch
             // point is lost), else once the parent has read the last one's results.
+            let early = ctx.drew_nothing && h.ahead_bounded.load(Ordering::Relaxed) == 1;
             if ahead
                 && ctx.repeatable
-                && (ctx.drew_nothing && h.ahead_bounded.load(Ordering::Relaxed) == 1
+                && (early
                     || spinner.spin(
                         || h.req_seq.load(Ordering::Acquire) != seen || h.collected_seq.load(Ordering::Acquire) == seen,
                         || {},
                     ))
                 && h.req_seq.load(Ordering::Acquire) == seen
             {
-                if !ctx.run_ahead(seen, req, &mut spinner, &restore) {
+                if !ctx.run_ahead(seen, early, req, &mut spinner, &restore) {
                     break;
                 }
                 seen = h.req_seq.load(Ordering::SeqCst);
