@@ -99,12 +99,10 @@ const MAX_LINE_CHARS: usize = 240;
 /// most [`MAX_ERRORS`] error lines / [`MAX_LINES`] lines, with a count of the rest.
 pub fn tidy_diagnostics(raw: &str, tmp: &Path) -> String {
     let tmp = tmp.display().to_string();
-    let header = format!("{tmp}/unfold.h");
-    let header_i = format!("{tmp}/unfold_i.h");
-    let header_r = format!("{tmp}/unfold_renames.h");
+    let headers = ["unfold.h", "unfold_i.h", "unfold_renames.h"].map(|h| (format!("{tmp}/{h}"), format!("<{h}>")));
     let mut out = String::new();
     let (mut shown, mut errors, mut hidden_lines, mut hidden_errors) = (0, 0, 0, 0);
-    let mut mentions_header = false;
+    let mut mentioned: Option<&str> = None;
     for line in raw.lines() {
         let is_error = line.contains("error:") || line.contains("Error:");
         if shown >= MAX_LINES || errors >= MAX_ERRORS {
@@ -112,12 +110,14 @@ pub fn tidy_diagnostics(raw: &str, tmp: &Path) -> String {
             hidden_errors += usize::from(is_error);
             continue;
         }
-        mentions_header |= line.contains(&header) || line.contains(&header_i) || line.contains(&header_r);
-        let line = line
-            .replace(&header, "<unfold.h>")
-            .replace(&header_i, "<unfold_i.h>")
-            .replace(&header_r, "<unfold_renames.h>")
-            .replace(&tmp, "<unfold temporary directory>");
+        let mut line = line.to_string();
+        for (path, name) in &headers {
+            if line.contains(path.as_str()) {
+                mentioned = mentioned.or(Some(name));
+            }
+            line = line.replace(path.as_str(), name);
+        }
+        let line = line.replace(&tmp, "<unfold temporary directory>");
         match line.char_indices().nth(MAX_LINE_CHARS) {
             // A source line echoed by the compiler can be a whole binary file.
             Some((cut, _)) => {
@@ -135,11 +135,11 @@ pub fn tidy_diagnostics(raw: &str, tmp: &Path) -> String {
             "... {hidden_errors} more error(s) not shown ({hidden_lines} more lines of compiler output)\n"
         ));
     }
-    if mentions_header {
-        out.push_str(
-            "note: <unfold.h> is unfold's runtime header, included before the program: it renames the \
-             pthread and libc functions unfold controls (the error is most likely in the program's use of them)\n",
-        );
+    if let Some(name) = mentioned {
+        out.push_str(&format!(
+            "note: {name} is unfold's runtime header, included before the program: it renames the pthread and \
+             libc functions unfold controls (the error is most likely in the program's use of them)\n"
+        ));
     }
     out
 }
@@ -342,25 +342,59 @@ pub fn is_preprocessed(src: &Path) -> bool {
     src.extension().and_then(|e| e.to_str()) == Some("i")
 }
 
-/// The source the compiler reads for a preprocessed program: a copy in `dir` whose
-/// synchronising objects have this machine's sizes ([`native_object_sizes`]), attributed
-/// to `src` by a line marker (diagnostics and debug info name the user's file and lines).
-///
-/// Also whether the file was preprocessed for a 32-bit data model (its `size_t` is an
-/// `unsigned int`): unfold_i.h then routes the functions that store a `size_t` through a
-/// pointer to adapters that store 4 bytes (`-D__UNFOLD_SIZE_T_32`).
-fn preprocessed_copy(src: &Path, dir: &Path) -> Result<(PathBuf, bool)> {
+/// What the compiler reads for `src`, prepared once per compilation ([`prepare`]).
+struct Input {
+    /// The file compiled: `src`, or for a preprocessed program its copy.
+    path: PathBuf,
+    /// The runtime header force-included.
+    header: PathBuf,
+    /// `src` is preprocessed: compiled as C again (`-x c`).
+    preprocessed: bool,
+}
+
+/// Write the runtime headers into `dir` and, for a preprocessed program, the source the
+/// compiler reads: a copy whose synchronising objects have this machine's sizes
+/// ([`native_object_sizes`]), attributed to `src` by a line marker (diagnostics and debug
+/// info name the user's file and lines). Flags for every compilation go to `extra`: a
+/// file preprocessed for a 32-bit data model (its `size_t` an `unsigned int`) gets
+/// `-D__UNFOLD_SIZE_T_32` (unfold_i.h then routes the functions that store a `size_t`
+/// through a pointer to adapters that store 4 bytes).
+fn prepare(src: &Path, dir: &Path, extra: &mut Vec<String>) -> Result<Input> {
+    let preprocessed = is_preprocessed(src);
+    let (name, text) = if preprocessed {
+        ("unfold_i.h", unfold_runtime::HEADER_PREPROCESSED)
+    } else {
+        ("unfold.h", unfold_runtime::HEADER)
+    };
+    let header = dir.join(name);
+    std::fs::write(&header, text).context("writing the runtime header")?;
+    std::fs::write(dir.join("unfold_renames.h"), unfold_runtime::HEADER_RENAMES)
+        .context("writing the runtime header")?;
+    if !preprocessed {
+        return Ok(Input { path: src.to_path_buf(), header, preprocessed });
+    }
     let text = std::fs::read(src).with_context(|| format!("{}: cannot read", src.display()))?;
     let text = String::from_utf8_lossy(&text);
-    let narrow = text.contains("typedef unsigned int size_t;");
-    let copy = dir.join("program.i");
-    if !copy.exists() {
-        let abs = std::fs::canonicalize(src).unwrap_or_else(|_| src.to_path_buf());
-        let marker = format!("# 1 {:?}\n", abs.display().to_string());
-        std::fs::write(&copy, marker + &native_object_sizes(&text, &unfold_runtime::object_sizes()))
-            .context("writing the program's copy")?;
+    if text.contains("typedef unsigned int size_t;") {
+        extra.push("-D__UNFOLD_SIZE_T_32".into());
     }
-    Ok((copy, narrow))
+    // Preprocessed files are often old C, which newer compilers reject by default (gcc 14,
+    // clang 16): keep these diagnostics warnings.
+    extra.extend(
+        [
+            "-Wno-error=implicit-function-declaration",
+            "-Wno-error=implicit-int",
+            "-Wno-error=int-conversion",
+            "-Wno-error=incompatible-pointer-types",
+        ]
+        .map(String::from),
+    );
+    let copy = dir.join("program.i");
+    let abs = std::fs::canonicalize(src).unwrap_or_else(|_| src.to_path_buf());
+    let marker = format!("# 1 {:?}\n", abs.display().to_string());
+    std::fs::write(&copy, marker + &native_object_sizes(&text, &unfold_runtime::object_sizes()))
+        .context("writing the program's copy")?;
+    Ok(Input { path: copy, header, preprocessed })
 }
 
 /// A preprocessed file carries the definitions of `pthread_mutex_t` and its kin for the
@@ -441,7 +475,6 @@ pub fn native_object_sizes<'a>(text: &'a str, sizes: &[(&str, usize)]) -> std::b
     if edits.is_empty() {
         return text.into();
     }
-    edits.sort_by_key(|(r, _)| r.start);
     let mut out = String::with_capacity(text.len() + 8 * edits.len());
     let mut last = 0;
     for (r, size) in edits {
@@ -453,21 +486,7 @@ pub fn native_object_sizes<'a>(text: &'a str, sizes: &[(&str, usize)]) -> std::b
     out.into()
 }
 
-fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Result<PathBuf> {
-    let preprocessed = is_preprocessed(src);
-    let (name, text) = if preprocessed {
-        ("unfold_i.h", unfold_runtime::HEADER_PREPROCESSED)
-    } else {
-        ("unfold.h", unfold_runtime::HEADER)
-    };
-    let header = dir.join(name);
-    if !header.exists() {
-        std::fs::write(&header, text).context("writing the runtime header")?;
-    }
-    let renames = dir.join("unfold_renames.h");
-    if !renames.exists() {
-        std::fs::write(&renames, unfold_runtime::HEADER_RENAMES).context("writing the runtime header")?;
-    }
+fn run_cc(src: &Path, input: &Input, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Result<PathBuf> {
     let so = dir.join("program.so");
     let obj = dir.join("program.o");
     // Compile with the thread sanitizer's instrumentation (every shared access and
@@ -492,7 +511,7 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     // serves from the running program thread's own block (see unfold_runtime::tls).
     cmd.arg("-ftls-model=global-dynamic");
     cmd.args(TLS_DIALECT);
-    cmd.arg("-include").arg(&header);
+    cmd.arg("-include").arg(&input.header);
     for d in &flags.defines {
         cmd.arg(format!("-D{d}"));
     }
@@ -502,23 +521,11 @@ fn run_cc(src: &Path, dir: &Path, flags: &CompileFlags, extra: &[String]) -> Res
     cmd.args(extra);
     cmd.args(&flags.cflags);
     cmd.arg("-o").arg(&obj);
-    if preprocessed {
+    if input.preprocessed {
         // Compiled as C again, so that unfold_i.h's renames apply.
-        let (copy, narrow_size_t) = preprocessed_copy(src, dir)?;
-        if narrow_size_t {
-            cmd.arg("-D__UNFOLD_SIZE_T_32");
-        }
-        // Preprocessed files are often old C, which newer compilers reject by default
-        // (gcc 14, clang 16): keep these diagnostics warnings.
-        cmd.args([
-            "-Wno-error=implicit-function-declaration",
-            "-Wno-error=implicit-int",
-            "-Wno-error=int-conversion",
-            "-Wno-error=incompatible-pointer-types",
-        ]);
-        cmd.args(["-x", "c"]).arg(copy).args(["-x", "none"]);
+        cmd.args(["-x", "c"]).arg(&input.path).args(["-x", "none"]);
     } else {
-        cmd.arg(src);
+        cmd.arg(&input.path);
     }
     let out = cmd.output().with_context(|| format!("cannot run the C compiler `{}` (set $CC)", cc.join(" ")))?;
     if !out.status.success() {
@@ -725,7 +732,8 @@ pub fn written_for_svcomp(source: &[u8]) -> bool {
 pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled> {
     check_source(src)?;
     let mut extra = Vec::new();
-    let mut so = match run_cc(src, dir, flags, &extra) {
+    let input = prepare(src, dir, &mut extra)?;
+    let mut so = match run_cc(src, &input, dir, flags, &extra) {
         Ok(so) => so,
         Err(first) => {
             // A program that defines __VERIFIER_error or __VERIFIER_atomic_begin/end
@@ -738,7 +746,7 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
                 return Err(first);
             }
             extra.push("-D__UNFOLD_OWN_VERIFIER".to_string());
-            run_cc(src, dir, flags, &extra).map_err(|_| first)?
+            run_cc(src, &input, dir, flags, &extra).map_err(|_| first)?
         }
     };
     let mut ins = inspect(&so)?;
@@ -747,7 +755,7 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         // __VERIFIER_atomic_begin/end compiles with unfold_i.h's renames too: its
         // definition became the adapter's. Keep its own name (and hook its entry below).
         extra.push("-D__UNFOLD_OWN_VERIFIER".to_string());
-        so = run_cc(src, dir, flags, &extra)?;
+        so = run_cc(src, &input, dir, flags, &extra)?;
         ins = inspect(&so)?;
     }
     let mut again = false;
@@ -766,7 +774,7 @@ pub fn compile(src: &Path, dir: &Path, flags: &CompileFlags) -> Result<Compiled>
         again = true;
     }
     if again {
-        so = run_cc(src, dir, flags, &extra)?;
+        so = run_cc(src, &input, dir, flags, &extra)?;
         ins = inspect(&so)?;
     }
     if !ins.defines_main {

@@ -187,9 +187,12 @@ mod tests {
                 panic!("unfold.h routes {name}, unfold_i.h does not");
             };
             if let Some(api) = target.strip_prefix("__unfold_pc_") {
-                // The adapter is defined in tsan.c, by name or by one of its PC* macros.
+                // The adapter is defined in tsan.c, by name or by a macro given the API
+                // (`PC1S(pthread_mutex_lock)`, `TRY_ENTRY(pthread_mutex_trylock)`).
                 let by_name = adapters.contains(&format!("{target}("));
-                let by_macro = adapters.lines().any(|l| l.starts_with("PC") && l.ends_with(&format!("({api})")));
+                let by_macro = adapters
+                    .lines()
+                    .any(|l| l.starts_with(|c: char| c.is_ascii_uppercase()) && l.ends_with(&format!("({api})")));
                 assert!(by_name || by_macro, "{name}: no adapter {target} in tsan.c");
             } else {
                 assert_eq!(target, body, "{name}: a plain rename is unfold.h's");

@@ -9,6 +9,7 @@
 //! under `guard`, which aborts the worker with a message (reported as an internal error).
 
 use crate::exec::{fail, site_file_line, site_with_role, stop, suspend, with_rt, SiteRole, Yield, ATOMIC_OBJ};
+use crate::memory::code_site;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use unfold_engine::{Action, DefectKind, ObjId, ProgramError, ThreadId};
@@ -1134,11 +1135,6 @@ pub extern "C" fn __unfold_exit_at(code: c_int, ra: *mut c_void) -> ! {
     })
 }
 
-/// The site of a call whose return address is `ra` (inside the call instruction).
-fn code_site(ra: *mut c_void) -> u64 {
-    (ra as u64).saturating_sub(1)
-}
-
 /// Whether `abort` ends the calling thread's path without a defect (set for programs
 /// written for SV-COMP, before any worker is forked: [`set_abort_ends_path`]).
 static ABORT_ENDS_PATH: AtomicBool = AtomicBool::new(false);
@@ -1197,7 +1193,7 @@ const ERROR_CALLED: &str = "reach_error / __VERIFIER_error called";
 /// address).
 #[no_mangle]
 pub extern "C" fn __unfold_error_at(ra: *mut c_void) -> ! {
-    guard(|| fail(DefectKind::Assertion, ERROR_CALLED.into(), (ra as u64).wrapping_sub(1)))
+    guard(|| fail(DefectKind::Assertion, ERROR_CALLED.into(), code_site(ra)))
 }
 
 /// `__VERIFIER_assume`: a false condition stops the thread (the execution is pruned).
@@ -1272,9 +1268,7 @@ fn entry_hook(f: *mut c_void) -> Option<crate::exec::EntryHook> {
 #[no_mangle]
 pub extern "C" fn __unfold_func_enter(f: *mut c_void, site: *mut c_void) {
     guard(|| match entry_hook(f) {
-        Some(crate::exec::EntryHook::Error) => {
-            fail(DefectKind::Assertion, ERROR_CALLED.into(), (site as u64).wrapping_sub(1))
-        }
+        Some(crate::exec::EntryHook::Error) => fail(DefectKind::Assertion, ERROR_CALLED.into(), code_site(site)),
         Some(crate::exec::EntryHook::AtomicBegin) => atomic_begin(code_site(site)),
         Some(crate::exec::EntryHook::AtomicEnd) => atomic_end(code_site(site)),
         Some(crate::exec::EntryHook::AtomicFn) => atomic_begin(0),

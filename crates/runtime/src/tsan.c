@@ -214,26 +214,43 @@ void *__unfold_tsan_anchor(void) { return (void *)__tsan_init; }
  * a failed try as a load of its object (memory.rs, "Failed try and timed operations").
  */
 void __unfold_sync_checkpoint(void *ra, struct unfold_ctx *ctx);
+/* The site of a call from a preprocessed program (unfold_i.h), whose calls come without a
+ * file and line: the return address, with `LINE_IS_PC` (exec.rs, `site_file_line`). Each
+ * entry below also has such a form, `__unfold_pc_<api>`. */
+#define LINE_IS_PC (-1)
+#define AT (const char *)RA, LINE_IS_PC
+#define CHECKPOINT                                                                         \
+    CAPTURE(c);                                                                            \
+    __unfold_sync_checkpoint(RA, &c)
 #define TRY_ENTRY(api)                                                                     \
     int __unfold_##api(void *, const char *, int);                                         \
     int __unfold_try_##api(void *o, const char *file, int line) {                          \
-        CAPTURE(c);                                                                        \
-        __unfold_sync_checkpoint(RA, &c);                                                  \
+        CHECKPOINT;                                                                        \
         return __unfold_##api(o, file, line);                                              \
+    }                                                                                      \
+    int __unfold_pc_##api(void *o) {                                                       \
+        CHECKPOINT;                                                                        \
+        return __unfold_##api(o, AT);                                                      \
     }
 #define TIMED_ENTRY(api)                                                                   \
     int __unfold_##api(void *, const void *, const char *, int);                           \
     int __unfold_try_##api(void *o, const void *t, const char *file, int line) {           \
-        CAPTURE(c);                                                                        \
-        __unfold_sync_checkpoint(RA, &c);                                                  \
+        CHECKPOINT;                                                                        \
         return __unfold_##api(o, t, file, line);                                           \
+    }                                                                                      \
+    int __unfold_pc_##api(void *o, const void *t) {                                        \
+        CHECKPOINT;                                                                        \
+        return __unfold_##api(o, t, AT);                                                   \
     }
 #define TIMED_COND_ENTRY(api)                                                              \
     int __unfold_##api(void *, void *, const void *, const char *, int);                   \
     int __unfold_try_##api(void *cv, void *m, const void *t, const char *file, int line) { \
-        CAPTURE(c);                                                                        \
-        __unfold_sync_checkpoint(RA, &c);                                                  \
+        CHECKPOINT;                                                                        \
         return __unfold_##api(cv, m, t, file, line);                                       \
+    }                                                                                      \
+    int __unfold_pc_##api(void *cv, void *m, const void *t) {                              \
+        CHECKPOINT;                                                                        \
+        return __unfold_##api(cv, m, t, AT);                                               \
     }
 TRY_ENTRY(pthread_mutex_trylock)
 TRY_ENTRY(pthread_spin_trylock)
@@ -294,8 +311,6 @@ char *__unfold_nondet_pchar(void) { return (char *)(unsigned long)__unfold_nonde
  * `int` or `void` reads the part it expects.
  */
 typedef long W;
-#define LINE_IS_PC (-1)
-#define AT (const char *)RA, LINE_IS_PC
 #define PC1(api, target)                                                                   \
     W target(W, const char *, int);                                                        \
     W __unfold_pc_##api(W a) { return target(a, AT); }
@@ -356,40 +371,6 @@ PC1S(cnd_broadcast)
 PC2S(cnd_wait)
 PC1S(cnd_destroy)
 PC2S(call_once)
-
-/* Try and timed operations: the spin checkpoint of `__unfold_try_<api>`, then the
- * runtime's entry point (declared by TRY_ENTRY and its kin above). */
-#define PC_TRY(api)                                                                        \
-    int __unfold_pc_##api(void *o) {                                                       \
-        CAPTURE(c);                                                                        \
-        __unfold_sync_checkpoint(RA, &c);                                                  \
-        return __unfold_##api(o, AT);                                                      \
-    }
-#define PC_TIMED(api)                                                                      \
-    int __unfold_pc_##api(void *o, const void *t) {                                        \
-        CAPTURE(c);                                                                        \
-        __unfold_sync_checkpoint(RA, &c);                                                  \
-        return __unfold_##api(o, t, AT);                                                   \
-    }
-#define PC_TIMED_COND(api)                                                                 \
-    int __unfold_pc_##api(void *cv, void *m, const void *t) {                              \
-        CAPTURE(c);                                                                        \
-        __unfold_sync_checkpoint(RA, &c);                                                  \
-        return __unfold_##api(cv, m, t, AT);                                               \
-    }
-PC_TRY(pthread_mutex_trylock)
-PC_TRY(pthread_spin_trylock)
-PC_TRY(mtx_trylock)
-PC_TRY(sem_trywait)
-PC_TRY(pthread_rwlock_tryrdlock)
-PC_TRY(pthread_rwlock_trywrlock)
-PC_TIMED(pthread_mutex_timedlock)
-PC_TIMED(mtx_timedlock)
-PC_TIMED(sem_timedwait)
-PC_TIMED(pthread_rwlock_timedrdlock)
-PC_TIMED(pthread_rwlock_timedwrlock)
-PC_TIMED_COND(pthread_cond_timedwait)
-PC_TIMED_COND(cnd_timedwait)
 
 /* Attribute objects of condition variables, read-write locks and barriers: no state. */
 int __unfold_pthread_condattr_any(void *, int);

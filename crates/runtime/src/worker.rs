@@ -286,10 +286,11 @@ impl StepSink for ShmSink<'_> {
     }
     fn update_last(&mut self, s: Step) {
         let i = self.n - 1;
+        let digest = step_digest(s.thread, s.action);
         self.digests.truncate(i);
-        self.digests.push(step_digest(s.thread, s.action));
+        self.digests.push(digest);
         if let Some(d) = self.known.get(i) {
-            if d.load(Ordering::Relaxed) != step_digest(s.thread, s.action) {
+            if d.load(Ordering::Relaxed) != digest {
                 self.diverged = Some((i, s));
             }
             self.hdr.last_final.store(1, Ordering::Release);
