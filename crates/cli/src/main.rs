@@ -1135,6 +1135,19 @@ fn check(a: CheckArgs) -> Result<u8> {
             let _ = writeln!(out, "    hand-off (pipes, scheduling):    {:8.2}", us(t.handoff));
             let _ = writeln!(out, "    trace transfer:                  {:8.2}", us(t.transfer));
             let _ = writeln!(out, "    explorer and reporting:          {:8.2}", us(explorer));
+            // The explorer's phases (those an algorithm has), whether or not the program ran
+            // meanwhile: QPOR turns steps into events as they arrive.
+            let ph = stats.time;
+            for (name, d) in [
+                ("steps into events", ph.add_events),
+                ("conflicting extensions", ph.cex),
+                ("analysis (combs, races)", ph.comb_build),
+                ("comb search", ph.comb_search),
+            ] {
+                if !d.is_zero() {
+                    let _ = writeln!(out, "      {name:<31}{:8.2}", us(d));
+                }
+            }
             // Negative: the part of the explorer's time that the running time already covers.
             let _ = writeln!(out, "    explorer while the program ran:  {:8.2}", 0.0 - us(t.overlap));
             let _ = writeln!(out, "    total:                           {:8.2}", us(total));

@@ -264,6 +264,40 @@ fn fork_and_persistent_isolation_agree() {
     assert_eq!(f["isolation"], "fork");
 }
 
+/// `--breakdown` splits the explorer's time into the phases its algorithm has, and the
+/// phases are parts of that time (none counted twice, none taken from the program's run).
+#[test]
+fn the_breakdown_splits_the_explorers_time_into_its_phases() {
+    let dir = corpus();
+    let figures = |alg: &str| -> Vec<(String, f64)> {
+        let out = unfold(&dir, &["check", "alternation_safe.c", "--algorithm", alg, "--breakdown"]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let at = text.find("breakdown per execution").unwrap_or_else(|| panic!("{alg}: no breakdown in {text}"));
+        text[at..]
+            .lines()
+            .skip(1)
+            .filter_map(|l| {
+                let (name, value) = l.trim().rsplit_once(' ')?;
+                Some((name.trim().trim_end_matches(':').to_string(), value.parse().ok()?))
+            })
+            .collect()
+    };
+    let phases = ["steps into events", "conflicting extensions", "analysis (combs, races)", "comb search"];
+    for alg in ["qpor", "optimal-dpor"] {
+        let f = figures(alg);
+        let value = |name: &str| f.iter().find(|(n, _)| n == name).map(|&(_, v)| v);
+        let explorer = value("explorer and reporting").unwrap_or_else(|| panic!("{alg}: {f:?}"));
+        let named: Vec<&str> = phases.iter().copied().filter(|p| value(p).is_some()).collect();
+        let sum: f64 = named.iter().filter_map(|p| value(p)).sum();
+        assert!(sum <= explorer * 1.02 + 0.5, "{alg}: phases {sum} µs > explorer {explorer} µs: {f:?}");
+        if alg == "qpor" {
+            assert!(named.contains(&"steps into events") && named.contains(&"conflicting extensions"), "{f:?}");
+        } else {
+            assert_eq!(named, ["analysis (combs, races)"], "{f:?}");
+        }
+    }
+}
+
 #[test]
 fn usage_errors_exit_with_2() {
     let dir = corpus();
