@@ -388,6 +388,15 @@ impl StepSink for AheadSink<'_> {
 /// continued. Otherwise it starts once the parent has read the results
 /// ([`Header::collected_seq`]) and runs until the request comes: without a bound, the
 /// earlier start made more runs go past the branch point than it saved.
+///
+/// Started early, it also pauses where the last execution branched off its
+/// predecessor ([`WorkerCtx::last_known`]) until the request comes. The bound reaches
+/// the next branch point only when the explorer's backtracking gets there, and a
+/// worker faster than that backtracking runs past it and must start again. A
+/// depth-first explorer's next branch point is at the last one or deeper about half
+/// the time (QPOR on mpat_nested K=6: 22 500 of 45 000 requests); pausing at the last
+/// one never runs past it then, and costs only the steps between the two points,
+/// replayed after the request instead of before (docs/execution-cost.md, round 9).
 struct WorkerCtx<'a> {
     exec: Executor,
     hdr: &'a Header,
@@ -410,6 +419,10 @@ struct WorkerCtx<'a> {
     drew_nothing: bool,
     /// The last request's independence relation.
     independence: Independence,
+    /// How many steps of the last request the parent knew ([`Header::known_len`]): where
+    /// the last execution branched off its predecessor, at least. A run ahead with a
+    /// bound pauses there too ("Running ahead").
+    last_known: usize,
 }
 
 /// A request, decoded ([`WorkerCtx::decode_request`]).
@@ -502,6 +515,7 @@ impl WorkerCtx<'_> {
         let digests = std::mem::take(&mut self.digests);
         // The last step is where the next execution branches off at the latest.
         let limit = last.len().saturating_sub(1).min(digests.len());
+        let pause_at = self.last_known;
         let independence = self.independence;
         let req = RunRequest { replay: &last[..limit], sleep: &[], independence, max_steps: limit };
         let mut sink = AheadSink { known: &digests[..limit], n: 0, diverged: false, running: None, names: Vec::new() };
@@ -517,7 +531,9 @@ impl WorkerCtx<'_> {
             // Before each step: has the request come, or is the next branch point known
             // to be here (`Header::ahead_limit`)?
             let paused = self.exec.advance(&mut sched, &mut state, &mut sink, |i| {
-                hdr.req_seq.load(Ordering::Acquire) != seen || i as u64 >= hdr.ahead_limit.load(Ordering::Relaxed)
+                hdr.req_seq.load(Ordering::Acquire) != seen
+                    || i as u64 >= hdr.ahead_limit.load(Ordering::Relaxed)
+                    || (early && i >= pause_at)
             });
             matches!(paused, Ok(None | Some(End::StepBound))) && !sink.diverged
         });
@@ -690,6 +706,7 @@ impl WorkerCtx<'_> {
         // Known steps lie within the replay (the parent knows nothing past it).
         let known = load_len(&hdr.known_len, self.replay_buf.len(), "known steps")?;
         self.independence = independence;
+        self.last_known = known;
         Ok(Decoded { independence, max_steps, known, same_valuation })
     }
 }
@@ -955,6 +972,7 @@ impl CProgram {
             repeatable: false,
             drew_nothing: false,
             independence: Independence::default(),
+            last_known: 0,
         };
         let persistent = self.opts.mode == Mode::Persistent;
         let ahead = persistent && self.opts.quiet;
