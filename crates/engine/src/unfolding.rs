@@ -262,6 +262,17 @@ impl EventIndex {
         self.put((hash >> 32) as u32, e);
     }
 
+    /// A copy sized for `n` events with the entries for which `keep` holds.
+    fn rebuilt(&self, n: usize, keep: impl Fn(EventId) -> bool) -> Self {
+        let mut index = EventIndex::with_room(n);
+        for &(tag, e) in &self.slots {
+            if e != BOTTOM && keep(e) {
+                index.put(tag, e);
+            }
+        }
+        index
+    }
+
     fn put(&mut self, tag: u32, e: EventId) {
         let mask = self.slots.len() - 1;
         let mut i = self.start(tag);
@@ -1364,25 +1375,22 @@ impl Unfolding {
             freed += 1;
         }
         self.live -= freed;
-        let events = &self.events;
+        // Every event the trees and the index hold was live before this call: it stays
+        // iff it is kept (`keep`, a dense bitmap, is cheaper to probe than the events).
+        let kept = |e: EventId| keep[e.index()];
         self.children.retain(|&(_, parent), k| {
-            if parent != BOTTOM && !events[parent.index()].live() {
+            if parent != BOTTOM && !kept(parent) {
                 return false;
             }
-            k.children.retain(|c| events[c.event.index()].live());
-            k.by_pred.retain(|x| events[x.index()].live());
+            k.children.retain(|c| kept(c.event));
+            k.by_pred.retain(|&x| kept(x));
             k.children.shrink_to(k.children.len() + k.children.len() / 2);
             k.by_pred.shrink_to(k.by_pred.len() + k.by_pred.len() / 2);
             !k.children.is_empty()
         });
-        // The dedup index has no deletions: rebuild it from the live events.
-        let mut index = EventIndex::with_room(self.live);
-        for i in 0..self.events.len() {
-            if self.events[i].live() {
-                index.insert(self.hash_of(EventId(i as u32)), EventId(i as u32));
-            }
-        }
-        self.index = index;
+        // The dedup index has no deletions: rebuild it from its entries of kept events
+        // (their tags are their hashes' upper halves, all that placing them needs).
+        self.index = self.index.rebuilt(self.live, kept);
         freed
     }
 
