@@ -606,6 +606,9 @@ pub struct Unfolding {
     skip_log2: u32,
     live: usize,
     peak: usize,
+    // The generation of each slot's event: `retain` calls before it was added.
+    born: Vec<u32>,
+    generation: u32,
     // Scratch buffers of `find_or_add` (tmax, lmax, a merge), kept between calls: a new
     // event's vectors are built here and copied once into exact-size boxes (growing
     // them in place cost several reallocations per event).
@@ -648,6 +651,8 @@ impl Unfolding {
             skip_log2: if skip.max(2).is_power_of_two() { skip.max(2).trailing_zeros() } else { 0 },
             live: 0,
             peak: 0,
+            born: Vec::new(),
+            generation: 0,
             scratch: Default::default(),
         }
     }
@@ -665,6 +670,11 @@ impl Unfolding {
     /// Number of event slots (live or free): every event id is below it.
     pub fn slots(&self) -> usize {
         self.events.len()
+    }
+
+    /// Whether `e` was added after the last [`Unfolding::retain`].
+    pub fn added_since_retain(&self, e: EventId) -> bool {
+        self.born.get(e.index()) == Some(&self.generation)
     }
 
     /// Most events live at once.
@@ -1236,8 +1246,10 @@ impl Unfolding {
         self.live += 1;
         self.peak = self.peak.max(self.live);
         if let Some(e) = self.free.pop() {
+            self.born[e.index()] = self.generation;
             return e;
         }
+        self.born.push(self.generation);
         let id = u32::try_from(self.events.len()).ok().filter(|&i| i != u32::MAX).expect("more than 2^32-1 events");
         self.events.push(Event {
             thread: ThreadId(0),
@@ -1391,6 +1403,7 @@ impl Unfolding {
         // The dedup index has no deletions: rebuild it from its entries of kept events
         // (their tags are their hashes' upper halves, all that placing them needs).
         self.index = self.index.rebuilt(self.live, kept);
+        self.generation += 1;
         freed
     }
 

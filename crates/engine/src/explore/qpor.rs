@@ -92,6 +92,9 @@
 //! pruning, which keeps its cost amortised constant per event (the peak is at most
 //! twice the kept set plus the slack). Deciding one event walks at most `PRUNE_WALK`
 //! nodes of its window; an event not decided by then is kept (keeping is always safe).
+//! Only every `PRUNE_FULL_EVERY`-th pruning decides on every event; the others decide on
+//! the events added since the last pruning and keep the older ones (those hardly ever
+//! go: nearly all the events a pruning frees are ones the runs added since the last).
 //!
 //! # Where Algorithm 1's lines are
 //!
@@ -201,6 +204,8 @@ pub struct Qpor {
     nodes: Vec<Node>,
     // Live-event count after the last pruning.
     pruned_at: usize,
+    // Prunings so far.
+    prunings: u32,
     // The pending action of main before the branch, and after step i of the branch
     // (for i < c.len()): the moving thread's next action and, for a create, the new
     // thread's first one — as the run that made the branch reported them. A thread's
@@ -230,6 +235,7 @@ impl Qpor {
             c: Configuration::new(),
             nodes: vec![Node::default()],
             pruned_at: 0,
+            prunings: 0,
             first_pending: None,
             next_pending: Vec::new(),
             comb: Comb::default(),
@@ -799,6 +805,8 @@ impl Qpor {
     /// Prune `U` to the causal closure of `K(C, D)` (the rule and why it suffices are
     /// in the module documentation, section "Memory").
     fn prune(&mut self) {
+        let full = self.prunings.is_multiple_of(PRUNE_FULL_EVERY);
+        self.prunings += 1;
         let mut keep = vec![false; self.u.slots()];
         for &e in self.c.events() {
             keep[e.index()] = true;
@@ -882,6 +890,12 @@ impl Qpor {
             if *kept || !self.u.is_live(x) {
                 continue;
             }
+            // Between full prunings, events older than the last pruning are kept without
+            // deciding: nearly every event a pruning frees was added since the last one.
+            if !full && !self.u.added_since_retain(x) {
+                *kept = true;
+                continue;
+            }
             let ev = self.u.event(x);
             let Some(obj) = ev.obj else { continue };
             // The nodes j = lo..=hi of the branch where pm(x) is the last operation on
@@ -924,6 +938,12 @@ impl Qpor {
         self.pruned_at = self.u.len();
     }
 }
+
+/// Every how many prunings `Qpor::prune` decides on every event; the others decide only
+/// on the events added since the last pruning and keep the older ones (keeping is
+/// always safe). On mpat_nested K=6 a pruning freed 27–2 863 older events against
+/// 47 850–94 940 newer ones, while 55 000–110 000 older ones stayed.
+const PRUNE_FULL_EVERY: u32 = 4;
 
 /// The most nodes `Qpor::prune` examines for one event before it keeps the event
 /// without deciding (which is always safe): bounds the cost of a pruning to
