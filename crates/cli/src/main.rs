@@ -1135,8 +1135,9 @@ fn check(a: CheckArgs) -> Result<u8> {
             let _ = writeln!(out, "    hand-off (pipes, scheduling):    {:8.2}", us(t.handoff));
             let _ = writeln!(out, "    trace transfer:                  {:8.2}", us(t.transfer));
             let _ = writeln!(out, "    explorer and reporting:          {:8.2}", us(explorer));
-            // The explorer's phases (those an algorithm has), whether or not the program ran
-            // meanwhile: QPOR turns steps into events as they arrive.
+            // The explorer's phases (those its algorithm has), parts of its time above: each
+            // is timed outside the program's runs (the steps QPOR turns into events while
+            // the program still runs are in the run's time).
             let ph = stats.time;
             for (name, d) in [
                 ("steps into events", ph.add_events),
