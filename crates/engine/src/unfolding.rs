@@ -1431,7 +1431,7 @@ impl Unfolding {
                     let a = k.by_pred[i - 1];
                     assert!(k.children[i - 1].key() <= c.key(), "checker bug: order of the children of {parent:?}");
                     assert!(
-                        self.pred_order(a, b, self.pred_obj(b)).is_lt(),
+                        self.pred_order(a, b, self.pred_obj(b)).is_le(),
                         "checker bug: by_pred order of the children of {parent:?}: {a:?} before {b:?}"
                     );
                 }
