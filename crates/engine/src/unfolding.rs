@@ -1197,14 +1197,8 @@ impl Unfolding {
             let lo = c.partition_point(|x| x.thread < thread);
             let hi = c.partition_point(|x| x.thread <= thread);
             let at = lo + c[lo..hi].partition_point(|x| x.key() <= child.key());
-            // Most often the new event goes last in its run (its thread predecessor is
-            // the newest of its siblings): one comparison instead of a search.
             let oe = self.pred_obj(e);
-            let at_pred = if lo == hi || self.pred_order(b[hi - 1], e, oe).is_lt() {
-                hi
-            } else {
-                lo + b[lo..hi - 1].partition_point(|&x| self.pred_order(x, e, oe).is_lt())
-            };
+            let at_pred = lo + b[lo..hi].partition_point(|&x| self.pred_order(x, e, oe).is_lt());
             let kids = self.children.entry((obj, opred)).or_default();
             grow(&mut kids.children);
             kids.children.insert(at, child);
@@ -1426,7 +1420,12 @@ impl Unfolding {
             assert_eq!(k.children.len(), k.by_pred.len(), "checker bug: children of {parent:?} on {o}");
             for (i, (c, &b)) in k.children.iter().zip(&k.by_pred).enumerate() {
                 assert_eq!(c.thread, self.events[b.index()].thread, "checker bug: thread runs of {parent:?} on {o}");
-                assert!(self.events[c.event.index()].opred == parent, "checker bug: child {:?} of {parent:?}", c.event);
+                assert_eq!(
+                    self.events[c.event.index()].opred,
+                    parent,
+                    "checker bug: child {:?} of {parent:?}",
+                    c.event
+                );
                 if i > 0 && k.children[i - 1].thread == c.thread {
                     let a = k.by_pred[i - 1];
                     assert!(k.children[i - 1].key() <= c.key(), "checker bug: order of the children of {parent:?}");
