@@ -227,6 +227,7 @@ const STATELESS: &[&str] = &[
 /// The thread and synchronisation functions unfold supports, listed once after the
 /// refusals of other such functions.
 const SUPPORTED_THREAD_FNS: &str = "pthread_create/join/exit/self/equal/detach/yield, \
+     pthread_setcancelstate/setcanceltype/testcancel (no thread is ever cancelled), pthread_setname_np/getname_np, \
      pthread_attr_init/destroy and set/get of detachstate, stacksize, guardsize, scope, schedpolicy, \
      inheritsched, schedparam, pthread_key_create/delete, pthread_getspecific/setspecific, \
      pthread_mutex_init/destroy/lock/unlock/trylock/timedlock, pthread_mutexattr_init/destroy/settype/gettype, \

@@ -57,7 +57,8 @@ const EXIT_HELP: &str = "Exit status:
 The program is compiled with $CC (default cc; may include arguments, e.g. CC=\"gcc -m64\")
 as a shared object with debug info and thread-sanitizer instrumentation (shared memory is \
 seen: atomics are scheduling points, plain accesses are checked for data races; see --memory).
-Supported: pthread_create/join/exit/self/equal/detach/yield, pthread_mutex_init/destroy/lock/\
+Supported: pthread_create/join/exit/self/equal/detach/yield, pthread_setcancelstate/setcanceltype/\
+testcancel (no thread is ever cancelled), pthread_setname_np/getname_np, pthread_mutex_init/destroy/lock/\
 unlock/trylock/timedlock, mutex types normal/errorcheck/recursive, pthread_cond_*, sem_init/wait/\
 trywait/timedwait/post/getvalue/destroy, pthread_rwlock_*, pthread_barrier_*, pthread_once, \
 pthread_spin_*, C11 thrd_*/mtx_*/cnd_*/call_once and <stdatomic.h>, static initializers, assert, \

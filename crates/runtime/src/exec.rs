@@ -311,6 +311,12 @@ pub(crate) struct ThreadRt {
     pub specific: Vec<(u32, usize)>,
     /// Nondeterministic values drawn so far ([`crate::nondet`]).
     pub nondet_calls: u32,
+    /// `pthread_setcancelstate` / `pthread_setcanceltype`: (disabled, asynchronous). No
+    /// thread is ever cancelled (`pthread_cancel` is refused), so they only answer the
+    /// next call's `old`.
+    pub cancel: (bool, bool),
+    /// The name given with `pthread_setname_np` (NUL-padded, at most 15 bytes).
+    pub name_np: Option<[u8; 16]>,
 }
 
 /// The C side's state for the execution in progress (see the module docs).

@@ -226,6 +226,120 @@ pub extern "C" fn __unfold_pthread_detach(th: libc::pthread_t) -> c_int {
     })
 }
 
+/// glibc's `PTHREAD_CANCEL_DISABLE` (`PTHREAD_CANCEL_ENABLE` is 0).
+const PTHREAD_CANCEL_DISABLE: c_int = 1;
+/// glibc's `PTHREAD_CANCEL_ASYNCHRONOUS` (`PTHREAD_CANCEL_DEFERRED` is 0).
+const PTHREAD_CANCEL_ASYNCHRONOUS: c_int = 1;
+
+/// Replaces `pthread_setcancelstate`. No thread is ever cancelled (`pthread_cancel` is
+/// refused before exploring), so the state only answers the next call's `old`.
+///
+/// # Safety
+/// `old` is null or points to an `int`, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_setcancelstate(state: c_int, old: *mut c_int) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { set_cancel(state, PTHREAD_CANCEL_DISABLE, old, |c| &mut c.0) }
+}
+
+/// Replaces `pthread_setcanceltype` (see [`__unfold_pthread_setcancelstate`]).
+///
+/// # Safety
+/// `old` is null or points to an `int`, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_setcanceltype(kind: c_int, old: *mut c_int) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { set_cancel(kind, PTHREAD_CANCEL_ASYNCHRONOUS, old, |c| &mut c.1) }
+}
+
+/// The thread's cancellation flag chosen by `field`: `value` is 0 (enable, deferred) or
+/// `set` (disable, asynchronous); the previous value goes to `old` when it is not null.
+///
+/// # Safety
+/// `old` is null or points to an `int`.
+unsafe fn set_cancel(value: c_int, set: c_int, old: *mut c_int, field: fn(&mut (bool, bool)) -> &mut bool) -> c_int {
+    if value != 0 && value != set {
+        return libc::EINVAL;
+    }
+    guard(|| {
+        let was = with_rt(|rt| {
+            let cur = rt.current;
+            std::mem::replace(field(&mut rt.thread(cur).cancel), value == set)
+        });
+        if !old.is_null() {
+            // SAFETY: by the contract, a non-null `old` is a writable int.
+            unsafe { old.write_unaligned(if was { set } else { 0 }) };
+        }
+        0
+    })
+}
+
+/// Replaces `pthread_testcancel`: no cancellation is ever pending (`pthread_cancel` is
+/// refused), so it returns at once.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_testcancel() {}
+
+/// Replaces `pthread_setname_np`: the name (at most 15 bytes, else `ERANGE`) is kept for
+/// `pthread_getname_np`.
+///
+/// # Safety
+/// `name` points to a NUL-terminated string, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_setname_np(th: libc::pthread_t, name: *const c_char) -> c_int {
+    // SAFETY: by the contract.
+    let bytes = unsafe { std::ffi::CStr::from_ptr(name) }.to_bytes();
+    if bytes.len() > 15 {
+        return libc::ERANGE;
+    }
+    let mut kept = [0u8; 16];
+    kept[..bytes.len()].copy_from_slice(bytes);
+    guard(|| {
+        let Some(t) = tid_of(th) else {
+            return libc::ESRCH;
+        };
+        with_rt(|rt| match rt.threads.get_mut(t.index()) {
+            Some(s) if s.exists => {
+                s.name_np = Some(kept);
+                0
+            }
+            _ => libc::ESRCH,
+        })
+    })
+}
+
+/// Replaces `pthread_getname_np`: the name set with `pthread_setname_np`, else the
+/// process's name (as Linux gives a thread that was never named); `ERANGE` if `len`
+/// cannot hold it with its NUL.
+///
+/// # Safety
+/// `buf` points to `len` writable bytes, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_getname_np(th: libc::pthread_t, buf: *mut c_char, len: usize) -> c_int {
+    let named = guard(|| {
+        let t = tid_of(th)?;
+        with_rt(|rt| rt.threads.get(t.index()).filter(|s| s.exists).map(|s| s.name_np))
+    });
+    let Some(named) = named else {
+        return libc::ESRCH;
+    };
+    let name = named.unwrap_or_else(|| {
+        let mut comm = [0u8; 16];
+        // SAFETY: PR_GET_NAME writes at most 16 bytes, NUL included, into `comm`.
+        unsafe { libc::prctl(libc::PR_GET_NAME, comm.as_mut_ptr()) };
+        comm
+    });
+    let n = name.iter().position(|&b| b == 0).unwrap_or(15);
+    if len < n + 1 {
+        return libc::ERANGE;
+    }
+    // SAFETY: by the contract `buf` holds `len` >= n + 1 bytes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(name.as_ptr(), buf.cast::<u8>(), n);
+        buf.add(n).write(0);
+    }
+    0
+}
+
 /// Stop the execution with an error: the program asked for something unfold cannot
 /// honour (reported as such, never silently ignored).
 fn unsupported(msg: String) -> ! {
@@ -1288,8 +1402,13 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 59] {
+pub fn shim_table() -> [usize; 64] {
     [
+        __unfold_pthread_setcancelstate as *const () as usize,
+        __unfold_pthread_setcanceltype as *const () as usize,
+        __unfold_pthread_testcancel as *const () as usize,
+        __unfold_pthread_setname_np as *const () as usize,
+        __unfold_pthread_getname_np as *const () as usize,
         __unfold_pthread_attr_init as *const () as usize,
         __unfold_pthread_attr_destroy as *const () as usize,
         __unfold_pthread_attr_setdetachstate as *const () as usize,

@@ -32,6 +32,11 @@ void __unfold_pthread_exit(void *, const char *, int) __attribute__((noreturn));
 pthread_t __unfold_pthread_self(void);
 int __unfold_pthread_equal(pthread_t, pthread_t);
 int __unfold_pthread_detach(pthread_t);
+int __unfold_pthread_setcancelstate(int, int *);
+int __unfold_pthread_setcanceltype(int, int *);
+void __unfold_pthread_testcancel(void);
+int __unfold_pthread_setname_np(pthread_t, const char *);
+int __unfold_pthread_getname_np(pthread_t, char *, size_t);
 #define pthread_create(t, a, f, x) __unfold_pthread_create((t), (a), (f), (x), __FILE__, __LINE__)
 #define pthread_join(t, r) __unfold_pthread_join((t), (r), __FILE__, __LINE__)
 #define pthread_exit(r) __unfold_pthread_exit((r), __FILE__, __LINE__)

@@ -9,6 +9,13 @@
 #define pthread_self __unfold_pthread_self
 #define pthread_equal __unfold_pthread_equal
 #define pthread_detach __unfold_pthread_detach
+#define pthread_setcancelstate __unfold_pthread_setcancelstate
+#define pthread_setcanceltype __unfold_pthread_setcanceltype
+#define pthread_testcancel __unfold_pthread_testcancel
+#define pthread_setname_np __unfold_pthread_setname_np
+#ifndef __UNFOLD_SIZE_T_32
+#define pthread_getname_np __unfold_pthread_getname_np
+#endif
 #define pthread_attr_init __unfold_pthread_attr_init
 #define pthread_attr_destroy __unfold_pthread_attr_destroy
 #define pthread_attr_setdetachstate __unfold_pthread_attr_setdetachstate
