@@ -344,6 +344,8 @@ pub(crate) struct Rt {
     pub too_many_threads: bool,
     /// Shared memory: the mode and the race detector of this execution.
     pub mem: crate::memory::MemState,
+    /// The current thread's plain writes not yet judged for spin detection.
+    pub pending: crate::memory::PendingWrites,
     /// Something the program did that unfold cannot model, or a limit it went past (ends
     /// the run with this error: [`ProgramError::Unsupported`] or [`ProgramError::Limit`]).
     pub unsupported: Option<ProgramError>,
@@ -382,6 +384,7 @@ thread_local! {
         static_data: Vec::new(),
         too_many_threads: false,
         mem: crate::memory::MemState::default(),
+        pending: crate::memory::PendingWrites::default(),
         unsupported: None,
         keys: Vec::new(),
         default_stack: crate::mem::DEFAULT_STACK,
@@ -398,6 +401,7 @@ thread_local! {
 pub(crate) fn with_rt<R>(f: impl FnOnce(&mut Rt) -> R) -> R {
     RT.with(|rt| {
         let mut rt = rt.borrow_mut();
+        rt.settle_writes();
         let r = f(&mut rt);
         rt.note_runtime_frames();
         r
@@ -408,10 +412,23 @@ pub(crate) fn with_rt<R>(f: impl FnOnce(&mut Rt) -> R) -> R {
 /// frames on a program thread's stack are accounted for exactly
 /// ([`crate::memory::SpinTracker`]'s `dirty`).
 pub(crate) fn with_rt_hook<R>(f: impl FnOnce(&mut Rt) -> R) -> R {
-    RT.with(|rt| f(&mut rt.borrow_mut()))
+    RT.with(|rt| {
+        let mut rt = rt.borrow_mut();
+        rt.settle_writes();
+        f(&mut rt)
+    })
 }
 
 impl Rt {
+    /// Every entry into the runtime state first judges the current thread's pending plain
+    /// writes ([`crate::memory::settle`]): the program ran since they were
+    /// recorded, so they are done, and no other thread ran (threads switch only inside
+    /// the runtime, after this).
+    #[inline]
+    fn settle_writes(&mut self) {
+        crate::memory::settle(self);
+    }
+
     /// Called by [`with_rt`]: if this runs on the current program thread's stack (a shim
     /// called by the program, not the executor), the runtime's frames may have left
     /// anything there below the caller's frame, which the runtime does not know: no later
@@ -640,6 +657,7 @@ impl Executor {
             rt.exit_code = 0;
             rt.too_many_threads = false;
             rt.mem.reset();
+            rt.pending.clear();
             rt.heap.reset();
             rt.unsupported = None;
             rt.keys.clear();

@@ -159,8 +159,15 @@ fn check(addr: u64, size: u64, write: bool, atomic: bool, site: Site) {
 // whole local state — its callee-saved registers and the used part of its stack, the
 // shim's own frames included (the same code path leaves them identical) — is compared
 // with the state it had at its last visit of the same instruction. Since that visit the
-// thread must not have changed anything: no plain write, no atomic that changed a
-// value, no other visible operation (each clears the visits). A loop with a give-up
+// thread must not have changed anything: no plain write that changed a value, no atomic
+// that changed a value, no other visible operation (each clears the visits). A plain
+// write is judged once it is done (the hook runs before it): the tracker keeps the bytes
+// it is about to overwrite (`PendingWrites`, up to `MAX_PENDING` writes of at most
+// 8 bytes each in the program's data or heap) and compares them with memory at the
+// thread's next entry into the runtime, before any other thread can run
+// (`settle`): a write of the value already there (`waited = 1;` in a wait
+// loop, from its second iteration on) changes nothing, any other one clears the visits.
+// A loop with a give-up
 // counter is not pure (the counter is in its state) and keeps its exact semantics. The
 // iteration must have read at most `MAX_AWAITED` distinct locations (Peterson's
 // `while (flag[other] && turn == other)` reads two): the wait ends when any of them is
@@ -332,7 +339,79 @@ impl SpinTracker {
         self.deferred = None;
         self.plain_reads = 0;
     }
+
+    /// Whether the tracker holds anything a change would forget.
+    #[inline]
+    fn tracking(&self) -> bool {
+        self.live != 0 || !self.reads.is_empty() || !self.locks.is_empty()
+    }
 }
+
+/// Plain writes of the current thread whose hooks ran while its tracker held visits, not
+/// yet judged: (address, size, the bytes there before the write). Only the current
+/// thread can have any: every entry into the runtime state judges them first
+/// ([`settle`]), and threads switch only inside the runtime.
+#[derive(Debug, Default)]
+pub(crate) struct PendingWrites(Vec<(u64, u8, [u8; 8])>);
+
+impl PendingWrites {
+    /// Forget them (a new execution).
+    pub(crate) fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+/// The current thread's plain write of `size` bytes at `addr` (not in its own frames) is
+/// about to happen: a change, unless its tracker holds visits and the write can be judged
+/// once done (the bytes stay mapped; see [`PendingWrites`]).
+#[inline]
+fn plain_write(rt: &mut crate::exec::Rt, addr: u64, size: usize) {
+    let t = rt.current;
+    if !rt.thread(t).spin.tracking() {
+        // Nothing to keep: forgetting is cheap.
+        rt.thread(t).spin.clear();
+        return;
+    }
+    if size > 8 || rt.pending.0.len() >= MAX_PENDING || !rt.always_readable(addr, size) {
+        rt.pending.0.clear();
+        rt.thread(t).spin.clear();
+        return;
+    }
+    let mut before = [0u8; 8];
+    // SAFETY: always_readable: [addr, addr + size) lies in the program's data or committed
+    // heap, which stay mapped; size <= 8.
+    unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, before.as_mut_ptr(), size) };
+    rt.pending.0.push((addr, size as u8, before));
+}
+
+/// Judge the current thread's pending plain writes, all done by now (it is back in the
+/// runtime): if one changed the bytes it wrote, the thread changed something.
+#[inline]
+pub(crate) fn settle(rt: &mut crate::exec::Rt) {
+    if rt.pending.0.is_empty() {
+        return;
+    }
+    settle_slow(rt);
+}
+
+#[cold]
+fn settle_slow(rt: &mut crate::exec::Rt) {
+    let changed = rt.pending.0.iter().any(|&(addr, size, before)| {
+        let n = size as usize;
+        // SAFETY: checked always readable when the write was recorded.
+        let now = unsafe { std::slice::from_raw_parts(addr as *const u8, n) };
+        now != &before[..n]
+    });
+    rt.pending.0.clear();
+    if changed {
+        let t = rt.current;
+        rt.thread(t).spin.clear();
+    }
+}
+
+/// At most this many plain writes wait for [`SpinTracker::settle`]; one more is taken as a
+/// change (a wait loop's iteration writes few locations).
+const MAX_PENDING: usize = 8;
 
 impl SpinTracker {
     /// Runtime code ran on this thread's stack below address `top` (see
@@ -846,7 +925,8 @@ pub unsafe extern "C" fn __unfold_mem_access(
     // bookkeeping, and whether the thread must stop at a scheduling point.
     enum Then {
         Done,
-        Sc,
+        /// A visible access (`--memory sc`); whether it is in the thread's own frames.
+        Sc(bool),
         /// Block on this spin-wait, then log the read.
         Wait(Action, Read),
         /// A visible write of these bytes of the word (it wakes a waiter).
@@ -866,13 +946,21 @@ pub unsafe extern "C" fn __unfold_mem_access(
             // Any write, in its own frames too (another thread may read a local whose
             // address was published): the next unlock is ordinary.
             th.clean_unlock = None;
-            if !own {
-                th.spin.clear();
-            }
         }
+        // A write outside the thread's own frames is judged once done (it may leave the
+        // value as it was): recorded here unless the hook suspends the thread first, in
+        // which case it is recorded after (the bytes must be read just before the write).
+        let note_write = |rt: &mut crate::exec::Rt| {
+            if write != 0 && !own {
+                plain_write(rt, a, size);
+            }
+        };
         match rt.mem.mode {
-            MemoryMode::Off => Then::Done,
-            MemoryMode::Sc => Then::Sc,
+            MemoryMode::Off => {
+                note_write(rt);
+                Then::Done
+            }
+            MemoryMode::Sc => Then::Sc(own),
             MemoryMode::Races => {
                 if let Some(r) = rt.mem.detector.on_access(t, a, size as u64, write != 0, false, site) {
                     let key = (r.first.site, r.second.site);
@@ -891,6 +979,7 @@ pub unsafe extern "C" fn __unfold_mem_access(
                     if rt.mem.awaited.iter().any(|&(x, m)| x == o && m & bytes.bits() != 0) {
                         Then::WriteStep(bytes)
                     } else {
+                        note_write(rt);
                         Then::Done
                     }
                 } else if own {
@@ -923,10 +1012,12 @@ pub unsafe extern "C" fn __unfold_mem_access(
             }
         }
     });
+    let note_write_after = || with_rt(|rt| plain_write(rt, a, size));
     match then {
         Then::Done => {}
         Then::WriteStep(bytes) => {
             suspend(Yield::Pending(Action::Write(memory_obj(a), bytes), site | ((a & 7) << 56)));
+            note_write_after();
         }
         Then::Wait(w, read) => {
             block_on(w, site | ((a & 7) << 56));
@@ -935,7 +1026,12 @@ pub unsafe extern "C" fn __unfold_mem_access(
                 rt.thread(t).spin.reads.push(read);
             });
         }
-        Then::Sc => sc_access(addr, size, write, ra, ctx),
+        Then::Sc(own) => {
+            sc_access(addr, size, write, ra, ctx);
+            if write != 0 && !own {
+                note_write_after();
+            }
+        }
     }
 }
 
