@@ -106,6 +106,12 @@ struct Clocks {
     objects: HashMap<ObjId, Clock>,
     /// Read-write locks: the clock published by read unlocks (write locks acquire it).
     read_released: HashMap<ObjId, Clock>,
+    /// Barriers: the clock of the last completed round, which its waiters acquire when
+    /// they leave (`objects` holds the arrivals of the round in progress: a thread that
+    /// left and arrived for the next round before a slower one left is not ordered
+    /// before the slower one's leaving). Only the last round can have waiters still to
+    /// leave: the next one needs their arrivals to complete.
+    rounds: HashMap<ObjId, Clock>,
 }
 
 impl Clocks {
@@ -123,6 +129,7 @@ impl Clocks {
             c.clear();
         }
         self.read_released.clear();
+        self.rounds.clear();
         self.clock_mut(ThreadId::MAIN)[0] = 1;
     }
 
@@ -197,12 +204,17 @@ impl Clocks {
                     join(&mut self.threads[ti], f);
                 }
             }
+            Action::BarrierLeave(o) => {
+                self.clock_mut(t);
+                if let Some(r) = self.rounds.get(&o) {
+                    join(&mut self.threads[ti], r);
+                }
+            }
             Action::Lock(o)
             | Action::TryLock(o, true)
             | Action::SemWait(o)
             | Action::SemTryWait(o, true)
             | Action::CondWake(o, _, true)
-            | Action::BarrierLeave(o)
             | Action::RdLock(o)
             | Action::TryRdLock(o, true) => self.acquire_object(t, o),
             Action::WrLock(o) | Action::TryWrLock(o, true) => {
@@ -217,9 +229,16 @@ impl Clocks {
                 join(self.objects.entry(o).or_default(), &self.threads[ti]);
             }
             Action::BarrierArrive(o, serial) => {
-                join(self.objects.entry(o).or_default(), &self.threads[ti]);
+                let arrivals = self.objects.entry(o).or_default();
+                join(arrivals, &self.threads[ti]);
                 if serial {
-                    self.acquire_object(t, o);
+                    // The round is complete: its clock goes to its leavers, and the next
+                    // round's arrivals start from nothing.
+                    let round = self.rounds.entry(o).or_default();
+                    round.clear();
+                    round.extend_from_slice(arrivals);
+                    arrivals.clear();
+                    join(&mut self.threads[ti], round);
                 }
             }
             _ => {}
@@ -905,6 +924,31 @@ mod tests {
         d.on_step(B, Action::Lock(L));
         assert!(d.on_access(B, X, 4, false, false, 2).is_none());
         assert!(d.on_access(B, X, 4, true, false, 3).is_none());
+    }
+
+    #[test]
+    fn a_barrier_round_orders_its_arrivals_before_its_leavers_only() {
+        // Round 1: A waits, B arrives last. B writes for round 2 and arrives again
+        // before A leaves round 1: A's leaving acquires round 1, not B's later write.
+        let bar = ObjId(0x3000);
+        let mut d = two_threads();
+        assert!(d.on_access(A, X, 4, true, false, 1).is_none());
+        d.on_step(A, Action::BarrierArrive(bar, false));
+        d.on_step(B, Action::BarrierArrive(bar, true));
+        assert!(d.on_access(B, X, 4, false, false, 2).is_none(), "A's write is in round 1");
+        assert!(d.on_access(B, X + 8, 4, true, false, 3).is_none());
+        d.on_step(B, Action::BarrierArrive(bar, false));
+        d.on_step(A, Action::BarrierLeave(bar));
+        let r = d.on_access(A, X + 8, 4, false, false, 4).expect("B's write follows round 1");
+        assert_eq!((r.first.site, r.second.site), (3, 4));
+        // Round 2 completes with A's arrival: B's write is now ordered before B leaves
+        // and A goes on (A arrived last).
+        d.on_step(A, Action::BarrierArrive(bar, true));
+        d.on_step(B, Action::BarrierLeave(bar));
+        assert!(d.on_access(A, X + 16, 4, true, false, 5).is_none());
+        d.on_step(A, Action::BarrierArrive(bar, false));
+        d.on_step(B, Action::BarrierArrive(bar, true));
+        assert!(d.on_access(B, X + 16, 4, false, false, 6).is_none(), "round 3 orders A's write");
     }
 
     #[test]
