@@ -15,9 +15,16 @@
 //! - semaphore: post → a wait or successful trywait; condition variable: signal or
 //!   broadcast → a signalled wake-up; barrier: every arrival of a round → every thread
 //!   leaving it;
-//! - atomics (sequentially consistent): a store → a later load or read-modify-write of the
-//!   location (a store overwrites: it starts a new release sequence; a read-modify-write
-//!   continues it); a failed compare-exchange only acquires.
+//! - atomics, by memory order (C11 7.17.3-4; schedules stay sequentially consistent,
+//!   the orders decide only happens-before): a release store (release, acq_rel,
+//!   seq_cst) → a later acquire load or read-modify-write of the location (acquire,
+//!   consume, acq_rel, seq_cst) that reads it or a later value of its release sequence
+//!   (the read-modify-writes after it and the same thread's later stores; another
+//!   thread's store starts a new one); a failed compare-exchange is a load with its
+//!   failure order. A relaxed store releases what its thread's last release fence
+//!   published, and a relaxed load's acquisition takes effect at its thread's next
+//!   acquire fence (fence synchronisation, 7.17.4). Relaxed accesses alone order
+//!   nothing: message passing through a relaxed flag races.
 //!
 //! # Algorithm (vector clocks with epochs, as in FastTrack)
 //!
@@ -106,6 +113,13 @@ struct Clocks {
     objects: HashMap<ObjId, Clock>,
     /// Read-write locks: the clock published by read unlocks (write locks acquire it).
     read_released: HashMap<ObjId, Clock>,
+    /// Per thread: its clock at its last release fence (what its relaxed stores release).
+    fence_released: Vec<Clock>,
+    /// Per thread: what its relaxed loads read, acquired at its next acquire fence.
+    fence_pending: Vec<Clock>,
+    /// The thread whose release store heads each location's release sequence (its later
+    /// relaxed stores continue it: C11's definition).
+    heads: HashMap<ObjId, ThreadId>,
     /// Barriers: the clock of the last completed round, which its waiters acquire when
     /// they leave (`objects` holds the arrivals of the round in progress: a thread that
     /// left and arrived for the next round before a slower one left is not ordered
@@ -130,6 +144,9 @@ impl Clocks {
         }
         self.read_released.clear();
         self.rounds.clear();
+        self.fence_released.iter_mut().for_each(Vec::clear);
+        self.fence_pending.iter_mut().for_each(Vec::clear);
+        self.heads.clear();
         self.clock_mut(ThreadId::MAIN)[0] = 1;
     }
 
@@ -246,16 +263,54 @@ impl Clocks {
         self.tick(t);
     }
 
-    /// The synchronisation of an atomic operation of `t` on location `o`.
-    fn on_atomic(&mut self, t: ThreadId, o: ObjId, op: AtomicOp) {
-        match op {
-            AtomicOp::Load | AtomicOp::FailedRmw => self.acquire_object(t, o),
-            AtomicOp::Store => self.publish(t, o),
-            AtomicOp::Rmw => {
+    /// The synchronisation of an atomic operation of `t` on location `o` with memory
+    /// order `mo` (module documentation).
+    fn on_atomic(&mut self, t: ThreadId, o: ObjId, op: AtomicOp, mo: MemoryOrder) {
+        self.clock_mut(t);
+        let ti = t.index();
+        if matches!(op, AtomicOp::Load | AtomicOp::FailedRmw | AtomicOp::Rmw) {
+            if mo.acquires() {
                 self.acquire_object(t, o);
-                self.publish(t, o);
+            } else if let Some(c) = self.objects.get(&o) {
+                join(per_thread(&mut self.fence_pending, ti), c);
             }
-            AtomicOp::Fence => return,
+        }
+        match op {
+            AtomicOp::Store if mo.releases() => {
+                self.publish(t, o);
+                self.heads.insert(o, t);
+            }
+            AtomicOp::Store => {
+                let fence = per_thread(&mut self.fence_released, ti).clone();
+                let c = self.objects.entry(o).or_default();
+                if self.heads.get(&o) == Some(&t) {
+                    join(c, &fence);
+                } else {
+                    *c = fence;
+                    self.heads.remove(&o);
+                }
+            }
+            AtomicOp::Rmw => {
+                // Continues the release sequence, adding what this one releases.
+                let released = if mo.releases() {
+                    self.threads[ti].clone()
+                } else {
+                    per_thread(&mut self.fence_released, ti).clone()
+                };
+                join(self.objects.entry(o).or_default(), &released);
+            }
+            AtomicOp::Load | AtomicOp::FailedRmw => {}
+            AtomicOp::Fence => {
+                if mo.acquires() {
+                    let pending = std::mem::take(per_thread(&mut self.fence_pending, ti));
+                    join(&mut self.threads[ti], &pending);
+                    self.fence_pending[ti] = pending;
+                }
+                if mo.releases() {
+                    let now = self.threads[ti].clone();
+                    *per_thread(&mut self.fence_released, ti) = now;
+                }
+            }
         }
         self.tick(t);
     }
@@ -305,6 +360,52 @@ pub struct Race {
     pub second: RaceAccess,
 }
 
+/// Entry `i` of a per-thread table of clocks, grown as needed.
+fn per_thread(v: &mut Vec<Clock>, i: usize) -> &mut Clock {
+    if v.len() <= i {
+        v.resize_with(i + 1, Vec::new);
+    }
+    &mut v[i]
+}
+
+/// The memory order of an atomic operation or fence (C11 `memory_order`), as far as
+/// happens-before is concerned: consume is taken as acquire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryOrder {
+    /// `memory_order_relaxed`: orders nothing by itself.
+    Relaxed,
+    /// `memory_order_acquire` (and `consume`).
+    Acquire,
+    /// `memory_order_release`.
+    Release,
+    /// `memory_order_acq_rel`.
+    AcqRel,
+    /// `memory_order_seq_cst` (the default of `<stdatomic.h>` and `__sync_*`).
+    SeqCst,
+}
+
+impl MemoryOrder {
+    /// From the thread-sanitizer ABI's numbering (relaxed 0, consume 1, acquire 2,
+    /// release 3, acq_rel 4, seq_cst 5); anything else is taken as seq_cst.
+    pub fn from_tsan(mo: i32) -> Self {
+        match mo & 0xffff {
+            0 => MemoryOrder::Relaxed,
+            1 | 2 => MemoryOrder::Acquire,
+            3 => MemoryOrder::Release,
+            4 => MemoryOrder::AcqRel,
+            _ => MemoryOrder::SeqCst,
+        }
+    }
+
+    fn acquires(self) -> bool {
+        matches!(self, MemoryOrder::Acquire | MemoryOrder::AcqRel | MemoryOrder::SeqCst)
+    }
+
+    fn releases(self) -> bool {
+        matches!(self, MemoryOrder::Release | MemoryOrder::AcqRel | MemoryOrder::SeqCst)
+    }
+}
+
 /// What an atomic memory operation did, for happens-before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomicOp {
@@ -316,7 +417,8 @@ pub enum AtomicOp {
     Rmw,
     /// A failed compare-exchange: a load.
     FailedRmw,
-    /// A fence (sequentially consistent: every atomic already synchronises; a no-op).
+    /// A fence: with its memory order, it makes the thread's relaxed accesses
+    /// synchronise (module documentation).
     Fence,
 }
 
@@ -782,7 +884,13 @@ impl RaceDetector {
     /// The synchronisation of an atomic operation of `t` on location `o`
     /// (`Clocks::on_atomic`).
     pub fn on_atomic(&mut self, t: ThreadId, o: ObjId, op: AtomicOp) {
-        self.hb.on_atomic(t, o, op);
+        self.on_atomic_ordered(t, o, op, MemoryOrder::SeqCst);
+    }
+
+    /// [`RaceDetector::on_atomic`] with the operation's memory order (a fence's location
+    /// is ignored).
+    pub fn on_atomic_ordered(&mut self, t: ThreadId, o: ObjId, op: AtomicOp, mo: MemoryOrder) {
+        self.hb.on_atomic(t, o, op, mo);
         self.log.memo = None;
     }
 
@@ -949,6 +1057,78 @@ mod tests {
         d.on_step(A, Action::BarrierArrive(bar, false));
         d.on_step(B, Action::BarrierArrive(bar, true));
         assert!(d.on_access(B, X + 16, 4, false, false, 6).is_none(), "round 3 orders A's write");
+    }
+
+    /// A writes X then stores flag F with `store`; B loads F with `load` then reads X.
+    fn message_pass(store: MemoryOrder, load: MemoryOrder) -> Option<Race> {
+        let f = ObjId(0x2000);
+        let mut d = two_threads();
+        assert!(d.on_access(A, X, 4, true, false, 1).is_none());
+        d.on_atomic_ordered(A, f, AtomicOp::Store, store);
+        d.on_atomic_ordered(B, f, AtomicOp::Load, load);
+        d.on_access(B, X, 4, false, false, 2)
+    }
+
+    #[test]
+    fn relaxed_message_passing_races_release_acquire_does_not() {
+        use MemoryOrder::*;
+        assert!(message_pass(Relaxed, Relaxed).is_some());
+        assert!(message_pass(Release, Relaxed).is_some(), "a relaxed load acquires nothing");
+        assert!(message_pass(Relaxed, Acquire).is_some(), "a relaxed store releases nothing");
+        assert!(message_pass(Release, Acquire).is_none());
+        assert!(message_pass(SeqCst, SeqCst).is_none());
+        assert!(message_pass(AcqRel, SeqCst).is_none());
+    }
+
+    #[test]
+    fn fences_make_relaxed_accesses_synchronise() {
+        use MemoryOrder::*;
+        let f = ObjId(0x2000);
+        for (release_fence, acquire_fence, race) in
+            [(true, true, false), (false, true, true), (true, false, true), (false, false, true)]
+        {
+            let mut d = two_threads();
+            assert!(d.on_access(A, X, 4, true, false, 1).is_none());
+            if release_fence {
+                d.on_atomic_ordered(A, ObjId(0), AtomicOp::Fence, Release);
+            }
+            d.on_atomic_ordered(A, f, AtomicOp::Store, Relaxed);
+            d.on_atomic_ordered(B, f, AtomicOp::Load, Relaxed);
+            if acquire_fence {
+                d.on_atomic_ordered(B, ObjId(0), AtomicOp::Fence, Acquire);
+            }
+            assert_eq!(d.on_access(B, X, 4, false, false, 2).is_some(), race, "fences {release_fence} {acquire_fence}");
+        }
+    }
+
+    #[test]
+    fn release_sequences_go_on_through_read_modify_writes_and_the_heads_own_stores() {
+        use MemoryOrder::*;
+        const C: ThreadId = ThreadId(3);
+        let f = ObjId(0x2000);
+        // A releases; B's relaxed RMW continues A's sequence; C acquires B's value: A's
+        // write happens before C's read.
+        let three = || {
+            let mut d = two_threads();
+            d.on_step(M, Action::Create(C));
+            assert!(d.on_access(A, X, 4, true, false, 1).is_none());
+            d.on_atomic_ordered(A, f, AtomicOp::Store, Release);
+            d
+        };
+        let mut d = three();
+        d.on_atomic_ordered(B, f, AtomicOp::Rmw, Relaxed);
+        d.on_atomic_ordered(C, f, AtomicOp::Load, Acquire);
+        assert!(d.on_access(C, X, 4, false, false, 2).is_none());
+        // A's own later relaxed store continues it too (C11's release sequence).
+        let mut d = three();
+        d.on_atomic_ordered(A, f, AtomicOp::Store, Relaxed);
+        d.on_atomic_ordered(C, f, AtomicOp::Load, Acquire);
+        assert!(d.on_access(C, X, 4, false, false, 2).is_none());
+        // Another thread's relaxed store starts a new one, which releases nothing.
+        let mut d = three();
+        d.on_atomic_ordered(B, f, AtomicOp::Store, Relaxed);
+        d.on_atomic_ordered(C, f, AtomicOp::Load, Acquire);
+        assert!(d.on_access(C, X, 4, false, false, 2).is_some());
     }
 
     #[test]

@@ -47,7 +47,7 @@ impl RaceDetector {
 
     /// See [`super::RaceDetector::on_atomic`].
     pub fn on_atomic(&mut self, t: ThreadId, o: ObjId, op: AtomicOp) {
-        self.hb.on_atomic(t, o, op);
+        self.hb.on_atomic(t, o, op, super::MemoryOrder::SeqCst);
     }
 
     /// Check an access of `size` bytes at `addr` by `t` against happens-before and record

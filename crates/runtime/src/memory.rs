@@ -27,7 +27,7 @@ use unfold_engine::action::AwaitEntry;
 use unfold_engine::action::MAX_AWAITED;
 use unfold_engine::objects::memory::ByteWrites;
 use unfold_engine::program::Site;
-use unfold_engine::race::{AtomicOp, Race, RaceDetector};
+use unfold_engine::race::{AtomicOp, MemoryOrder, Race, RaceDetector};
 use unfold_engine::{Action, Awaited, Bytes, Defect, DefectKind, ObjId, ProgramError};
 
 /// How plain memory accesses are treated.
@@ -1104,6 +1104,7 @@ pub extern "C" fn __unfold_mem_atomic_post(
     size: usize,
     kind: c_int,
     changed: c_int,
+    mo: c_int,
     ra: *mut c_void,
 ) {
     let a = addr as u64;
@@ -1149,12 +1150,26 @@ pub extern "C" fn __unfold_mem_atomic_post(
         let t = rt.current;
         // Synchronisation is per location (the exact address), not per word: a store to
         // a neighbour in the same word must not replace what this location released.
-        rt.mem.detector.on_atomic(t, ObjId(a), op);
+        rt.mem.detector.on_atomic_ordered(t, ObjId(a), op, MemoryOrder::from_tsan(mo));
         true
     });
     if tracking {
         check(a, size as u64, kind == 1 || kind == 2, true, code_site(ra));
     }
+}
+
+/// A thread fence (`atomic_thread_fence`, `__atomic_thread_fence`): with an acquire
+/// order, the thread acquires what its relaxed loads read; with a release order, its
+/// later relaxed stores release what it has done so far (happens-before only: schedules
+/// are sequentially consistent, so a fence is no scheduling point).
+#[no_mangle]
+pub extern "C" fn __unfold_mem_fence(mo: c_int) {
+    with_rt(|rt| {
+        if rt.active && rt.mem.tracking() {
+            let t = rt.current;
+            rt.mem.detector.on_atomic_ordered(t, ObjId(0), AtomicOp::Fence, MemoryOrder::from_tsan(mo));
+        }
+    });
 }
 
 /// After a failed compare-exchange that wrote the value it found to `*expected`,
@@ -1215,7 +1230,7 @@ pub fn check_tsan_object() -> Result<(), String> {
 }
 
 /// Addresses that keep `tsan.c` and these entry points in the `unfold` binary.
-pub fn shim_table() -> [usize; 6] {
+pub fn shim_table() -> [usize; 7] {
     [
         // SAFETY: a C function without preconditions returning a function address.
         unsafe { __unfold_tsan_anchor() } as usize,
@@ -1223,6 +1238,7 @@ pub fn shim_table() -> [usize; 6] {
         __unfold_mem_atomic_pre as *const () as usize,
         __unfold_mem_atomic_post as *const () as usize,
         __unfold_mem_cas_expected as *const () as usize,
+        __unfold_mem_fence as *const () as usize,
         __unfold_sync_checkpoint as *const () as usize,
     ]
 }

@@ -13,7 +13,9 @@
  *     scheduling point, the operation then runs (every program thread is a coroutine of
  *     one OS thread, so a sequentially consistent builtin is exact), and
  *     __unfold_mem_atomic_post records what it did (a failed compare-exchange is a load).
- * Memory-order arguments are ignored: every atomic is sequentially consistent.
+ * Schedules are sequentially consistent (every atomic runs as a seq_cst builtin); the
+ * memory-order argument goes to __unfold_mem_atomic_post for happens-before only, as do
+ * fences (__unfold_mem_fence): a relaxed access orders no plain accesses.
  */
 #include <stddef.h>
 
@@ -55,7 +57,8 @@ struct unfold_ctx {
 
 void __unfold_mem_access(const volatile void *addr, size_t size, int write, void *ra, struct unfold_ctx *ctx);
 void __unfold_mem_atomic_pre(const volatile void *addr, size_t size, int kind, void *ra, struct unfold_ctx *ctx);
-void __unfold_mem_atomic_post(const volatile void *addr, size_t size, int kind, int changed, void *ra);
+void __unfold_mem_atomic_post(const volatile void *addr, size_t size, int kind, int changed, int mo, void *ra);
+void __unfold_mem_fence(int mo);
 void __unfold_mem_cas_expected(const void *expected, struct unfold_ctx *ctx);
 
 /* ---- lifecycle and call stacks ---------------------------------------------------- */
@@ -85,21 +88,19 @@ void __tsan_write_range(void *a, size_t n) { CAPTURE(c); __unfold_mem_access(a, 
 #define SC __ATOMIC_SEQ_CST
 #define ATOMICS(n, T)                                                                      \
     T __tsan_atomic##n##_load(const volatile T *a, int mo) {                               \
-        (void)mo;                                                                          \
         CAPTURE(c);                                                                        \
         void *ra = RA;                                                                     \
         __unfold_mem_atomic_pre(a, sizeof(T), K_LOAD, ra, &c);                                 \
         T r = __atomic_load_n(a, SC);                                                      \
-        __unfold_mem_atomic_post(a, sizeof(T), K_LOAD, 0, ra);                             \
+        __unfold_mem_atomic_post(a, sizeof(T), K_LOAD, 0, mo, ra);                         \
         return r;                                                                          \
     }                                                                                      \
     void __tsan_atomic##n##_store(volatile T *a, T v, int mo) {                            \
-        (void)mo;                                                                          \
         CAPTURE(c);                                                                        \
         void *ra = RA;                                                                     \
         __unfold_mem_atomic_pre(a, sizeof(T), K_STORE, ra, &c);                                \
         T old = __atomic_exchange_n(a, v, SC);                                             \
-        __unfold_mem_atomic_post(a, sizeof(T), K_STORE, old != v, ra);                     \
+        __unfold_mem_atomic_post(a, sizeof(T), K_STORE, old != v, mo, ra);                 \
     }                                                                                      \
     RMW(n, T, exchange, __atomic_exchange_n, v)                                            \
     RMW(n, T, fetch_add, __atomic_fetch_add, (T)(r + v))                                   \
@@ -109,50 +110,43 @@ void __tsan_write_range(void *a, size_t n) { CAPTURE(c); __unfold_mem_access(a, 
     RMW(n, T, fetch_xor, __atomic_fetch_xor, (T)(r ^ v))                                   \
     RMW(n, T, fetch_nand, __atomic_fetch_nand, (T)~(r & v))                                \
     int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fmo) { \
-        (void)mo;                                                                          \
-        (void)fmo;                                                                         \
         CAPTURE(cx);                                                                       \
         void *ra = RA;                                                                     \
         __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &cx);                                  \
         T expected = *c;                                                                   \
         int ok = __atomic_compare_exchange_n(a, c, v, 0, SC, SC);                          \
-        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ra); \
+        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ok ? mo : fmo, ra); \
         if (!ok && *c != expected) __unfold_mem_cas_expected(c, &cx);                       \
         return ok;                                                                         \
     }                                                                                      \
     int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fmo) { \
-        (void)mo;                                                                          \
-        (void)fmo;                                                                         \
         CAPTURE(cx);                                                                       \
         void *ra = RA;                                                                     \
         __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &cx);                                  \
         T expected = *c;                                                                   \
         int ok = __atomic_compare_exchange_n(a, c, v, 0, SC, SC);                          \
-        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ra); \
+        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ok ? mo : fmo, ra); \
         if (!ok && *c != expected) __unfold_mem_cas_expected(c, &cx);                       \
         return ok;                                                                         \
     }                                                                                      \
     T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo) {  \
-        (void)mo;                                                                          \
-        (void)fmo;                                                                         \
         CAPTURE(cx);                                                                       \
         void *ra = RA;                                                                     \
         __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &cx);                                  \
         T expected = c;                                                                    \
         int ok = __atomic_compare_exchange_n(a, &c, v, 0, SC, SC);                         \
-        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ra); \
+        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ok ? mo : fmo, ra); \
         return c;                                                                          \
     }
 
 /* `after` is the value the operation left (from the old value r and the operand v). */
 #define RMW(n, T, op, builtin, after)                                                      \
     T __tsan_atomic##n##_##op(volatile T *a, T v, int mo) {                                \
-        (void)mo;                                                                          \
         CAPTURE(c);                                                                        \
         void *ra = RA;                                                                     \
         __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &c);                                  \
         T r = builtin(a, v, SC);                                                           \
-        __unfold_mem_atomic_post(a, sizeof(T), K_RMW, r != (after), ra);                   \
+        __unfold_mem_atomic_post(a, sizeof(T), K_RMW, r != (after), mo, ra);               \
         return r;                                                                          \
     }
 
@@ -161,8 +155,10 @@ ATOMICS(16, unsigned short)
 ATOMICS(32, unsigned int)
 ATOMICS(64, unsigned long long)
 
-/* Sequential consistency: fences order nothing more. */
-void __tsan_atomic_thread_fence(int mo) { (void)mo; }
+/* Schedules are sequentially consistent; a fence matters to happens-before only (a
+ * release fence before a relaxed store, an acquire fence after a relaxed load). A signal
+ * fence orders a thread with its own signal handlers: nothing between threads. */
+void __tsan_atomic_thread_fence(int mo) { __unfold_mem_fence(mo); }
 void __tsan_atomic_signal_fence(int mo) { (void)mo; }
 
 /*
