@@ -360,7 +360,9 @@ impl RawFinding {
 /// - it stops at once at a thread that is neither blocked nor failed (a mutex left locked
 ///   by a thread that exited): the thread alone makes a deadlock;
 /// - it reaches a thread that stopped on a defect (an assertion, a misuse...): waiting for
-///   a failed thread is a consequence of that defect, already reported, not a new one;
+///   a failed thread is a consequence of that defect, already reported, not a new one (a
+///   thread waiting at a barrier waits for every failed thread that took part in the
+///   barrier's earlier rounds: its round cannot complete without it);
 /// - otherwise it waits for one of the above (e.g. `main` joining a deadlocked thread).
 ///
 /// Two independent lock-order inversions that happen in the same execution are two
@@ -371,9 +373,17 @@ pub fn deadlock_groups(exec: &Execution, blocked: &[(ThreadId, Action)]) -> Vec<
     for (i, s) in exec.steps.iter().enumerate() {
         let _ = state.apply(i, s);
     }
+    // A failed thread that arrived at barrier `o` in this execution.
+    let failed_participant = |o| {
+        exec.steps.iter().find_map(|s| match s.action {
+            Action::BarrierArrive(b, _) if b == o && failed.contains(&s.thread) => Some(s.thread),
+            _ => None,
+        })
+    };
     let waits_for = |a: Action| match a {
         Action::Join(u) => Some(u),
         Action::Lock(m) => state.owner(m),
+        Action::BarrierLeave(o) => failed_participant(o),
         _ => None,
     };
     let pending = |t: ThreadId| blocked.iter().find(|b| b.0 == t).map(|b| b.1);
@@ -1110,5 +1120,42 @@ mod tests {
         exec.end = End::Deadlock { blocked };
         let kinds: Vec<Kind> = findings(&exec, 100, &|_| None).into_iter().map(|f| f.kind).collect();
         assert_eq!(kinds, vec![Kind::Program(DefectKind::Assertion)]);
+    }
+
+    #[test]
+    fn a_barrier_round_that_waits_for_a_failed_participant_is_a_consequence() {
+        use unfold_engine::{Action, Defect, DefectKind, ObjId, Step};
+        let (main, t1, t2) = (ThreadId(0), ThreadId(1), ThreadId(2));
+        let step = |thread, action| Step { thread, action, site: 0, next: None, child_next: None };
+        let b = ObjId(0x2000);
+        // Round 1: t1 arrives, t2 completes it; t2 arrives for round 2 and waits; t1 left
+        // round 1 and then failed (or, first, exited without failing).
+        let exec = |failed: bool| Execution {
+            steps: vec![
+                step(main, Action::Create(t1)),
+                step(main, Action::Create(t2)),
+                step(t1, Action::BarrierArrive(b, false)),
+                step(t2, Action::BarrierArrive(b, true)),
+                step(t1, Action::BarrierLeave(b)),
+                step(t2, Action::BarrierArrive(b, false)),
+            ],
+            defects: if failed {
+                vec![Defect {
+                    kind: DefectKind::Assertion,
+                    message: "assert".into(),
+                    thread: t1,
+                    site: None,
+                    after_steps: 6,
+                }]
+            } else {
+                Vec::new()
+            },
+            ..Execution::default()
+        };
+        let blocked = vec![(main, Action::Join(t2)), (t2, Action::BarrierLeave(b))];
+        // t1 exited without arriving again: t2's wait is a deadlock of its own.
+        assert_eq!(deadlock_groups(&exec(false), &blocked), vec![vec![(t2, Action::BarrierLeave(b))]]);
+        // t1 failed: t2 waits for it at the barrier, a consequence.
+        assert_eq!(deadlock_groups(&exec(true), &blocked), Vec::<Vec<_>>::new());
     }
 }
