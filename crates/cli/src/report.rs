@@ -362,7 +362,9 @@ impl RawFinding {
 /// - it reaches a thread that stopped on a defect (an assertion, a misuse...): waiting for
 ///   a failed thread is a consequence of that defect, already reported, not a new one (a
 ///   thread waiting at a barrier waits for every failed thread that took part in the
-///   barrier's earlier rounds: its round cannot complete without it);
+///   barrier's earlier rounds: its round cannot complete without it; on a semaphore, for
+///   a failed thread that posted it before; on a condition variable, for a failed
+///   thread that signalled it before; on a read-write lock, for a failed holder);
 /// - otherwise it waits for one of the above (e.g. `main` joining a deadlocked thread).
 ///
 /// Two independent lock-order inversions that happen in the same execution are two
@@ -373,17 +375,34 @@ pub fn deadlock_groups(exec: &Execution, blocked: &[(ThreadId, Action)]) -> Vec<
     for (i, s) in exec.steps.iter().enumerate() {
         let _ = state.apply(i, s);
     }
-    // A failed thread that arrived at barrier `o` in this execution.
-    let failed_participant = |o| {
-        exec.steps.iter().find_map(|s| match s.action {
-            Action::BarrierArrive(b, _) if b == o && failed.contains(&s.thread) => Some(s.thread),
-            _ => None,
+    // A failed thread whose earlier step on object `o` makes it one the blocked thread
+    // waits for (`took_part`).
+    let failed_participant = |o: ObjId, took_part: fn(Action) -> bool| {
+        exec.steps.iter().find_map(|s| {
+            (s.action.object() == Some(o) && took_part(s.action) && failed.contains(&s.thread)).then_some(s.thread)
+        })
+    };
+    // A failed thread holding read-write lock `l` (acquired more often than released).
+    let failed_rw_holder = |l: ObjId| {
+        failed.iter().copied().find(|&f| {
+            exec.steps.iter().filter(|s| s.thread == f && s.action.object() == Some(l)).fold(0i64, |n, s| {
+                match s.action {
+                    Action::RdLock(_) | Action::WrLock(_) | Action::TryRdLock(_, true) | Action::TryWrLock(_, true) => {
+                        n + 1
+                    }
+                    Action::RwUnlock(..) => n - 1,
+                    _ => n,
+                }
+            }) > 0
         })
     };
     let waits_for = |a: Action| match a {
         Action::Join(u) => Some(u),
         Action::Lock(m) => state.owner(m),
-        Action::BarrierLeave(o) => failed_participant(o),
+        Action::BarrierLeave(o) => failed_participant(o, |a| matches!(a, Action::BarrierArrive(..))),
+        Action::SemWait(o) => failed_participant(o, |a| matches!(a, Action::SemPost(_))),
+        Action::CondWake(o, ..) => failed_participant(o, |a| matches!(a, Action::Signal(_) | Action::Broadcast(_))),
+        Action::RdLock(l) | Action::WrLock(l) => failed_rw_holder(l),
         _ => None,
     };
     let pending = |t: ThreadId| blocked.iter().find(|b| b.0 == t).map(|b| b.1);
@@ -1157,5 +1176,59 @@ mod tests {
         assert_eq!(deadlock_groups(&exec(false), &blocked), vec![vec![(t2, Action::BarrierLeave(b))]]);
         // t1 failed: t2 waits for it at the barrier, a consequence.
         assert_eq!(deadlock_groups(&exec(true), &blocked), Vec::<Vec<_>>::new());
+    }
+
+    #[test]
+    fn waits_for_a_failed_poster_signaller_or_holder_are_consequences() {
+        use unfold_engine::{Action, Defect, DefectKind, ObjId, Step};
+        let (main, t1, t2) = (ThreadId(0), ThreadId(1), ThreadId(2));
+        let step = |thread, action| Step { thread, action, site: 0, next: None, child_next: None };
+        let o = ObjId(0x2000);
+        // t1 did `before` on o, then (optionally) failed; t2 is blocked on `wait`.
+        let groups = |before: Action, wait: Action, failed: bool| {
+            let exec = Execution {
+                steps: vec![step(main, Action::Create(t1)), step(main, Action::Create(t2)), step(t1, before)],
+                defects: if failed {
+                    vec![Defect {
+                        kind: DefectKind::Assertion,
+                        message: "assert".into(),
+                        thread: t1,
+                        site: None,
+                        after_steps: 3,
+                    }]
+                } else {
+                    Vec::new()
+                },
+                ..Execution::default()
+            };
+            deadlock_groups(&exec, &[(main, Action::Join(t2)), (t2, wait)]).len()
+        };
+        for (before, wait) in [
+            (Action::SemPost(o), Action::SemWait(o)),
+            (Action::Signal(o), Action::CondWake(o, false, true)),
+            (Action::Broadcast(o), Action::CondWake(o, false, true)),
+            (Action::WrLock(o), Action::RdLock(o)),
+            (Action::RdLock(o), Action::WrLock(o)),
+        ] {
+            assert_eq!(groups(before, wait, false), 1, "{before:?} then {wait:?}, nobody failed: a deadlock");
+            assert_eq!(groups(before, wait, true), 0, "{before:?} by a failed thread, then {wait:?}");
+        }
+        // A failed thread that released the read-write lock is not waited for.
+        let exec = Execution {
+            steps: vec![
+                step(main, Action::Create(t1)),
+                step(t1, Action::WrLock(o)),
+                step(t1, Action::RwUnlock(o, true)),
+            ],
+            defects: vec![Defect {
+                kind: DefectKind::Assertion,
+                message: "assert".into(),
+                thread: t1,
+                site: None,
+                after_steps: 3,
+            }],
+            ..Execution::default()
+        };
+        assert_eq!(deadlock_groups(&exec, &[(t2, Action::WrLock(o))]).len(), 1);
     }
 }
