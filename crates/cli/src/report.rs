@@ -1141,9 +1141,20 @@ mod tests {
         assert_eq!(kinds, vec![Kind::Program(DefectKind::Assertion)]);
     }
 
+    /// Thread `t` stopped on a failed assertion.
+    fn assertion_failed(t: ThreadId) -> unfold_engine::Defect {
+        unfold_engine::Defect {
+            kind: unfold_engine::DefectKind::Assertion,
+            message: "assert".into(),
+            thread: t,
+            site: None,
+            after_steps: 0,
+        }
+    }
+
     #[test]
     fn a_barrier_round_that_waits_for_a_failed_participant_is_a_consequence() {
-        use unfold_engine::{Action, Defect, DefectKind, ObjId, Step};
+        use unfold_engine::{Action, ObjId, Step};
         let (main, t1, t2) = (ThreadId(0), ThreadId(1), ThreadId(2));
         let step = |thread, action| Step { thread, action, site: 0, next: None, child_next: None };
         let b = ObjId(0x2000);
@@ -1158,17 +1169,7 @@ mod tests {
                 step(t1, Action::BarrierLeave(b)),
                 step(t2, Action::BarrierArrive(b, false)),
             ],
-            defects: if failed {
-                vec![Defect {
-                    kind: DefectKind::Assertion,
-                    message: "assert".into(),
-                    thread: t1,
-                    site: None,
-                    after_steps: 6,
-                }]
-            } else {
-                Vec::new()
-            },
+            defects: failed.then(|| assertion_failed(t1)).into_iter().collect(),
             ..Execution::default()
         };
         let blocked = vec![(main, Action::Join(t2)), (t2, Action::BarrierLeave(b))];
@@ -1180,7 +1181,7 @@ mod tests {
 
     #[test]
     fn waits_for_a_failed_poster_signaller_or_holder_are_consequences() {
-        use unfold_engine::{Action, Defect, DefectKind, ObjId, Step};
+        use unfold_engine::{Action, ObjId, Step};
         let (main, t1, t2) = (ThreadId(0), ThreadId(1), ThreadId(2));
         let step = |thread, action| Step { thread, action, site: 0, next: None, child_next: None };
         let o = ObjId(0x2000);
@@ -1188,17 +1189,7 @@ mod tests {
         let groups = |before: Action, wait: Action, failed: bool| {
             let exec = Execution {
                 steps: vec![step(main, Action::Create(t1)), step(main, Action::Create(t2)), step(t1, before)],
-                defects: if failed {
-                    vec![Defect {
-                        kind: DefectKind::Assertion,
-                        message: "assert".into(),
-                        thread: t1,
-                        site: None,
-                        after_steps: 3,
-                    }]
-                } else {
-                    Vec::new()
-                },
+                defects: failed.then(|| assertion_failed(t1)).into_iter().collect(),
                 ..Execution::default()
             };
             deadlock_groups(&exec, &[(main, Action::Join(t2)), (t2, wait)]).len()
@@ -1220,13 +1211,7 @@ mod tests {
                 step(t1, Action::WrLock(o)),
                 step(t1, Action::RwUnlock(o, true)),
             ],
-            defects: vec![Defect {
-                kind: DefectKind::Assertion,
-                message: "assert".into(),
-                thread: t1,
-                site: None,
-                after_steps: 3,
-            }],
+            defects: vec![assertion_failed(t1)],
             ..Execution::default()
         };
         assert_eq!(deadlock_groups(&exec, &[(t2, Action::WrLock(o))]).len(), 1);
