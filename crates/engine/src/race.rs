@@ -266,6 +266,14 @@ impl Clocks {
     /// The synchronisation of an atomic operation of `t` on location `o` with memory
     /// order `mo` (module documentation).
     fn on_atomic(&mut self, t: ThreadId, o: ObjId, op: AtomicOp, mo: MemoryOrder) {
+        self.atomic_acquire(t, o, op, mo);
+        self.atomic_release(t, o, op, mo);
+    }
+
+    /// The read side of an atomic operation: what its load acquires (at once, or at the
+    /// thread's next acquire fence). The access itself is checked after it and before
+    /// [`Clocks::atomic_release`], so that what the operation releases covers it.
+    fn atomic_acquire(&mut self, t: ThreadId, o: ObjId, op: AtomicOp, mo: MemoryOrder) {
         self.clock_mut(t);
         let ti = t.index();
         if matches!(op, AtomicOp::Load | AtomicOp::FailedRmw | AtomicOp::Rmw) {
@@ -275,6 +283,12 @@ impl Clocks {
                 join(per_thread(&mut self.fence_pending, ti), c);
             }
         }
+    }
+
+    /// The write side of an atomic operation (or a fence), then the thread's next epoch.
+    fn atomic_release(&mut self, t: ThreadId, o: ObjId, op: AtomicOp, mo: MemoryOrder) {
+        self.clock_mut(t);
+        let ti = t.index();
         match op {
             AtomicOp::Store if mo.releases() => {
                 self.publish(t, o);
@@ -531,6 +545,10 @@ fn index32(len: usize, what: &str) -> u32 {
 struct Access {
     epoch: Epoch,
     atomic: bool,
+    /// A write. The read half of a state holds writes too: the atomic writes (and the
+    /// write before them) that a later atomic write did not happen after (module
+    /// documentation, "Atomic writes that are not ordered").
+    write: bool,
 }
 
 /// The accesses and read sets the shadow's states refer to (per execution). Both are
@@ -539,9 +557,9 @@ struct Access {
 struct Log {
     /// Interned accesses; index 0 is unused (it means "none" in a state).
     accesses: Vec<Access>,
-    /// The latest access of each (thread, site, atomic): interning a repeated access is
-    /// one look-up (the epoch is compared with the entry's).
-    interned: HashMap<(ThreadId, Site, bool), u32>,
+    /// The latest access of each (thread, site, atomic, write): interning a repeated
+    /// access is one look-up (the epoch is compared with the entry's).
+    interned: HashMap<(ThreadId, Site, bool, bool), u32>,
     /// The access interned last (a loop's accesses repeat it).
     last: u32,
     /// Read sets: `(start, len)` in `set_items`, each item an index into `accesses`,
@@ -579,13 +597,21 @@ impl Cx<'_> {
     fn keeps(&self, a: &Access) -> bool {
         a.epoch.thread != self.thread && !a.epoch.before(self.clock)
     }
+
+    /// Whether entry `a` of a read half stays there after this read: a read as
+    /// [`Cx::keeps`] says; a write always (a later read by a third thread may race with
+    /// it, however this read is ordered: reads do not conflict).
+    #[inline]
+    fn keeps_on_read(&self, a: &Access) -> bool {
+        a.write || self.keeps(a)
+    }
 }
 
 impl Log {
     fn reset(&mut self) {
         self.accesses.clear();
         let none = Epoch { thread: ThreadId(0), clock: 0, site: 0 };
-        self.accesses.push(Access { epoch: none, atomic: false });
+        self.accesses.push(Access { epoch: none, atomic: false, write: false });
         self.interned.clear();
         self.last = 0;
         self.sets.clear();
@@ -595,16 +621,16 @@ impl Log {
 
     /// The index of the access (`t` at epoch `clock`, at `site`).
     #[inline]
-    fn intern(&mut self, t: ThreadId, clock: u32, site: Site, atomic: bool) -> u32 {
+    fn intern(&mut self, t: ThreadId, clock: u32, site: Site, atomic: bool, write: bool) -> u32 {
         let l = &self.accesses[self.last as usize];
-        if self.last != 0 && l.epoch == (Epoch { thread: t, clock, site }) && l.atomic == atomic {
+        if self.last != 0 && l.epoch == (Epoch { thread: t, clock, site }) && l.atomic == atomic && l.write == write {
             return self.last;
         }
         let next = self.accesses.len();
-        let i = self.interned.entry((t, site, atomic)).or_insert(0);
+        let i = self.interned.entry((t, site, atomic, write)).or_insert(0);
         if *i == 0 || self.accesses[*i as usize].epoch.clock != clock {
             *i = index32(next, "accesses");
-            self.accesses.push(Access { epoch: Epoch { thread: t, clock, site }, atomic });
+            self.accesses.push(Access { epoch: Epoch { thread: t, clock, site }, atomic, write });
         }
         self.last = *i;
         self.last
@@ -634,12 +660,12 @@ impl Log {
                 return Some((a, true));
             }
         }
-        if cx.write && read_of(c) != 0 {
+        if read_of(c) != 0 {
             let (one, set) = self.reads(read_of(c));
             for i in one.iter().chain(set) {
                 let a = self.accesses[*i as usize];
-                if cx.conflicts(&a) {
-                    return Some((a, false));
+                if (cx.write || a.write) && cx.conflicts(&a) {
+                    return Some((a, a.write));
                 }
             }
         }
@@ -649,10 +675,37 @@ impl Log {
     /// The state after the access `cx` to a byte in state `c`.
     #[inline]
     fn next(&mut self, c: Cell, cx: &Cx) -> Cell {
-        if cx.write {
+        if cx.write && cx.atomic {
+            cell(cx.me, self.kept_by_atomic_write(c, cx))
+        } else if cx.write {
             cell(cx.me, 0)
         } else {
             cell(write_of(c), self.read_after(read_of(c), cx))
+        }
+    }
+
+    /// The read half after an atomic write `cx` to a byte in state `c`: the write and the
+    /// read half's entries that it does not happen after (another thread's), in order.
+    /// Unlike a plain write, which races with any of them it is not ordered after (and is
+    /// reported), an atomic write is no race with another atomic access, so it cannot
+    /// stand for them: a later plain access must still be checked against them.
+    fn kept_by_atomic_write(&mut self, c: Cell, cx: &Cx) -> u32 {
+        let at = self.set_items.len();
+        let w = write_of(c);
+        if w != 0 && cx.keeps(&self.accesses[w as usize]) {
+            self.set_items.push(w);
+        }
+        let r = read_of(c);
+        if r != 0 {
+            let (one, set) = self.reads(r);
+            let kept: Vec<u32> =
+                one.iter().chain(set).copied().filter(|&i| cx.keeps(&self.accesses[i as usize])).collect();
+            self.set_items.extend_from_slice(&kept);
+        }
+        match self.set_items.len() - at {
+            0 => 0,
+            1 => self.set_items.pop().expect("one item"),
+            _ => self.push_set(at),
         }
     }
 
@@ -667,7 +720,7 @@ impl Log {
         let new = if r == 0 {
             cx.me
         } else if r & READ_SET == 0 {
-            if cx.keeps(&self.accesses[r as usize]) {
+            if cx.keeps_on_read(&self.accesses[r as usize]) {
                 self.new_set(&[r], cx.me)
             } else {
                 cx.me
@@ -677,7 +730,7 @@ impl Log {
             let at = self.set_items.len();
             for k in start..start + len {
                 let i = self.set_items[k as usize];
-                if cx.keeps(&self.accesses[i as usize]) {
+                if cx.keeps_on_read(&self.accesses[i as usize]) {
                     self.set_items.push(i);
                 }
             }
@@ -894,6 +947,32 @@ impl RaceDetector {
         self.log.memo = None;
     }
 
+    /// An atomic operation of `t` on location `o` that accesses `[addr, addr + size)`:
+    /// what it acquires, then the check of the access (atomic accesses race only with
+    /// plain ones), then what it releases — which covers the access itself, so that a
+    /// thread acquiring it is ordered after the access (the order of the operation's
+    /// parts in C11). Returns the race found, if any.
+    #[allow(clippy::too_many_arguments)]
+    pub fn atomic_access(
+        &mut self,
+        t: ThreadId,
+        o: ObjId,
+        op: AtomicOp,
+        mo: MemoryOrder,
+        addr: u64,
+        size: u64,
+        write: bool,
+        site: Site,
+    ) -> Option<Race> {
+        self.hb.atomic_acquire(t, o, op, mo);
+        self.log.memo = None;
+        let race = self.on_access(t, addr, size, write, true, site);
+        self.hb.atomic_release(t, o, op, mo);
+        self.log.memo = None;
+        self.hot = None;
+        race
+    }
+
     /// Check an access of `size` bytes at `addr` by `t` against happens-before and record
     /// it. Returns the first race found (at most one per access). Atomic accesses race
     /// only with plain ones.
@@ -914,7 +993,7 @@ impl RaceDetector {
             return None;
         }
         let word = addr & !7;
-        let me = self.log.intern(t, now, site, atomic);
+        let me = self.log.intern(t, now, site, atomic, write);
         let cx = Cx { thread: t, me, write, atomic, clock: &self.hb.threads[t.index()], free: false };
         let mut race = None;
         let end = addr.saturating_add(size.max(1));
@@ -1129,6 +1208,38 @@ mod tests {
         d.on_atomic_ordered(B, f, AtomicOp::Store, Relaxed);
         d.on_atomic_ordered(C, f, AtomicOp::Load, Acquire);
         assert!(d.on_access(C, X, 4, false, false, 2).is_some());
+    }
+
+    #[test]
+    fn an_atomic_write_does_not_stand_for_the_accesses_it_is_not_ordered_after() {
+        use MemoryOrder::*;
+        let f = ObjId(X);
+        // A and B decrement a relaxed counter; B then frees (writes) it: B's decrement
+        // did not acquire A's, so A's races with B's plain write.
+        let mut d = two_threads();
+        assert!(d.atomic_access(A, f, AtomicOp::Rmw, Relaxed, X, 4, true, 1).is_none());
+        assert!(
+            d.atomic_access(B, f, AtomicOp::Rmw, Relaxed, X, 4, true, 2).is_none(),
+            "atomics do not race with atomics"
+        );
+        let r = d.on_access(B, X, 4, true, false, 3).expect("A's write is not ordered before");
+        assert_eq!((r.first.thread, r.first.write, r.first.atomic, r.first.site), (A, true, true, 1));
+        // The same with a plain read after B's own relaxed store.
+        let mut d = two_threads();
+        assert!(d.atomic_access(A, f, AtomicOp::Store, Relaxed, X, 4, true, 1).is_none());
+        assert!(d.atomic_access(B, f, AtomicOp::Store, Relaxed, X, 4, true, 2).is_none());
+        assert!(d.on_access(B, X, 4, false, false, 3).is_some(), "a read races with A's write");
+        // An atomic read of A, then B's atomic write and plain write: A's read races.
+        let mut d = two_threads();
+        assert!(d.atomic_access(A, f, AtomicOp::Load, Relaxed, X, 4, false, 1).is_none());
+        assert!(d.atomic_access(B, f, AtomicOp::Store, Relaxed, X, 4, true, 2).is_none());
+        let r = d.on_access(B, X, 4, true, false, 3).expect("A's read is not ordered before");
+        assert_eq!((r.first.thread, r.first.write), (A, false));
+        // Ordered by release/acquire, nothing is kept: no race.
+        let mut d = two_threads();
+        assert!(d.atomic_access(A, f, AtomicOp::Rmw, AcqRel, X, 4, true, 1).is_none());
+        assert!(d.atomic_access(B, f, AtomicOp::Rmw, AcqRel, X, 4, true, 2).is_none());
+        assert!(d.on_access(B, X, 4, true, false, 3).is_none());
     }
 
     #[test]

@@ -16,8 +16,9 @@ use rustc_hash::FxHashMap as HashMap;
 #[derive(Clone, Debug, Default)]
 struct Byte {
     write: Option<(Epoch, bool)>,
-    /// The reads since the last write that no later read happens after (one, usually).
-    reads: Vec<(Epoch, bool)>,
+    /// The reads since the last write that no later read happens after (one, usually),
+    /// and the writes an atomic write did not happen after: (access, atomic, write).
+    reads: Vec<(Epoch, bool, bool)>,
 }
 
 /// The happens-before detector of one execution (see the module documentation).
@@ -79,8 +80,11 @@ impl RaceDetector {
             if race.is_none() {
                 let hit = match byte.write {
                     Some((e, a)) if conflicts(&e, a) => Some((e, true, a)),
-                    _ if write => byte.reads.iter().find(|(e, a)| conflicts(e, *a)).map(|&(e, a)| (e, false, a)),
-                    _ => None,
+                    _ => byte
+                        .reads
+                        .iter()
+                        .find(|(e, a, w)| (write || *w) && conflicts(e, *a))
+                        .map(|&(e, a, w)| (e, w, a)),
                 };
                 if let Some((e, w, a)) = hit {
                     race = Some(Race {
@@ -90,13 +94,21 @@ impl RaceDetector {
                     });
                 }
             }
-            if write {
+            let unordered = |e: &Epoch| e.thread != t && !e.before(clock);
+            if write && atomic {
+                // An atomic write cannot stand for the accesses it is not ordered after.
+                let mut kept: Vec<(Epoch, bool, bool)> =
+                    byte.write.iter().filter(|(e, _)| unordered(e)).map(|&(e, a)| (e, a, true)).collect();
+                kept.extend(byte.reads.iter().filter(|(e, _, _)| unordered(e)));
+                byte.write = Some((me, atomic));
+                byte.reads = kept;
+            } else if write {
                 byte.write = Some((me, atomic));
                 byte.reads.clear();
             } else {
-                // Keep only the reads that do not happen before this one.
-                byte.reads.retain(|(e, _)| e.thread != t && !e.before(clock));
-                byte.reads.push((me, atomic));
+                // Keep the writes, and the reads that do not happen before this one.
+                byte.reads.retain(|(e, _, w)| *w || unordered(e));
+                byte.reads.push((me, atomic, false));
             }
         }
         self.hot = Hot::after(self.hot, hot, write);
@@ -126,7 +138,7 @@ impl RaceDetector {
             let conflicts = |e: &Epoch| e.thread != t && !e.before(&clock);
             let hit = match byte.write {
                 Some((e, a)) if conflicts(&e) => Some((e, true, a)),
-                _ => byte.reads.iter().find(|(e, _)| conflicts(e)).map(|&(e, a)| (e, false, a)),
+                _ => byte.reads.iter().find(|(e, _, _)| conflicts(e)).map(|&(e, a, w)| (e, w, a)),
             };
             if let Some((e, w, a)) = hit {
                 race = Some(Race {

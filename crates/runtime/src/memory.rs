@@ -131,21 +131,14 @@ fn race_defect(r: &Race, steps_done: usize) -> Defect {
     }
 }
 
-/// Check a plain or atomic access in race mode and record a race.
-fn check(addr: u64, size: u64, write: bool, atomic: bool, site: Site) {
-    with_rt(|rt| {
-        if !rt.active || !rt.mem.tracking() {
-            return;
-        }
-        let t = rt.current;
-        let Some(r) = rt.mem.detector.on_access(t, addr, size, write, atomic, site) else { return };
-        let key = (r.first.site, r.second.site);
-        if rt.mem.reported.len() < MAX_RACES && !rt.mem.reported.contains(&key) {
-            rt.mem.reported.push(key);
-            let d = race_defect(&r, rt.steps_done);
-            rt.defects.push(d);
-        }
-    })
+/// Record race `r` as a defect, once per pair of sites (at most `MAX_RACES`).
+fn report_race(rt: &mut crate::exec::Rt, r: &Race) {
+    let key = (r.first.site, r.second.site);
+    if rt.mem.reported.len() < MAX_RACES && !rt.mem.reported.contains(&key) {
+        rt.mem.reported.push(key);
+        let d = race_defect(r, rt.steps_done);
+        rt.defects.push(d);
+    }
 }
 
 // ---- spin loops ------------------------------------------------------------------------
@@ -963,12 +956,7 @@ pub unsafe extern "C" fn __unfold_mem_access(
             MemoryMode::Sc => Then::Sc(own),
             MemoryMode::Races => {
                 if let Some(r) = rt.mem.detector.on_access(t, a, size as u64, write != 0, false, site) {
-                    let key = (r.first.site, r.second.site);
-                    if rt.mem.reported.len() < MAX_RACES && !rt.mem.reported.contains(&key) {
-                        rt.mem.reported.push(key);
-                        let d = race_defect(&r, rt.steps_done);
-                        rt.defects.push(d);
-                    }
+                    report_race(rt, &r);
                 }
                 // A plain spin (a racy one: nothing orders the write that ends it)
                 // waits like an atomic one, and a write to a location someone waits on
@@ -1137,9 +1125,9 @@ pub extern "C" fn __unfold_mem_atomic_post(
             _ => log_change(),
         }
     }
-    let tracking = with_rt(|rt| {
+    with_rt(|rt| {
         if !rt.active || !rt.mem.tracking() {
-            return false;
+            return;
         }
         let op = match kind {
             0 => AtomicOp::Load,
@@ -1150,12 +1138,12 @@ pub extern "C" fn __unfold_mem_atomic_post(
         let t = rt.current;
         // Synchronisation is per location (the exact address), not per word: a store to
         // a neighbour in the same word must not replace what this location released.
-        rt.mem.detector.on_atomic_ordered(t, ObjId(a), op, MemoryOrder::from_tsan(mo));
-        true
+        let (mo, write) = (MemoryOrder::from_tsan(mo), kind == 1 || kind == 2);
+        let race = rt.mem.detector.atomic_access(t, ObjId(a), op, mo, a, size as u64, write, code_site(ra));
+        if let Some(r) = race {
+            report_race(rt, &r);
+        }
     });
-    if tracking {
-        check(a, size as u64, kind == 1 || kind == 2, true, code_site(ra));
-    }
 }
 
 /// A thread fence (`atomic_thread_fence`, `__atomic_thread_fence`): with an acquire

@@ -48,7 +48,7 @@ use crate::objects::memory::ByteWrites;
 use crate::program::{
     drive, Defect, DefectKind, Execution, Frontend, Program, ProgramError, RunRequest, SchedState, Step,
 };
-use crate::race::{AtomicOp, Race, RaceDetector};
+use crate::race::{AtomicOp, MemoryOrder, Race, RaceDetector};
 use std::fmt;
 
 /// Object ids of variables start here; mutex `k` is `ObjId(k)`.
@@ -681,8 +681,8 @@ impl Model {
                 // Synchronisation per variable (its exact location), as the C runtime keys
                 // it: a store to another variable of the word must not replace what this
                 // one released.
-                self.race.on_atomic(tid, ObjId(var_addr(*v)), op);
-                if let Some(r) = self.race.on_access(tid, var_addr(*v), 8, write, true, site) {
+                let (o, mo) = (ObjId(var_addr(*v)), MemoryOrder::SeqCst);
+                if let Some(r) = self.race.atomic_access(tid, o, op, mo, var_addr(*v), 8, write, site) {
                     out.defects.push(race_defect(&r, out.steps.len() + 1));
                 }
             }
