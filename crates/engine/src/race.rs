@@ -37,6 +37,19 @@
 //! the previous write. The first racing byte of an access (lowest address) is reported,
 //! with the write before the reads and the reads in the order they were made.
 //!
+//! # Atomic writes that are not ordered
+//!
+//! Dropping the earlier write and reads at a write is sound for a plain write: any of
+//! them it is not ordered after races with it and is reported. An atomic write races
+//! with no atomic access, and with relaxed orders two atomic writes need not be
+//! ordered, so it cannot stand for them: it keeps, after itself, the write and reads it
+//! is not ordered after (in the read half, each marked as a write or a read). Reads
+//! check those writes and never drop them (a later read by a third thread may race
+//! with one, however this read is ordered); the next plain write drops them all. An
+//! atomic access is checked between what it acquires and what it releases
+//! ([`RaceDetector::atomic_access`]), so that a thread acquiring it is ordered after the
+//! access itself.
+//!
 //! # Shadow memory
 //!
 //! The state is per byte, but stored per 8-byte word, in pages of 4 KiB of address
