@@ -308,34 +308,28 @@ impl Clocks {
                 self.heads.insert(o, t);
             }
             AtomicOp::Store => {
-                let fence = per_thread(&mut self.fence_released, ti).clone();
+                let fence = per_thread(&mut self.fence_released, ti);
                 let c = self.objects.entry(o).or_default();
                 if self.heads.get(&o) == Some(&t) {
-                    join(c, &fence);
+                    join(c, fence);
                 } else {
-                    *c = fence;
+                    c.clone_from(fence);
                     self.heads.remove(&o);
                 }
             }
             AtomicOp::Rmw => {
                 // Continues the release sequence, adding what this one releases.
-                let released = if mo.releases() {
-                    self.threads[ti].clone()
-                } else {
-                    per_thread(&mut self.fence_released, ti).clone()
-                };
-                join(self.objects.entry(o).or_default(), &released);
+                let released: &Clock =
+                    if mo.releases() { &self.threads[ti] } else { per_thread(&mut self.fence_released, ti) };
+                join(self.objects.entry(o).or_default(), released);
             }
             AtomicOp::Load | AtomicOp::FailedRmw => {}
             AtomicOp::Fence => {
                 if mo.acquires() {
-                    let pending = std::mem::take(per_thread(&mut self.fence_pending, ti));
-                    join(&mut self.threads[ti], &pending);
-                    self.fence_pending[ti] = pending;
+                    join(&mut self.threads[ti], per_thread(&mut self.fence_pending, ti));
                 }
                 if mo.releases() {
-                    let now = self.threads[ti].clone();
-                    *per_thread(&mut self.fence_released, ti) = now;
+                    per_thread(&mut self.fence_released, ti).clone_from(&self.threads[ti]);
                 }
             }
         }
@@ -709,11 +703,18 @@ impl Log {
             self.set_items.push(w);
         }
         let r = read_of(c);
-        if r != 0 {
-            let (one, set) = self.reads(r);
-            let kept: Vec<u32> =
-                one.iter().chain(set).copied().filter(|&i| cx.keeps(&self.accesses[i as usize])).collect();
-            self.set_items.extend_from_slice(&kept);
+        if r != 0 && r & READ_SET == 0 {
+            if cx.keeps(&self.accesses[r as usize]) {
+                self.set_items.push(r);
+            }
+        } else if r != 0 {
+            let (start, len) = self.sets[(r & !READ_SET) as usize];
+            for k in start..start + len {
+                let i = self.set_items[k as usize];
+                if cx.keeps(&self.accesses[i as usize]) {
+                    self.set_items.push(i);
+                }
+            }
         }
         match self.set_items.len() - at {
             0 => 0,
@@ -982,7 +983,6 @@ impl RaceDetector {
         let race = self.on_access(t, addr, size, write, true, site);
         self.hb.atomic_release(t, o, op, mo);
         self.log.memo = None;
-        self.hot = None;
         race
     }
 

@@ -398,10 +398,14 @@ thread_local! {
 }
 
 /// Run `f` on the runtime state. Never call it re-entrantly, never across a suspend.
+///
+/// Every entry into the runtime state first judges the current thread's pending plain
+/// writes ([`crate::memory::settle`]): the program ran since they were recorded, so they
+/// are done, and no other thread ran (threads switch only inside the runtime).
 pub(crate) fn with_rt<R>(f: impl FnOnce(&mut Rt) -> R) -> R {
     RT.with(|rt| {
         let mut rt = rt.borrow_mut();
-        rt.settle_writes();
+        crate::memory::settle(&mut rt);
         let r = f(&mut rt);
         rt.note_runtime_frames();
         r
@@ -414,21 +418,12 @@ pub(crate) fn with_rt<R>(f: impl FnOnce(&mut Rt) -> R) -> R {
 pub(crate) fn with_rt_hook<R>(f: impl FnOnce(&mut Rt) -> R) -> R {
     RT.with(|rt| {
         let mut rt = rt.borrow_mut();
-        rt.settle_writes();
+        crate::memory::settle(&mut rt);
         f(&mut rt)
     })
 }
 
 impl Rt {
-    /// Every entry into the runtime state first judges the current thread's pending plain
-    /// writes ([`crate::memory::settle`]): the program ran since they were
-    /// recorded, so they are done, and no other thread ran (threads switch only inside
-    /// the runtime, after this).
-    #[inline]
-    fn settle_writes(&mut self) {
-        crate::memory::settle(self);
-    }
-
     /// Called by [`with_rt`]: if this runs on the current program thread's stack (a shim
     /// called by the program, not the executor), the runtime's frames may have left
     /// anything there below the caller's frame, which the runtime does not know: no later

@@ -157,10 +157,9 @@ fn report_race(rt: &mut crate::exec::Rt, r: &Race) {
 // write is judged once it is done (the hook runs before it): the tracker keeps the bytes
 // it is about to overwrite (`PendingWrites`, up to `MAX_PENDING` writes of at most
 // 8 bytes each in the program's data or heap) and compares them with memory at the
-// thread's next entry into the runtime, before any other thread can run
-// (`settle`): a write of the value already there (`waited = 1;` in a wait
-// loop, from its second iteration on) changes nothing, any other one clears the visits.
-// A loop with a give-up
+// thread's next entry into the runtime, before any other thread can run (`settle`): a
+// write of the value already there (`waited = 1;` in a wait loop, from its second
+// iteration on) changes nothing, any other one clears the visits. A loop with a give-up
 // counter is not pure (the counter is in its state) and keeps its exact semantics. The
 // iteration must have read at most `MAX_AWAITED` distinct locations (Peterson's
 // `while (flag[other] && turn == other)` reads two): the wait ends when any of them is
@@ -324,7 +323,7 @@ const PLAIN_SPIN_THRESHOLD: u32 = 64;
 impl SpinTracker {
     /// Forget every visit: the thread changed something.
     pub fn clear(&mut self) {
-        if self.live != 0 || !self.reads.is_empty() || !self.locks.is_empty() {
+        if self.tracking() {
             self.live = 0;
             self.reads.clear();
             self.locks.clear();
@@ -402,7 +401,7 @@ fn settle_slow(rt: &mut crate::exec::Rt) {
     }
 }
 
-/// At most this many plain writes wait for [`SpinTracker::settle`]; one more is taken as a
+/// At most this many plain writes wait for [`settle`]; one more is taken as a
 /// change (a wait loop's iteration writes few locations).
 const MAX_PENDING: usize = 8;
 
