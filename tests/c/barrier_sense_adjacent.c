@@ -9,8 +9,9 @@
 // Dependence is byte-aware: the accesses to `count` and to `sense` touch disjoint bytes
 // of the word, so they commute, and a spin on `sense` is woken only by the store to
 // `sense`, not by another thread's fetch_add on `count`. The traces are those of the
-// separated version, under optimal-, source- and classic-DPOR: 3 x 2: 2 916, as with
-// -D APART (before byte-aware dependence: 1 965 749 executions when stopped at 120 s);
+// separated version, under optimal-, source- and classic-DPOR: 3 x 2: 1 350, as with
+// -D APART (2 916 while a woken spin-wait was performed and its thread tried again;
+// before byte-aware dependence: 1 965 749 executions when stopped at 120 s);
 // 3 x 1: 54 (before: 28 296); 2 x 1: 6 (before: 72), which dfs confirms (200
 // interleavings, 6 distinct). The counts are pinned by c_programs.rs
 // (`adjacent_atomics_are_separate_locations`): dfs cannot enumerate 3 x 2.

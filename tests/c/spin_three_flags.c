@@ -2,7 +2,7 @@
 // locations than a spin-wait holds inline, so the wait is interned), then reads the data
 // the second published before its flag. The spin is one wait on the three flags,
 // not an iteration count: the counts are the same under every explorer and dfs.
-// expect: verdict=ok maximal=27 flags=--algorithm=optimal-dpor
+// expect: verdict=ok maximal=15 flags=--algorithm=optimal-dpor
 #include <pthread.h>
 #include <stdatomic.h>
 #include <assert.h>

@@ -273,7 +273,8 @@ pub struct Awaited {
     objs: [ObjId; INLINE_AWAITED],
     seen: [u32; INLINE_AWAITED],
     bytes: [u8; INLINE_AWAITED],
-    // A byte with one valid value: `Action` puts its tag there and stays 32 bytes.
+    // Whether the wait is an assumption ([`Awaited::assume`]), in a byte with two valid values:
+    // `Action` puts its tag in the others and stays 32 bytes.
     niche: Niche,
 }
 
@@ -282,6 +283,7 @@ pub struct Awaited {
 #[repr(u8)]
 enum Niche {
     Only = 0,
+    Assume = 1,
 }
 
 /// The unused entries of an [`Awaited`].
@@ -474,31 +476,84 @@ impl Awaited {
 
     /// Whether the wait is over, given the current await count of each location's
     /// bytes read (`count(o, bytes)`): some location has been written since the thread
-    /// read it.
+    /// read it. Never for an [assumption](Awaited::assume).
     #[inline]
-    pub fn woken(&self, mut count: impl FnMut(ObjId, Bytes) -> u32) -> bool {
+    pub fn woken(&self, count: impl FnMut(ObjId, Bytes) -> u32) -> bool {
+        !self.is_assume() && self.moved(count)
+    }
+
+    /// Whether some watched location has been written since the thread read it (the
+    /// condition [`Awaited::woken`] tests, an assumption's included): an assumption
+    /// blocked at the end of an execution whose locations moved failed, one whose
+    /// locations did not is a livelock ([`crate::SchedState::failed_assumptions`]).
+    #[inline]
+    pub fn moved(&self, mut count: impl FnMut(ObjId, Bytes) -> u32) -> bool {
         self.iter().any(|(o, b, seen)| count(o, b) != seen)
+    }
+
+    /// The same wait, marked as an *assumption*: the loop iteration read memory words
+    /// only, each with a visible step (atomic loads, read-modify-writes that changed
+    /// nothing), and is never explored again. Such a wait is never enabled: its thread
+    /// blocks for the rest of the execution, as if the loop were `assume(condition)`.
+    /// No behaviour is lost. Take an execution in which the thread waited and was woken
+    /// later: dropping the failed iteration and the wait (both changed nothing), and
+    /// running the thread from the same local state where the wait was performed, gives
+    /// an execution with the same states and fewer happens-before edges; in it the
+    /// thread's first attempt comes after the write that woke it, which the explorers
+    /// reach by reversing the race between that write and one of the iteration's reads.
+    /// And the execution with the failed iteration itself is explored up to its end, so
+    /// every defect before or beside it is seen. The reduction of GenMC's spin-assume
+    /// transformation (Kokologiannakis et al., DATE'21), applied at run time; see
+    /// docs/memory.md, "Spin-waits as assumptions".
+    #[inline]
+    pub fn assume(mut self) -> Awaited {
+        self.niche = Niche::Assume;
+        self
+    }
+
+    /// Whether this wait is an assumption ([`Awaited::assume`]).
+    #[inline]
+    pub fn is_assume(&self) -> bool {
+        self.niche == Niche::Assume
+    }
+
+    /// The same wait with the assumption mark of `other`.
+    #[inline]
+    pub fn with_mark_of(self, other: Awaited) -> Awaited {
+        if other.is_assume() {
+            self.assume()
+        } else {
+            self
+        }
     }
 }
 
 impl serde::Serialize for Awaited {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
+        use serde::ser::SerializeTuple;
+        let mut t = s.serialize_tuple(2)?;
+        t.serialize_element(&self.iter().collect::<Vec<_>>())?;
+        t.serialize_element(&self.is_assume())?;
+        t.end()
     }
 }
 
 impl<'de> serde::Deserialize<'de> for Awaited {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let list = Vec::<AwaitEntry>::deserialize(d)?;
+        let (list, assume) = <(Vec<AwaitEntry>, bool)>::deserialize(d)?;
         let distinct = list.iter().enumerate().all(|(i, e)| list[..i].iter().all(|x| x.0 != e.0));
         Awaited::with_bytes(list.iter().copied())
             .filter(|_| distinct)
+            .map(|w| if assume { w.assume() } else { w })
             .ok_or_else(|| serde::de::Error::custom("a spin-wait on 1 to MAX_AWAITED distinct objects"))
     }
 }
 
 impl fmt::Debug for Awaited {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_assume() {
+            f.write_str("assume ")?;
+        }
         f.debug_list().entries(self.iter()).finish()
     }
 }

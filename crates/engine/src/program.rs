@@ -490,6 +490,19 @@ impl SchedState {
         }
         self.threads().filter_map(|t| self.pending(t).filter(|_| !self.enabled(t)).map(|a| (t, a))).collect()
     }
+
+    /// The threads blocked on an assumption ([`crate::Awaited::assume`]) whose
+    /// locations were written since the loop iteration read them: the assumption
+    /// failed (the wait would have ended; the attempt after the write is another
+    /// execution), so their block is not a deadlock (the frontends list them in
+    /// [`crate::Execution::assumed`]). An assumption whose locations did not move is a
+    /// livelock like any wait no thread ends.
+    pub fn failed_assumptions(&self) -> impl Iterator<Item = ThreadId> + '_ {
+        self.threads().filter(|&t| match self.pending(t) {
+            Some(Action::Await(w)) if w.is_assume() => w.moved(|o, b| self.object(o).await_count(b).unwrap_or(0)),
+            _ => false,
+        })
+    }
 }
 
 /// The scheduling policy every [`Program`] implementation shares: follow the replay,

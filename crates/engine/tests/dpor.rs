@@ -156,6 +156,60 @@ fn random_programs_with_spin_waits() {
     random_suite_with(13_000..13_160, Independence::ReadReadIndependent, shape);
 }
 
+/// Whether a suite that checks its programs with the waits as assumptions (the C
+/// runtime's) checks seed `seed` with ordinary waits too (performed once woken, as polls
+/// and waits after plain loads still are): every third seed, to keep the suites' time.
+fn ordinary_too(seed: u64) -> bool {
+    seed.is_multiple_of(3)
+}
+
+/// Spin-waits as assumptions (`unfold_engine::Awaited::assume`) lose no behaviour: on
+/// random programs with spins on one, two and three variables and with read-modify-write
+/// spinlocks, brute force over every schedule meets the same defects with assumptions as
+/// with ordinary waits (woken by a write, every failed attempt explored), and a deadlock
+/// or livelock in one iff in the other; and assumptions never add a trace shape that is
+/// not a prefix-closed reduction: they run fewer schedules on every program where a
+/// thread waits after a failed attempt, and far fewer overall.
+#[test]
+fn spin_assumptions_lose_no_behaviour() {
+    let shapes = [
+        (random::Shape { spins: true, sync_objects: true, ..random::Shape::default() }, 22_000..22_080),
+        (
+            random::Shape { spins: true, multi_spins: true, wide_spins: true, ..random::Shape::default() },
+            23_000..23_080,
+        ),
+        (random::Shape { rmw_spins: true, ..random::Shape::default() }, 24_000..24_080),
+    ];
+    for (shape, seeds) in shapes {
+        for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
+            let (mut checked, mut fewer, mut failed_assumption) = (0, 0, 0);
+            let (mut with, mut without) = (0u64, 0u64);
+            for seed in seeds.clone() {
+                let m = random::program_with(seed, shape);
+                let Some(old) = brute_force(&mut m.clone().without_assumptions(), mode, 20_000) else { continue };
+                let new = brute_force(&mut m.clone(), mode, 20_000).expect("assumptions add no schedule");
+                let name = format!("seed {seed} ({mode:?})");
+                assert_eq!(old.messages, new.messages, "{name}: defects differ\n{m:?}");
+                assert_eq!(old.stuck.is_empty(), new.stuck.is_empty(), "{name}: deadlocks differ\n{m:?}");
+                assert!(
+                    new.schedules <= old.schedules,
+                    "{name}: {} schedules against {}",
+                    new.schedules,
+                    old.schedules
+                );
+                checked += 1;
+                fewer += (new.schedules < old.schedules) as u32;
+                failed_assumption += (new.deadlocks.len() > new.stuck.len()) as u32;
+                (with, without) = (with + new.schedules, without + old.schedules);
+            }
+            println!(
+                "{mode:?}: {checked} programs, {fewer} with fewer schedules ({with} against {without}), {failed_assumption} with a failed assumption"
+            );
+            assert!(checked >= 40 && fewer * 5 >= checked, "{mode:?}: {checked} checked, {fewer} reduced");
+        }
+    }
+}
+
 /// Spin-waits on two variables (`while (!a && !b) {}`): the wait is one event reading
 /// both, enabled once either is written. Every explorer of the family finds exactly the
 /// brute force's traces (no execution spent on iterations), optimal-DPOR with no
@@ -187,25 +241,37 @@ fn random_programs_with_spin_waits_on_three_locations() {
 fn multi_location_spins(shape: random::Shape, semicolons: usize, seeds: [std::ops::Range<u64>; 2], min_performed: u32) {
     let [all, rr] = seeds;
     for (mode, seeds) in [(Independence::AllDependent, all), (Independence::ReadReadIndependent, rr)] {
-        let (mut checked, mut multi, mut ssb) = (0, 0, 0);
+        let (mut checked, mut multi, mut ssb, mut failed) = (0, 0, 0, 0);
         for seed in seeds {
+            // As assumptions (the C runtime's waits), and some as ordinary waits.
             let m = random::program_with(seed, shape);
             let Some(brute) = brute_force(&mut m.clone(), mode, 20_000) else { continue };
             let Some(s) = check(&format!("multi-location spins, seed {seed}"), &m, mode) else { continue };
             checked += 1;
             ssb += s;
-            multi += brute.traces.iter().any(|c| {
+            failed += (brute.deadlocks.len() > brute.stuck.len()) as u32;
+            let old_m = m.clone().without_assumptions();
+            if !ordinary_too(seed) {
+                continue;
+            }
+            let Some(old) = brute_force(&mut old_m.clone(), mode, 20_000) else { continue };
+            let Some(s_old) = check(&format!("multi-location spins (ordinary waits), seed {seed}"), &old_m, mode)
+            else {
+                continue;
+            };
+            ssb += s_old;
+            multi += old.traces.iter().any(|c| {
                 c.threads.iter().any(|(_, a)| {
                     a.iter().any(|(_, s)| s.starts_with("await(") && s.matches(';').count() >= semicolons)
                 })
             }) as u32;
         }
         println!(
-            "{mode:?}: {checked} programs with spins on {} locations, {multi} with such a wait performed, optimal SSB {ssb}",
+            "{mode:?}: {checked} programs with spins on {} locations, {multi} with such a wait performed (ordinary waits), {failed} with a failed assumption, optimal SSB {ssb}",
             semicolons + 1
         );
         assert!(
-            checked >= 90 && multi >= min_performed,
+            checked >= 90 && multi * 3 >= min_performed && failed >= min_performed,
             "{mode:?}: {checked} checked, {multi} with a wait on {} locations",
             semicolons + 1
         );
@@ -224,21 +290,35 @@ fn multi_location_spins(shape: random::Shape, semicolons: usize, seeds: [std::op
 fn random_programs_with_rmw_spinlocks() {
     let shape = random::Shape { rmw_spins: true, ..random::Shape::default() };
     for (mode, base) in [(Independence::AllDependent, 16_000), (Independence::ReadReadIndependent, 116_000)] {
-        let (mut checked, mut waited, mut ssb) = (0u64, 0u64, 0);
+        let (mut checked, mut waited, mut ssb, mut failed) = (0u64, 0u64, 0, 0u64);
         for seed in base..base + rmw_seeds() {
+            // As assumptions (the C runtime's waits), and some as ordinary waits.
             let m = random::program_with(seed, shape);
+            let old_m = m.clone().without_assumptions();
             let Some(brute) = brute_force(&mut m.clone(), mode, 20_000) else { continue };
             let Some(s) = check(&format!("rmw spinlocks, seed {seed}"), &m, mode) else { continue };
             checked += 1;
             ssb += s;
-            waited += brute.traces.iter().any(|c| {
+            failed += (brute.deadlocks.len() > brute.stuck.len()) as u64;
+            if !ordinary_too(seed) {
+                continue;
+            }
+            let Some(old) = brute_force(&mut old_m.clone(), mode, 20_000) else { continue };
+            let Some(s_old) = check(&format!("rmw spinlocks (ordinary waits), seed {seed}"), &old_m, mode) else {
+                continue;
+            };
+            ssb += s_old;
+            waited += old.traces.iter().any(|c| {
                 c.threads
                     .iter()
                     .any(|(_, a)| a.windows(2).any(|w| w[0].1.ends_with("=unchanged") && w[1].1.starts_with("await(")))
             }) as u64;
         }
-        println!("{mode:?}: {checked} programs with RMW spinlocks, {waited} with a wait after a failed attempt, optimal SSB {ssb}");
-        assert!(checked * 2 >= rmw_seeds() && waited * 4 >= checked, "{mode:?}: {checked} checked, {waited} waited");
+        println!("{mode:?}: {checked} programs with RMW spinlocks, {waited} with a wait after a failed attempt (ordinary waits), {failed} with a failed assumption, optimal SSB {ssb}");
+        assert!(
+            checked * 2 >= rmw_seeds() && waited * 12 >= checked && failed * 4 >= checked,
+            "{mode:?}: {checked} checked, {waited} waited, {failed} failed"
+        );
         assert_eq!(ssb, 0, "{mode:?}: optimal-DPOR blocked by its sleep sets");
     }
 }
@@ -266,22 +346,33 @@ fn random_programs_with_flag_and_turn_spins() {
     let two_flags = random::Shape { spins: true, multi_spins: true, ..random::Shape::default() };
     for (shape, base) in [(peterson, 20_000), (two_flags, 21_000)] {
         for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
-            let (mut checked, mut multi, mut defective) = (0, 0, 0);
+            // Each program with its waits as assumptions (the C runtime's) and as ordinary
+            // waits (performed once woken).
+            let (mut checked, mut multi, mut defective, mut failed) = (0, 0, 0, 0);
             for seed in base..base + FLAG_TURN_SEEDS {
-                let Some(brute) = agrees_with_brute_force(&format!("flag/turn spins, seed {seed}"), seed, shape, mode)
-                else {
-                    continue;
-                };
+                let m = random::program_with(seed, shape);
+                let name = format!("flag/turn spins, seed {seed}");
+                let Some(brute) = agrees_on(&name, &m, mode) else { continue };
                 checked += 1;
                 defective += !brute.defective.is_empty() as u32;
-                multi += brute.traces.iter().any(|c| {
+                failed += (brute.deadlocks.len() > brute.stuck.len()) as u32;
+                if !ordinary_too(seed) {
+                    continue;
+                }
+                let Some(old) = agrees_on(&format!("{name} (ordinary waits)"), &m.without_assumptions(), mode) else {
+                    continue;
+                };
+                multi += old.traces.iter().any(|c| {
                     c.threads.iter().any(|(_, a)| a.iter().any(|(_, s)| s.starts_with("await(") && s.contains(';')))
                 }) as u32;
             }
             println!(
-                "{mode:?} from {base}: {checked} checked, {multi} with a two-location wait, {defective} defective"
+                "{mode:?} from {base}: {checked} checked, {multi} with a two-location wait performed (ordinary waits), {failed} with a failed assumption, {defective} defective"
             );
-            assert!(checked >= 50 && multi >= 10, "{mode:?} from {base}: {checked} checked, {multi} with a wait");
+            assert!(
+                checked >= 50 && multi >= 3 && failed >= 10,
+                "{mode:?} from {base}: {checked} checked, {multi} with a wait, {failed} failed"
+            );
         }
     }
 }
@@ -291,7 +382,12 @@ fn random_programs_with_flag_and_turn_spins() {
 /// sleep-set-blocked execution, and every explorer meets a defect iff brute force does.
 /// Returns the brute force's result for further counts.
 fn agrees_with_brute_force(name: &str, seed: u64, shape: random::Shape, mode: Independence) -> Option<common::Brute> {
-    let m = random::program_with(seed, shape);
+    agrees_on(name, &random::program_with(seed, shape), mode)
+}
+
+/// [`agrees_with_brute_force`] on a given model.
+fn agrees_on(name: &str, m: &Model, mode: Independence) -> Option<common::Brute> {
+    let m = m.clone();
     let brute = brute_force(&mut m.clone(), mode, 20_000)?;
     let ssb = check(name, &m, mode).expect("brute force fitted");
     assert_eq!(ssb, 0, "{name} ({mode:?}): optimal-DPOR ran sleep-set-blocked executions\n{m:?}");
@@ -525,33 +621,43 @@ fn peterson_unbounded_matches_brute_force() {
             assert_eq!(brute.defective.is_empty(), !broken, "{mode:?} broken={broken} {:?}", brute.messages);
             // (A thread that fails the assertion stops with its flag up: the other may
             // then spin forever, a livelock of the broken version only.)
-            assert!(broken || brute.deadlocks.is_empty(), "{mode:?}");
+            assert!(broken || brute.stuck.is_empty(), "{mode:?}");
         }
     }
 }
 
 /// The model of `tests/c/peterson_unbounded.c` (both flags in one word, on disjoint
 /// bytes; `turn` alone in its word) is the C program step for step: brute force runs as
-/// many schedules as `unfold check --algorithm dfs` on the C file (13 505, and 3 873 for
+/// many schedules as `unfold check --algorithm dfs` on the C file (3 297, and 1 888 for
 /// the broken version with `--keep-going`) and finds the same number of traces under
-/// read-read independence, the relation of the CLI's DPORs (21 and 16), which the
+/// read-read independence, the relation of the CLI's DPORs (17 and 16), which the
 /// corpus expects. With the flags as bits of one variable, accessed whole (dependent
-/// as every access to one word was before dependence was byte-aware), 38 and 28.
+/// as every access to one word was before dependence was byte-aware), 30 and 28. (Before
+/// spin-waits were assumptions: 13 505 and 3 873 schedules, 21, 16, 38 and 28 traces,
+/// and the same figures with `Model::without_assumptions`.)
 #[test]
 fn peterson_model_counts_match_the_c_program() {
     let rr = Independence::ReadReadIndependent;
-    for (broken, int_flags, schedules, traces) in
-        [(false, true, 13_505, 21), (true, true, 3_873, 16), (false, false, 13_505, 38), (true, false, 3_873, 28)]
-    {
+    for (broken, int_flags, schedules, traces, before) in [
+        (false, true, 3_297, 17, (13_505, 21)),
+        (true, true, 1_888, 16, (3_873, 16)),
+        (false, false, 3_297, 30, (13_505, 38)),
+        (true, false, 1_888, 28, (3_873, 28)),
+    ] {
         let m = if int_flags { programs::peterson_int_flags(broken) } else { programs::peterson_with(broken, true) };
         let brute = brute_force(&mut m.clone(), rr, 100_000).expect("small enough");
         assert_eq!((brute.schedules, brute.traces.len()), (schedules, traces), "broken={broken} int_flags={int_flags}");
-        // As in the C program's steps, no thread waits twice (the model's later rounds are
-        // never reached).
+        // Peterson's wait loads `want[other]` and `turn` visibly: an assumption, never
+        // performed; some executions end with it failed.
         let waits =
             |c: &Canon| c.threads.iter().map(|(_, a)| a.iter().filter(|(_, s)| s.starts_with("await(")).count()).max();
-        assert!(brute.traces.iter().all(|c| waits(c) <= Some(1)), "broken={broken}");
-        assert!(brute.traces.iter().any(|c| waits(c) == Some(1)), "broken={broken}");
+        assert!(brute.traces.iter().all(|c| waits(c) == Some(0)), "broken={broken}");
+        assert!(brute.deadlocks.len() > brute.stuck.len(), "broken={broken}: no assumption failed");
+        let old = brute_force(&mut m.without_assumptions(), rr, 100_000).expect("small enough");
+        assert_eq!((old.schedules, old.traces.len()), before, "broken={broken} int_flags={int_flags}, ordinary waits");
+        assert_eq!(old.messages, brute.messages);
+        assert!(old.traces.iter().all(|c| waits(c) <= Some(1)), "broken={broken}");
+        assert!(old.traces.iter().any(|c| waits(c) == Some(1)), "broken={broken}");
     }
 }
 
@@ -574,7 +680,8 @@ fn peterson_model_counts_match_the_c_program() {
 fn schedule_dependent_steps_stop_optimal_dpor_with_an_error() {
     let rr = Independence::ReadReadIndependent;
     for broken in [false, true] {
-        let m = programs::peterson_inside_in_turn_word(broken);
+        // (The former runtime's waits were performed once woken: ordinary waits.)
+        let m = programs::peterson_inside_in_turn_word(broken).without_assumptions();
         if !broken {
             let brute = brute_force(&mut m.clone(), rr, 200_000).expect("small enough");
             assert_eq!((brute.schedules, brute.traces.len()), (135_749, 248));
@@ -1027,7 +1134,9 @@ fn plain_stores_to_a_watched_word_are_steps_only_while_a_waiter_blocks() {
     use unfold_engine::{Action, ThreadId};
     let writer = ThreadId(1);
     let mut counts = BTreeSet::new();
-    assert!(common::each_schedule(&mut programs::await_false_sharing(), 10_000, |e| {
+    // Ordinary waits (the program's wait reads a plain variable's word; the rule is
+    // about waits that are performed).
+    assert!(common::each_schedule(&mut programs::await_false_sharing().without_assumptions(), 10_000, |e| {
         let writes = e.steps.iter().filter(|s| s.thread == writer && matches!(s.action, Action::Write(..))).count();
         // Three only if the waiter was blocked on its wait when `data = 2` ran (the
         // wait is then performed once woken).
@@ -1036,7 +1145,9 @@ fn plain_stores_to_a_watched_word_are_steps_only_while_a_waiter_blocks() {
         counts.insert(writes);
     }));
     assert_eq!(counts, BTreeSet::from([2, 3]));
-    let brute = brute_force(&mut programs::await_false_sharing(), Independence::AllDependent, 10_000).expect("small");
+    let brute =
+        brute_force(&mut programs::await_false_sharing().without_assumptions(), Independence::AllDependent, 10_000)
+            .expect("small");
     assert_eq!(brute.traces.len(), 7);
 }
 
@@ -1236,34 +1347,40 @@ fn random_programs_with_shared_words() {
         let base = 40_000 + 1_000 * i as u64;
         let (mut checked, mut partial_waits, mut fewer) = (0, 0, 0);
         for seed in base..base + seeds {
-            let mut m = random::program_with(seed, shape);
+            let mut m0 = random::program_with(seed, shape);
             if name == "sc" {
-                m = m.with_plain_accesses_visible();
+                m0 = m0.with_plain_accesses_visible();
             }
-            let mut words = 0;
-            for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
-                let label = format!("shared words, {name}, seed {seed}");
-                let Some(brute) = brute_force(&mut m.clone(), mode, 20_000) else { continue };
-                let Some(ssb) = check(&label, &m, mode) else { continue };
-                assert!(ssb == 0 || has_blocking(&m, mode), "{label}: optimal SSB without blocking");
-                for alg in ALGS {
-                    let (s, _, _) = run(&m, alg, mode);
-                    assert_eq!(s.defective > 0, !brute.defective.is_empty(), "{label} ({mode:?}) {}", alg.name());
-                }
-                checked += 1;
-                partial_waits += brute.traces.iter().any(|c| {
-                    c.threads.iter().any(|(_, a)| a.iter().any(|(_, s)| s.starts_with("await(") && s.contains("..")))
-                }) as u32;
-                match mode {
-                    Independence::AllDependent => words = brute.traces.len(),
-                    Independence::ReadReadIndependent => fewer += (words > 0 && brute.traces.len() < words) as u32,
+            // With the waits as assumptions (the C runtime's) and as ordinary waits.
+            let ordinary = ordinary_too(seed).then(|| (false, m0.clone().without_assumptions()));
+            for (assume, m) in std::iter::once((true, m0)).chain(ordinary) {
+                let mut words = 0;
+                for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
+                    let label = format!("shared words, {name}, seed {seed}, assumptions {assume}");
+                    let Some(brute) = brute_force(&mut m.clone(), mode, 20_000) else { continue };
+                    let Some(ssb) = check(&label, &m, mode) else { continue };
+                    assert!(ssb == 0 || has_blocking(&m, mode), "{label}: optimal SSB without blocking");
+                    for alg in ALGS {
+                        let (s, _, _) = run(&m, alg, mode);
+                        assert_eq!(s.defective > 0, !brute.defective.is_empty(), "{label} ({mode:?}) {}", alg.name());
+                    }
+                    checked += 1;
+                    partial_waits += brute.traces.iter().any(|c| {
+                        c.threads
+                            .iter()
+                            .any(|(_, a)| a.iter().any(|(_, s)| s.starts_with("await(") && s.contains("..")))
+                    }) as u32;
+                    match mode {
+                        Independence::AllDependent => words = brute.traces.len(),
+                        Independence::ReadReadIndependent => fewer += (words > 0 && brute.traces.len() < words) as u32,
+                    }
                 }
             }
         }
         println!("shared words, {name}: {checked} checked, {partial_waits} with a wait on part of a word, {fewer} with fewer traces under read-read independence");
         assert!(checked as u64 >= seeds, "{name}: only {checked} programs (of both modes) small enough");
         if name.contains("spins") && !name.contains("rmw") {
-            assert!(partial_waits >= 5, "{name}: only {partial_waits} programs waited on part of a word");
+            assert!(partial_waits >= 2, "{name}: only {partial_waits} programs waited on part of a word");
         }
     }
 }

@@ -203,18 +203,32 @@ fn random_programs_with_spin_waits_match_brute_force() {
     // brute force treats them as blocking waits, and every execution spent on a spin
     // iteration would show as an extra trace.
     let shape = random::Shape { spins: true, sync_objects: true, ..random::Shape::default() };
-    let (mut checked, mut with_await) = (0, 0);
+    // Each program with its waits as assumptions (the C runtime's: never woken), and
+    // every third one as ordinary waits too (performed once woken).
+    let (mut checked, mut with_await, mut failed) = (0, 0, 0);
     for seed in 12_000..12_200u64 {
         let m = random::program_with(seed, shape);
         let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
         checked += 1;
-        with_await +=
-            brute.traces.iter().any(|c| c.threads.iter().any(|(_, a)| a.iter().any(|(_, s)| s.starts_with("await("))))
-                as u32;
+        failed += (brute.deadlocks.len() > brute.stuck.len()) as u32;
         optimal_and_k1_match(seed, &m, &brute.traces);
+        let old = m.clone().without_assumptions();
+        if !seed.is_multiple_of(3) {
+            continue;
+        }
+        let Some(brute_old) = brute_force(&mut old.clone(), MODE, 20_000) else { continue };
+        with_await += brute_old
+            .traces
+            .iter()
+            .any(|c| c.threads.iter().any(|(_, a)| a.iter().any(|(_, s)| s.starts_with("await("))))
+            as u32;
+        optimal_and_k1_match(seed, &old, &brute_old.traces);
     }
-    println!("{checked} programs with spin-waits, {with_await} with a wait performed");
-    assert!(checked >= 120 && with_await >= 20, "{checked} checked, {with_await} with a wait performed");
+    println!("{checked} programs with spin-waits, {with_await} with a wait performed (ordinary waits), {failed} with a failed assumption");
+    assert!(
+        checked >= 120 && with_await >= 7 && failed >= 20,
+        "{checked} checked, {with_await} with a wait performed, {failed} with a failed assumption"
+    );
 }
 
 /// QPOR with optimal alternatives and with k = 1, pruning on, finds exactly `expected`
@@ -440,16 +454,24 @@ fn random_programs_with_shared_words_match_brute_force() {
     for (i, shape) in shapes.into_iter().enumerate() {
         let (mut checked, mut partial_waits) = (0, 0);
         for seed in 40_000 + 1_000 * i as u64..40_080 + 1_000 * i as u64 {
+            // As assumptions, and every third program as ordinary waits too (which are
+            // performed).
             let m = random::program_with(seed, shape);
             let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
             checked += 1;
-            partial_waits += brute.traces.iter().any(|c| {
+            optimal_and_k1_match(seed, &m, &brute.traces);
+            let old = m.clone().without_assumptions();
+            if !seed.is_multiple_of(3) {
+                continue;
+            }
+            let Some(brute_old) = brute_force(&mut old.clone(), MODE, 20_000) else { continue };
+            partial_waits += brute_old.traces.iter().any(|c| {
                 c.threads.iter().any(|(_, a)| a.iter().any(|(_, s)| s.starts_with("await(") && s.contains("..")))
             }) as u32;
-            optimal_and_k1_match(seed, &m, &brute.traces);
+            optimal_and_k1_match(seed, &old, &brute_old.traces);
         }
         println!("shared words, shape {i}: {checked} programs, {partial_waits} with a wait on part of a word");
         assert!(checked >= 40, "shape {i}: only {checked} programs small enough");
-        assert!(i != 0 || partial_waits >= 5, "only {partial_waits} programs waited on part of a word");
+        assert!(i != 0 || partial_waits >= 2, "only {partial_waits} programs waited on part of a word");
     }
 }

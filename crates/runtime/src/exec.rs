@@ -680,7 +680,15 @@ impl Executor {
         sink: &mut dyn StepSink,
         pause: impl FnMut(usize) -> bool,
     ) -> Result<Option<End>, ProgramError> {
-        drive_until(sched, state, &mut CRun { ex: self, sink }, pause)
+        let end = drive_until(sched, state, &mut CRun { ex: self, sink }, pause)?;
+        if let Some(End::Deadlock { .. }) = end {
+            // A spin's assumption that failed is not a deadlock (`Awaited::assume`).
+            let failed: Vec<ThreadId> = state.failed_assumptions().collect();
+            if !failed.is_empty() {
+                with_rt(|rt| rt.assumed.extend(failed));
+            }
+        }
+        Ok(end)
     }
 
     /// End the execution in progress: its threads are discarded where they stand.

@@ -586,10 +586,15 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
             }
             _ => awaited_of(None, read.iter()),
         };
+        // A wait after visible loads of memory words only (no plain read, no mutex
+        // operation, no failed try) is an assumption: never woken, the attempt after the
+        // write is another execution (`Awaited::assume`; docs/memory.md, "Spin-waits as
+        // assumptions").
+        let assume = locks.is_empty() && read.iter().all(|r| !r.plain && r.bytes.is_some());
         match (w, polled) {
             (Some(w), Polled::None) | (Some(w), Polled::Released(_)) => {
                 spin.clear();
-                return Some(Action::Await(w));
+                return Some(Action::Await(if assume { w.assume() } else { w }));
             }
             // Deferred only if no other thread released the mutex between the iteration's
             // unlock and its lock (the count now, while the thread holds it, is the count

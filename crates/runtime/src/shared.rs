@@ -117,7 +117,7 @@ fn encode_action(a: Option<Action>) -> (u64, u64) {
         Rmw(o, bytes, changed) => (10 | b(bytes) | flag(changed), o.0),
         Await(w) => {
             let (o, bytes, seen) = w.iter().next().unwrap_or((w.first(), Bytes::ALL, 0));
-            (11 | b(bytes) | n(seen), o.0)
+            (11 | b(bytes) | n(seen) | flag(w.is_assume()), o.0)
         }
         CondWait(o) => (12, o.0),
         CondWake(o, timed, signalled) => (13 | flag(timed) | if signalled { F2 } else { 0 }, o.0),
@@ -159,7 +159,10 @@ fn decode_action(word: u64, obj: u64, what: &dyn Fn() -> String) -> Result<Optio
         8 => Some(Read(o, bytes()?)),
         9 => Some(Write(o, bytes()?)),
         10 => Some(Rmw(o, bytes()?, f1)),
-        11 => Some(Await(Awaited::with_bytes([(o, bytes()?, arg)]).ok_or_else(|| Corrupt(what()))?)),
+        11 => {
+            let w = Awaited::with_bytes([(o, bytes()?, arg)]).ok_or_else(|| Corrupt(what()))?;
+            Some(Await(if f1 { w.assume() } else { w }))
+        }
         12 => Some(CondWait(o)),
         13 => Some(CondWake(o, f1, f2)),
         14 => Some(Signal(o)),
@@ -321,7 +324,7 @@ impl WireAction {
             if w.iter().next() != first.iter().next() {
                 return corrupt(what());
             }
-            return Ok(Some(Action::Await(w)));
+            return Ok(Some(Action::Await(w.with_mark_of(first))));
         }
         let a = decode_action(word, self.obj.load(R), what)?;
         let (o2, c2) = (self.obj2.load(R), self.arg2.load(R));
@@ -335,7 +338,7 @@ impl WireAction {
                 if both.len() != 2 {
                     return corrupt(what());
                 }
-                Ok(Some(Action::Await(both)))
+                Ok(Some(Action::Await(both.with_mark_of(w))))
             }
             _ => corrupt(what()),
         }
@@ -1038,6 +1041,14 @@ mod tests {
         a.arg2.store(a.arg2.load(R) & 0xffff_ffff, R);
         assert!(a.load(shared.one(), &what).is_err(), "second location with mask 0");
         assert!(decode_action(9 | 1 << 16, 0, &what).is_ok() && decode_action(5 | 1 << 16, 8, &what).is_err());
+        // An assumption keeps its mark, on one location and on two.
+        let one = Awaited::one(ObjId(0x31), 4).assume();
+        for x in [one, w.expect("two").assume()] {
+            a.store(Some(Action::Await(x)), shared.one()).expect("inline");
+            let back = a.load(shared.one(), &what).expect("valid");
+            assert_eq!(back, Some(Action::Await(x)));
+            assert!(matches!(back, Some(Action::Await(y)) if y.is_assume()));
+        }
     }
 
     #[test]
@@ -1053,8 +1064,8 @@ mod tests {
             thread: ThreadId(2),
             action: Action::Await(w),
             site: 5,
-            next: Some(Action::Await(two)),
-            child_next: Some(Action::Await(w)),
+            next: Some(Action::Await(two.assume())),
+            child_next: Some(Action::Await(w.assume())),
         };
         wire.one().store(&step, awaits).expect("room");
         assert_eq!(awaits.len.load(R), 8, "two lists of four (a wait on two stays inline)");

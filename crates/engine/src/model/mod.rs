@@ -203,6 +203,11 @@ struct ThreadRt {
     /// for a condition variable): the object's await count then (what
     /// [`Instr::AwaitTried`] waits to change, as the C runtime logs it).
     tried: Vec<(ObjId, u32)>,
+    /// Whether the thread made a plain (invisible) load since its last visible step that
+    /// was not a read or an unchanged read-modify-write: a wait on variables
+    /// ([`Instr::AwaitChange`]) is an assumption ([`crate::Awaited::assume`]) only if
+    /// not, as the C runtime makes one only after an iteration of visible loads.
+    plain_read: bool,
 }
 
 /// An in-memory program (see the module documentation). Build one with
@@ -249,6 +254,10 @@ pub struct Model {
     /// unlock of the mutex (a weak unlock would not wake them); the C runtime decides per
     /// program too (docs/memory.md, "Two pollers of one mutex").
     weak_unlocks: bool,
+    /// Whether a wait on variables after visible loads only is an assumption
+    /// ([`crate::Awaited::assume`]; on by default, as in the C runtime;
+    /// [`Model::without_assumptions`]).
+    assumptions: bool,
 }
 
 /// Whether some thread of `codes` retries a failed `trylock` (or `timedlock`) of a mutex
@@ -308,6 +317,7 @@ impl Model {
             polls: Vec::new(),
             sync_counts: Vec::new(),
             weak_unlocks: !codes_try_mutexes(&codes),
+            assumptions: true,
             codes,
         }
     }
@@ -358,6 +368,14 @@ impl Model {
     /// `docs/memory.md`, "Spin-waits and plain writes to the same word").
     pub fn with_awaited_stores_visible(mut self) -> Model {
         self.awaited_stores_visible = true;
+        self
+    }
+
+    /// The same program where every wait is an ordinary one, woken by a write, never an
+    /// assumption ([`crate::Awaited::assume`]): every failed attempt is explored, as
+    /// before assumptions existed (the reference their rule is checked against).
+    pub fn without_assumptions(mut self) -> Model {
+        self.assumptions = false;
         self
     }
 
@@ -433,6 +451,7 @@ impl Model {
         t.last_unlock = None;
         t.clean_unlock = None;
         t.tried.clear();
+        t.plain_read = false;
         t.regs.clear();
         t.regs.resize(nregs, 0);
     }
@@ -534,10 +553,11 @@ impl Model {
                     }
                     a => a,
                 },
-                Instr::AwaitChange(vs) => Action::Await(
-                    crate::Awaited::with_bytes(awaited_vars(vs, word, bytes, writes, &t.seen))
-                        .expect("model: a spin-wait on 1 to MAX_AWAITED variables"),
-                ),
+                Instr::AwaitChange(vs) => {
+                    let w = crate::Awaited::with_bytes(awaited_vars(vs, word, bytes, writes, &t.seen))
+                        .expect("model: a spin-wait on 1 to MAX_AWAITED variables");
+                    Action::Await(if self.assumptions && !t.plain_read { w.assume() } else { w })
+                }
                 Instr::AwaitUnlock(m, vs, syncs) => {
                     let seen = t.unlocked.iter().find(|u| u.0 == *m).map_or(self.releases[*m as usize], |u| u.1);
                     let vars = awaited_vars(vs, word, bytes, writes, &t.seen);
@@ -571,6 +591,7 @@ impl Model {
                         out.defects.push(race_defect(&r, after_steps));
                     }
                     t.regs[r.0 as usize] = self.vars[*v as usize];
+                    t.plain_read = true;
                     t.pc += 1;
                     continue;
                 }
@@ -803,6 +824,9 @@ impl Model {
                     None => t.tried.push((o, n)),
                 }
             }
+            if !matches!(action, Action::Read(..) | Action::Rmw(_, _, false)) {
+                t.plain_read = false;
+            }
             if let Action::Rmw(o, b, false) = action {
                 // An unchanged read-modify-write is a load for spin-waits (as the C
                 // runtime logs it): a wait after it waits for a change past this count.
@@ -943,6 +967,10 @@ impl Program for Model {
         let mut state = std::mem::take(&mut self.sched);
         let first = out.first;
         let end = drive(req, first, &mut state, &mut ModelRun { model: self, out, performed: None });
+        if let Ok(crate::program::End::Deadlock { .. }) = end {
+            // A spin's assumption that failed: not a deadlock.
+            out.assumed.extend(state.failed_assumptions());
+        }
         self.sched = state;
         out.end = end?;
         Ok(())

@@ -92,6 +92,9 @@ pub struct Brute {
     pub defective: BTreeSet<Canon>,
     /// Traces ending in a deadlock.
     pub deadlocks: BTreeSet<Canon>,
+    /// Traces ending in a deadlock that is a defect: no blocked thread stopped on a
+    /// failed assumption (`Execution::assumed`, a spin's included: `Awaited::assume`).
+    pub stuck: BTreeSet<Canon>,
     /// The messages of every defect met.
     pub messages: BTreeSet<String>,
     /// The most threads blocked at the end of one execution on waits whose first object is
@@ -119,6 +122,9 @@ pub fn brute_force(p: &mut dyn Program, mode: Independence, cap: u64) -> Option<
         }
         if let End::Deadlock { blocked } = &out.end {
             res.deadlocks.insert(c.clone());
+            if out.assumed.is_empty() {
+                res.stuck.insert(c.clone());
+            }
             let firsts: Vec<ObjId> = blocked
                 .iter()
                 .filter_map(|(_, a)| match a {
