@@ -173,12 +173,12 @@ fn ordinary_too(seed: u64) -> bool {
 #[test]
 fn spin_assumptions_lose_no_behaviour() {
     let shapes = [
-        (random::Shape { spins: true, sync_objects: true, ..random::Shape::default() }, 22_000..22_080),
+        (random::Shape { spins: true, sync_objects: true, ..random::Shape::default() }, 22_000..22_060),
         (
             random::Shape { spins: true, multi_spins: true, wide_spins: true, ..random::Shape::default() },
-            23_000..23_080,
+            23_000..23_060,
         ),
-        (random::Shape { rmw_spins: true, ..random::Shape::default() }, 24_000..24_080),
+        (random::Shape { rmw_spins: true, ..random::Shape::default() }, 24_000..24_060),
     ];
     for (shape, seeds) in shapes {
         for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
@@ -205,7 +205,7 @@ fn spin_assumptions_lose_no_behaviour() {
             println!(
                 "{mode:?}: {checked} programs, {fewer} with fewer schedules ({with} against {without}), {failed_assumption} with a failed assumption"
             );
-            assert!(checked >= 40 && fewer * 5 >= checked, "{mode:?}: {checked} checked, {fewer} reduced");
+            assert!(checked >= 30 && fewer * 5 >= checked, "{mode:?}: {checked} checked, {fewer} reduced");
         }
     }
 }
