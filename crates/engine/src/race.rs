@@ -702,20 +702,7 @@ impl Log {
         if w != 0 && cx.keeps(&self.accesses[w as usize]) {
             self.set_items.push(w);
         }
-        let r = read_of(c);
-        if r != 0 && r & READ_SET == 0 {
-            if cx.keeps(&self.accesses[r as usize]) {
-                self.set_items.push(r);
-            }
-        } else if r != 0 {
-            let (start, len) = self.sets[(r & !READ_SET) as usize];
-            for k in start..start + len {
-                let i = self.set_items[k as usize];
-                if cx.keeps(&self.accesses[i as usize]) {
-                    self.set_items.push(i);
-                }
-            }
-        }
+        self.push_kept(read_of(c), |a| cx.keeps(a));
         match self.set_items.len() - at {
             0 => 0,
             1 => self.set_items.pop().expect("one item"),
@@ -740,14 +727,8 @@ impl Log {
                 cx.me
             }
         } else {
-            let (start, len) = self.sets[(r & !READ_SET) as usize];
             let at = self.set_items.len();
-            for k in start..start + len {
-                let i = self.set_items[k as usize];
-                if cx.keeps_on_read(&self.accesses[i as usize]) {
-                    self.set_items.push(i);
-                }
-            }
+            self.push_kept(r, |a| cx.keeps_on_read(a));
             if self.set_items.len() == at {
                 cx.me
             } else {
@@ -757,6 +738,28 @@ impl Log {
         };
         self.memo = Some((r, cx.me, new));
         new
+    }
+
+    /// Push onto `set_items` the entries of read half `r` (none, one access, or a set)
+    /// that `keep` keeps, in order.
+    #[inline]
+    fn push_kept(&mut self, r: u32, keep: impl Fn(&Access) -> bool) {
+        if r == 0 {
+            return;
+        }
+        if r & READ_SET == 0 {
+            if keep(&self.accesses[r as usize]) {
+                self.set_items.push(r);
+            }
+        } else {
+            let (start, len) = self.sets[(r & !READ_SET) as usize];
+            for k in start..start + len {
+                let i = self.set_items[k as usize];
+                if keep(&self.accesses[i as usize]) {
+                    self.set_items.push(i);
+                }
+            }
+        }
     }
 
     fn new_set(&mut self, kept: &[u32], me: u32) -> u32 {
