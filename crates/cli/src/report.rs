@@ -254,7 +254,12 @@ impl Symbols {
             Action::Rmw(m, b, false) => {
                 format!("rmw({}) unchanged", self.byte(prog, memory_addr(m) + b.first() as u64))
             }
-            Action::Await(w) => self.spin_wait(&self.wait_parts(prog, w, 0, &[], ThreadId::MAIN)),
+            // Without the step's site, the first location is named by the first byte its
+            // wait watches (its word may begin inside another variable).
+            Action::Await(w) => {
+                let first = w.iter().find(|(o, ..)| o.0 & 1 == 1).map_or(0, |(_, b, _)| b.first() as u64);
+                self.spin_wait(&self.wait_parts(prog, w, first, &[], ThreadId::MAIN))
+            }
             Action::CondWait(c) => format!("pthread_cond_wait({}) begins", o(c)),
             Action::CondWake(c, false, _) => format!("pthread_cond_wait({}) woken", o(c)),
             // A timed wake is also how an untimed wait is explored with --spurious-wakeups;
