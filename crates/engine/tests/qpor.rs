@@ -275,20 +275,29 @@ fn random_programs_with_rmw_spinlocks_match_brute_force() {
 
 /// Polls of a plain flag under the mutex that guards it (see the DPOR family's
 /// `random_programs_with_polls_under_a_mutex`): after an iteration that found nothing the
-/// poller waits for another thread's unlock of the mutex, an await event in the mutex's
-/// tree, enabled where the release count differs from the one seen. QPOR with optimal
-/// alternatives and with k = 1, pruning on, finds exactly the brute force's traces, the
-/// optimal one with no redundant and no SSB execution. `UNFOLD_POLL_SEEDS` runs more
-/// seeds locally.
+/// poller stops on an assumption (`Awaited::assume`), as the C runtime makes it; every
+/// third program also with the ordinary wait for another thread's unlock of the mutex,
+/// an await event in the mutex's tree, enabled where the release count differs from the
+/// one seen. QPOR with optimal alternatives and with k = 1, pruning on, finds exactly the
+/// brute force's traces, the optimal one with no redundant and no SSB execution.
+/// `UNFOLD_POLL_SEEDS` runs more seeds locally.
 #[test]
 fn random_programs_with_polls_under_a_mutex_match_brute_force() {
     let shape = random::Shape { poll_mutex: true, ..random::Shape::default() };
     let n: u64 = std::env::var("UNFOLD_POLL_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
-    let (mut checked, mut waited) = (0u64, 0u64);
+    let (mut checked, mut failed, mut ordinary, mut waited) = (0u64, 0u64, 0u64, 0u64);
     for seed in 22_000..22_000 + n {
         let m = random::program_with(seed, shape);
         let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
         checked += 1;
+        failed += (brute.deadlocks.len() > brute.stuck.len()) as u64;
+        optimal_and_k1_match(seed, &m, &brute.traces);
+        if !seed.is_multiple_of(3) {
+            continue;
+        }
+        let old = m.without_assumptions();
+        let Some(brute) = brute_force(&mut old.clone(), MODE, 20_000) else { continue };
+        ordinary += 1;
         // The model's mutexes print as small object ids: `await(o0, 3)`.
         waited += brute.traces.iter().any(|c| {
             c.threads.iter().any(|(_, a)| {
@@ -297,34 +306,45 @@ fn random_programs_with_polls_under_a_mutex_match_brute_force() {
                 })
             })
         }) as u64;
-        optimal_and_k1_match(seed, &m, &brute.traces);
+        optimal_and_k1_match(seed, &old, &brute.traces);
     }
-    println!("{checked} programs polling under a mutex, {waited} with a wait on a mutex");
-    assert!(checked * 2 >= n && waited * 3 >= checked, "{checked} checked, {waited} with a wait on a mutex");
+    println!(
+        "{checked} programs polling under a mutex, {failed} with a failed assumption; {ordinary} also with \
+         ordinary waits, {waited} with a wait on a mutex"
+    );
+    assert!(
+        checked * 2 >= n && failed * 5 >= checked && ordinary * 4 >= checked && waited * 3 >= ordinary,
+        "{checked} checked, {failed} with a failed assumption, {waited} of {ordinary} with a wait on a mutex"
+    );
 }
 
 /// Several threads polling one mutex (`programs::pollers_of_one_mutex` and
 /// `programs::polls_behind_an_empty_section`, as in the DPOR family's
 /// `several_pollers_of_one_mutex`): the pollers' weak unlocks move no release count, so
-/// their waits are woken only by an unlock that may publish something. QPOR with optimal
-/// alternatives and with k = 1 finds exactly the brute force's traces and verdicts, the
-/// optimal one with no redundant and no SSB execution (1 086 traces for two pollers of a
-/// flag with the C runtime's warm-up: `unfold check --algorithm qpor` runs as many on
-/// tests/c/sync_poll_two_pollers.c).
+/// their waits are woken only by an unlock that may publish something; the waits are
+/// assumptions, as the C runtime makes them (and checked as ordinary waits too). QPOR
+/// with optimal alternatives and with k = 1 finds exactly the brute force's traces and
+/// verdicts, the optimal one with no redundant and no SSB execution (114 traces for two
+/// pollers of a flag with the C runtime's warm-up, 1 086 with ordinary waits: `unfold
+/// check --algorithm qpor` runs 114 on tests/c/sync_poll_two_pollers.c).
 #[test]
 fn several_pollers_of_one_mutex_match_brute_force() {
     let cases = [
-        ("2 pollers, set", programs::pollers_of_one_mutex(2, false, 1, 2), Some(1_086)),
+        ("2 pollers, set", programs::pollers_of_one_mutex(2, false, 1, 2), Some((114, 1_086))),
         ("2 consumers, 1 item", programs::pollers_of_one_mutex(2, true, 1, 0), None),
         ("2 pollers, never set", programs::pollers_of_one_mutex(2, false, 0, 2), None),
         ("3 pollers, never set", programs::pollers_of_one_mutex(3, false, 0, 0), None),
         ("1 poller behind an empty section, bug", programs::polls_behind_an_empty_section(1, true), None),
     ];
-    for (i, (name, m, figure)) in cases.into_iter().enumerate() {
+    for (i, (name, m, figures)) in cases.into_iter().enumerate() {
         let brute = brute_force(&mut m.clone(), MODE, 400_000).expect("small enough");
         optimal_and_k1_match(i as u64, &m, &brute.traces);
-        if let Some(n) = figure {
-            assert_eq!(brute.traces.len(), n, "{name}");
+        let old = m.clone().without_assumptions();
+        let ordinary = brute_force(&mut old.clone(), MODE, 400_000).expect("small enough");
+        optimal_and_k1_match(i as u64, &old, &ordinary.traces);
+        assert_eq!(ordinary.defective.is_empty(), brute.defective.is_empty(), "{name}");
+        if let Some(n) = figures {
+            assert_eq!((brute.traces.len(), ordinary.traces.len()), n, "{name}");
         }
         for k in [None, Some(1)] {
             let mut mm = m.clone();
@@ -338,11 +358,12 @@ fn several_pollers_of_one_mutex_match_brute_force() {
 
 /// Retry loops of failed try operations (see the DPOR family's
 /// `random_programs_with_try_spins`): after a failed `trylock`, `trywait` or read-write
-/// try the thread waits for the object's await count to move (an unlock, a post), an
-/// await event in the object's tree, enabled where the count after its tree predecessor
-/// differs from the one seen. QPOR with optimal alternatives and with k = 1, pruning on,
-/// finds exactly the brute force's traces, the optimal one with no redundant and no SSB
-/// execution. Programs with a timed-wait poll (a wait on the mutex and the condition
+/// try the thread stops on an assumption (`Awaited::assume`), as the C runtime makes it;
+/// every third program also with the ordinary wait for the object's await count to move
+/// (an unlock, a post), an await event in the object's tree, enabled where the count
+/// after its tree predecessor differs from the one seen. QPOR with optimal alternatives
+/// and with k = 1, pruning on, finds exactly the brute force's traces, the optimal one
+/// with no redundant and no SSB execution. Programs with a timed-wait poll (a wait on the mutex and the condition
 /// variable) wait on two objects, which QPOR refuses: they are skipped (and retry loops
 /// that also read a variable are not in this shape). `UNFOLD_TRY_SEEDS` runs more seeds
 /// locally.
@@ -350,7 +371,7 @@ fn several_pollers_of_one_mutex_match_brute_force() {
 fn random_programs_with_try_spins_match_brute_force() {
     let shape = random::Shape { try_spins: true, ..random::Shape::default() };
     let n: u64 = std::env::var("UNFOLD_TRY_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
-    let (mut checked, mut waited, mut multi) = (0u64, 0u64, 0u64);
+    let (mut checked, mut failed, mut ordinary, mut waited, mut multi) = (0u64, 0u64, 0u64, 0u64, 0u64);
     for seed in 30_000..30_000 + n {
         let m = random::program_with(seed, shape);
         if format!("{m:?}").contains("AwaitUnlock(") {
@@ -360,17 +381,28 @@ fn random_programs_with_try_spins_match_brute_force() {
         }
         let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
         checked += 1;
+        failed += (brute.deadlocks.len() > brute.stuck.len()) as u64;
+        optimal_and_k1_match(seed, &m, &brute.traces);
+        if !seed.is_multiple_of(3) {
+            continue;
+        }
+        let old = m.without_assumptions();
+        let Some(brute) = brute_force(&mut old.clone(), MODE, 20_000) else { continue };
+        ordinary += 1;
         waited += brute.traces.iter().any(|c| {
             c.threads
                 .iter()
                 .any(|(_, a)| a.windows(2).any(|w| w[0].1.ends_with("=busy") && w[1].1.starts_with("await(")))
         }) as u64;
-        optimal_and_k1_match(seed, &m, &brute.traces);
+        optimal_and_k1_match(seed, &old, &brute.traces);
     }
-    println!("{checked} programs with try retry loops, {waited} with a wait after a failed try ({multi} skipped: waits on two objects)");
+    println!(
+        "{checked} programs with try retry loops, {failed} with a failed assumption; {ordinary} also with ordinary \
+         waits, {waited} with a wait after a failed try ({multi} skipped: waits on two objects)"
+    );
     assert!(
-        checked * 2 >= n - multi && waited * 4 >= checked,
-        "{checked} checked, {waited} with a wait after a failed try"
+        checked * 2 >= n - multi && failed * 5 >= checked && ordinary * 4 >= checked && waited * 5 >= ordinary,
+        "{checked} checked, {failed} with a failed assumption, {waited} of {ordinary} with a wait after a failed try"
     );
 }
 

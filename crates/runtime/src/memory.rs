@@ -433,13 +433,15 @@ impl SpinTracker {
 /// One load logged for spin detection: the location, the write counts it saw, whether
 /// it was plain (race mode: its writes are not steps, so its counts say nothing), and
 /// the bytes of the word it loaded (`None` for a synchronising object: a failed try, a
-/// condition wait joined, whose await count is `counts.0[0]`).
+/// condition wait joined, whose await count is `counts.0[0]`), and whether it was a
+/// condition wait joined (`cond`: the iteration is a timed-wait poll).
 #[derive(Clone, Copy, Debug)]
 struct Read {
     o: ObjId,
     counts: ByteWrites,
     plain: bool,
     bytes: Option<Bytes>,
+    cond: bool,
 }
 
 /// The wait on the locations of `reads` (in the order of their first read), each with
@@ -586,15 +588,26 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
             }
             _ => awaited_of(None, read.iter()),
         };
-        // A wait after visible loads of memory words only (no plain read, no mutex
-        // operation, no failed try) is an assumption: never woken, the attempt after the
-        // write is another execution (`Awaited::assume`; docs/memory.md, "Spin-waits as
-        // assumptions").
-        let assume = locks.is_empty() && read.iter().all(|r| !r.plain && r.bytes.is_some());
+        // A wait is an assumption — never woken, the attempt after the write or release
+        // is another execution (`Awaited::assume`; docs/memory.md, "Spin-waits as
+        // assumptions") — after an iteration whose reads the explorers can reverse with
+        // what would end the wait: visible loads of memory words and failed tries (no
+        // plain read outside a poll); a poll of plain locations under a mutex (its lock,
+        // against the releasing thread's), but only where the program allows weak
+        // unlocks: where it does not, the pollers' own unlocks would move the release
+        // count each one's assumption watches, and a poll that can never succeed would
+        // never be reported. Never a timed-wait poll.
+        let assume = !read.iter().any(|r| r.cond)
+            && match polled {
+                Polled::None => !plain,
+                Polled::Released(_) | Polled::Held(_) => !plain || weak_unlocks(),
+                Polled::No => false,
+            };
+        let w = w.map(|w| if assume { w.assume() } else { w });
         match (w, polled) {
             (Some(w), Polled::None) | (Some(w), Polled::Released(_)) => {
                 spin.clear();
-                return Some(Action::Await(if assume { w.assume() } else { w }));
+                return Some(Action::Await(w));
             }
             // Deferred only if no other thread released the mutex between the iteration's
             // unlock and its lock (the count now, while the thread holds it, is the count
@@ -625,7 +638,7 @@ fn counts_now(mem: &MemState, o: ObjId, bytes: Option<Bytes>) -> ByteWrites {
 
 /// The current thread read bytes `bytes` of memory word `o`, or synchronising object `o`
 /// (`None`) (logged for spin detection).
-fn log_read(o: ObjId, bytes: Option<Bytes>) {
+fn log_read(o: ObjId, bytes: Option<Bytes>, cond: bool) {
     with_rt(|rt| {
         let t = rt.current;
         let counts = counts_now(&rt.mem, o, bytes);
@@ -633,7 +646,7 @@ fn log_read(o: ObjId, bytes: Option<Bytes>) {
         if spin.reads.len() >= MAX_READS {
             spin.clear();
         } else if spin.live != 0 || spin.reads.is_empty() {
-            spin.reads.push(Read { o, counts, plain: false, bytes });
+            spin.reads.push(Read { o, counts, plain: false, bytes, cond });
         }
     })
 }
@@ -735,7 +748,7 @@ pub(crate) fn spin_mutex_op(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId
 /// so it would not wake a `trylock` or `timedlock` retry loop (or a timed condition wait
 /// poll), which waits for any unlock of its mutex.
 pub(crate) fn unlock(m: ObjId) -> Action {
-    if !WEAK_UNLOCKS.load(std::sync::atomic::Ordering::Relaxed) {
+    if !weak_unlocks() {
         return Action::Unlock(m, true);
     }
     with_rt(|rt| {
@@ -745,6 +758,11 @@ pub(crate) fn unlock(m: ObjId) -> Action {
 }
 
 static WEAK_UNLOCKS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether [`set_weak_unlocks`] allowed weak unlocks.
+fn weak_unlocks() -> bool {
+    WEAK_UNLOCKS.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// Allow weak unlocks (`memory::unlock`): the frontend's choice for the whole program, made
 /// from what it calls — on when it never tries a mutex or waits on a condition variable
@@ -769,6 +787,7 @@ pub(crate) fn spin_before_lock(m: ObjId, site: Site) {
                     _ => return None,
                 };
                 Awaited::with_bytes(w.iter().map(|(o, b, v)| if o == m { (o, b, seen) } else { (o, b, v) }))
+                    .map(|x| x.with_mark_of(w))
             }
             Some((w, d)) if d == m => Some(w),
             _ => None,
@@ -824,7 +843,14 @@ pub unsafe extern "C" fn __unfold_sync_checkpoint(ra: *mut c_void, ctx: *const U
 /// joined condition variable `o`'s waiters: logged as a load of `o` (with its await count
 /// now) for spin detection.
 pub(crate) fn log_sync_read(o: ObjId) {
-    log_read(o, None);
+    log_read(o, None, false);
+}
+
+/// The current thread joined condition variable `c`'s waiters in a timed wait: logged
+/// as a load of `c` (with its await count now) for spin detection; an iteration with one
+/// is a timed-wait poll, whose wait is never an assumption.
+pub(crate) fn log_cond_join(c: ObjId) {
+    log_read(c, None, true);
 }
 
 /// The await count of object `o` now (as the engine counts it).
@@ -988,7 +1014,7 @@ pub unsafe extern "C" fn __unfold_mem_access(
                     let bytes = Some(Bytes::span(a, size as u64));
                     let counts =
                         if rt.mem.writes.is_empty() { ByteWrites::default() } else { counts_now(&rt.mem, o, bytes) };
-                    let read = Read { o, counts, plain: true, bytes };
+                    let read = Read { o, counts, plain: true, bytes, cond: false };
                     let s = site | ((a & 7) << 56);
                     let spin = &mut rt.thread(t).spin;
                     if spin.reads.len() >= MAX_READS || spin.live >= MAX_VISITS {
@@ -1038,7 +1064,7 @@ fn sc_access(addr: *const c_void, size: usize, write: c_int, ra: *mut c_void, ct
         let a = if write != 0 { Action::Write(o, bytes) } else { Action::Read(o, bytes) };
         visible_access(a, code_site(ra) | ((at & 7) << 56), ctx);
         if write == 0 && !own_frames(w, ctx) {
-            log_read(o, Some(bytes));
+            log_read(o, Some(bytes), false);
         }
         w += 8;
     }
@@ -1111,7 +1137,7 @@ pub extern "C" fn __unfold_mem_atomic_post(
         // a `Write`, whatever it stored).
         let (o, bytes) = (memory_obj(a), Bytes::span(a, size as u64));
         match kind {
-            0 => log_read(o, Some(bytes)),
+            0 => log_read(o, Some(bytes), false),
             2 | 3 => {
                 let changed = changed != 0;
                 with_rt(|rt| {
@@ -1123,7 +1149,7 @@ pub extern "C" fn __unfold_mem_atomic_post(
                 if changed {
                     log_change();
                 } else {
-                    log_read(o, Some(bytes));
+                    log_read(o, Some(bytes), false);
                 }
             }
             _ => log_change(),

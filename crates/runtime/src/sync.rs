@@ -400,7 +400,7 @@ fn cond_wait(c: u64, m: *mut libc::pthread_mutex_t, timed: bool, file: *const c_
     // timed wait that then times out leaves it as it was (memory.rs, "Failed try and
     // timed operations").
     let joined = crate::memory::await_count_now(ObjId(c));
-    crate::memory::log_sync_read(ObjId(c));
+    crate::memory::log_cond_join(ObjId(c));
     // Joined the waiters: every waiter at this moment must use the same mutex.
     let other = with_sync(|s| {
         let e = s.cond.entry(c).or_insert((maddr, 0));

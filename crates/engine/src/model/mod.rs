@@ -559,6 +559,10 @@ impl Model {
                     Action::Await(if self.assumptions && !t.plain_read { w.assume() } else { w })
                 }
                 Instr::AwaitUnlock(m, vs, syncs) => {
+                    // A poll is an assumption, as in the C runtime, where weak unlocks are
+                    // allowed; a timed condition wait poll (`syncs`: the condition
+                    // variable) is not.
+                    let assume = self.assumptions && self.weak_unlocks && syncs.is_empty();
                     let seen = t.unlocked.iter().find(|u| u.0 == *m).map_or(self.releases[*m as usize], |u| u.1);
                     let vars = awaited_vars(vs, word, bytes, writes, &t.seen);
                     let (releases, counts) = (&self.releases, &self.sync_counts);
@@ -566,12 +570,11 @@ impl Model {
                         (o, t.tried.iter().find(|x| x.0 == o).map_or_else(|| sync_count(releases, counts, o), |x| x.1))
                     });
                     let whole = |(o, v)| (o, Bytes::ALL, v);
-                    Action::Await(
-                        crate::Awaited::with_bytes(
-                            std::iter::once((mutex_obj(*m), seen)).chain(syncs).map(whole).chain(vars),
-                        )
-                        .expect("model: a poll waits on a mutex and at most MAX_AWAITED - 1 other objects"),
+                    let w = crate::Awaited::with_bytes(
+                        std::iter::once((mutex_obj(*m), seen)).chain(syncs).map(whole).chain(vars),
                     )
+                    .expect("model: a poll waits on a mutex and at most MAX_AWAITED - 1 other objects");
+                    Action::Await(if assume { w.assume() } else { w })
                 }
                 Instr::AwaitTried(syncs, vs) => {
                     let (releases, counts) = (&self.releases, &self.sync_counts);
@@ -579,10 +582,10 @@ impl Model {
                         (o, t.tried.iter().find(|x| x.0 == o).map_or_else(|| sync_count(releases, counts, o), |x| x.1))
                     });
                     let vars = awaited_vars(vs, word, bytes, writes, &t.seen);
-                    Action::Await(
-                        crate::Awaited::with_bytes(syncs.map(|(o, v)| (o, Bytes::ALL, v)).chain(vars))
-                            .expect("model: a try retry loop waits on 1 to MAX_AWAITED objects"),
-                    )
+                    let w = crate::Awaited::with_bytes(syncs.map(|(o, v)| (o, Bytes::ALL, v)).chain(vars))
+                        .expect("model: a try retry loop waits on 1 to MAX_AWAITED objects");
+                    // A retry loop of tries is an assumption, as in the C runtime.
+                    Action::Await(if self.assumptions { w.assume() } else { w })
                 }
                 Instr::Load(_, v) if self.plain_visible => Action::Read(obj(*v), at(*v)),
                 Instr::Store(v, _) if self.plain_visible || store_step => Action::Write(obj(*v), at(*v)),

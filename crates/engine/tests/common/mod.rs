@@ -98,7 +98,7 @@ pub struct Brute {
     /// The messages of every defect met.
     pub messages: BTreeSet<String>,
     /// The most threads blocked at the end of one execution on waits whose first object is
-    /// the same (pollers of one mutex that wait forever).
+    /// the same (pollers of one mutex that wait forever; failed assumptions not counted).
     pub max_blocked_waiters: usize,
 }
 
@@ -125,8 +125,10 @@ pub fn brute_force(p: &mut dyn Program, mode: Independence, cap: u64) -> Option<
             if out.assumed.is_empty() {
                 res.stuck.insert(c.clone());
             }
+            // Waits forever: not a failed assumption.
             let firsts: Vec<ObjId> = blocked
                 .iter()
+                .filter(|(t, _)| !out.assumed.contains(t))
                 .filter_map(|(_, a)| match a {
                     Action::Await(w) => Some(w.first()),
                     _ => None,
