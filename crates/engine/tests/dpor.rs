@@ -376,15 +376,10 @@ fn random_programs_with_flag_and_turn_spins() {
     }
 }
 
-/// The random program of `seed` and `shape`, if brute force can enumerate it: every
-/// explorer finds exactly the brute force's traces ([`check`]), optimal-DPOR runs no
-/// sleep-set-blocked execution, and every explorer meets a defect iff brute force does.
-/// Returns the brute force's result for further counts.
-fn agrees_with_brute_force(name: &str, seed: u64, shape: random::Shape, mode: Independence) -> Option<common::Brute> {
-    agrees_on(name, &random::program_with(seed, shape), mode)
-}
-
-/// [`agrees_with_brute_force`] on a given model.
+/// Model `m`, if brute force can enumerate it: every explorer finds exactly the brute
+/// force's traces ([`check`]), optimal-DPOR runs no sleep-set-blocked execution, and
+/// every explorer meets a defect iff brute force does. Returns the brute force's result
+/// for further counts.
 fn agrees_on(name: &str, m: &Model, mode: Independence) -> Option<common::Brute> {
     let m = m.clone();
     let brute = brute_force(&mut m.clone(), mode, 20_000)?;
