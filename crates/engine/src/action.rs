@@ -491,16 +491,18 @@ impl Awaited {
         self.iter().any(|(o, b, seen)| count(o, b) != seen)
     }
 
-    /// The same wait, marked as an *assumption*: the loop iteration read memory words
-    /// only, each with a visible step (atomic loads, read-modify-writes that changed
-    /// nothing), and is never explored again. Such a wait is never enabled: its thread
+    /// The same wait, marked as an *assumption*: the loop iteration's reads were visible
+    /// steps the explorers can reverse with what would end the wait (atomic loads,
+    /// read-modify-writes that changed nothing, failed tries, the lock of a poll under a
+    /// mutex), and it is never explored again. Such a wait is never enabled: its thread
     /// blocks for the rest of the execution, as if the loop were `assume(condition)`.
     /// No behaviour is lost. Take an execution in which the thread waited and was woken
     /// later: dropping the failed iteration and the wait (both changed nothing), and
     /// running the thread from the same local state where the wait was performed, gives
     /// an execution with the same states and fewer happens-before edges; in it the
     /// thread's first attempt comes after the write that woke it, which the explorers
-    /// reach by reversing the race between that write and one of the iteration's reads.
+    /// reach by reversing the race between that write (or release) and one of the
+    /// iteration's reads (or its lock).
     /// And the execution with the failed iteration itself is explored up to its end, so
     /// every defect before or beside it is seen. The reduction of GenMC's spin-assume
     /// transformation (Kokologiannakis et al., DATE'21), applied at run time; see

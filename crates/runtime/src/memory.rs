@@ -687,7 +687,8 @@ fn log_change() {
 // wakes the poller) or holds it forever (and the poller would block on its next lock
 // anyway). The wait may also come one iteration late or after the loop was left (its
 // reads then saw a new value, which moved a count): it is then enabled at once and only
-// reads.
+// reads. Where the program allows weak unlocks the wait is an assumption (never woken:
+// docs/memory.md, "Polls and retry loops as assumptions"); a deferred one keeps the mark.
 
 /// How the mutex operations of an iteration qualify it.
 enum Polled {
@@ -812,7 +813,10 @@ pub(crate) fn spin_before_lock(m: ObjId, site: Site) {
 // entry points capture the caller's state and call `__unfold_sync_checkpoint` before the
 // shim. An iteration whose visible operations were only loads and failed tries, with the
 // same local state, is an `Await` on those objects: the thread waits for one of their
-// counts to move (an unlock, a post) instead of failing again and again.
+// counts to move (an unlock, a post) instead of failing again and again; that wait is an
+// assumption (`Awaited::assume`: the thread stops, the attempt after the release is the
+// execution that reverses it with the failed try), also when the iteration polls another
+// mutex (`lock(a); while (trylock(b)) { unlock(a); lock(a); }`).
 //
 // A timed condition wait that timed out leaves the condition variable as it was (the
 // thread joined the waiters and left them without a signal): joining is logged as a load

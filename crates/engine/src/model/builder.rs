@@ -533,7 +533,8 @@ impl ThreadBuilder {
     /// its release count just after this thread's own unlock). After the wait the
     /// checkpoints start afresh. Its unlocks after the first are weak (the thread wrote
     /// nothing since its previous unlock: `Instr::Unlock`), so two pollers of one mutex
-    /// do not wake each other.
+    /// do not wake each other. In a program with weak unlocks the wait is an assumption
+    /// (never woken), as the C runtime makes it.
     ///
     /// With `also`, the iteration also reads that variable atomically inside the critical
     /// section (an acquire: its unlocks are not weak) and leaves when either is non-zero;

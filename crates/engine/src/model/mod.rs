@@ -128,14 +128,16 @@ pub(crate) enum Instr {
     /// with the write counts seen as for [`Instr::AwaitChange`]; or until the await count
     /// of one of the synchronising objects moves, each with the count seen as for
     /// [`Instr::AwaitTried`] (a condition variable a timed wait in the loop timed out
-    /// on: [`ThreadBuilder::cond_timedwait_poll`]).
+    /// on: [`ThreadBuilder::cond_timedwait_poll`]). Without such objects and with weak
+    /// unlocks, an assumption ([`crate::Awaited::assume`]), as the C runtime makes it.
     AwaitUnlock(u32, Vec<u32>, Vec<ObjId>),
     /// A retry loop of try operations that failed, as the C runtime makes one after a
     /// pure iteration: blocked until the await count of one of the synchronising objects
     /// moves ([`Action::moves_await_count`]: a mutex's unlocks, a semaphore's posts, a
     /// read-write lock's unlocks), each with the count this thread saw at its last failed
     /// try on it ([`Action::is_failed_try`]), or until another thread writes one of the
-    /// variables (write counts as for [`Instr::AwaitChange`]).
+    /// variables (write counts as for [`Instr::AwaitChange`]). An assumption
+    /// ([`crate::Awaited::assume`]), as the C runtime makes it.
     AwaitTried(Vec<ObjId>, Vec<u32>),
     /// Any other operation on a synchronising object (condition variable, semaphore,
     /// read-write lock, barrier), in pending form; the value the engine hands back
