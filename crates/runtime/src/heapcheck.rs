@@ -65,7 +65,7 @@
 use crate::exec::Rt;
 use crate::RuntimeError;
 use unfold_engine::program::Site;
-use unfold_engine::{Defect, DefectKind, ThreadId};
+use unfold_engine::{Action, Defect, DefectKind, ThreadId};
 
 /// Bytes per shadow granule (the arena's block alignment).
 pub const GRANULE: u64 = 16;
@@ -632,31 +632,52 @@ fn ordered(rt: &mut Rt, d: Death) -> bool {
 
 #[cold]
 fn freed_access(rt: &mut Rt, addr: u64, size: u64, write: bool, site: Site) {
+    let what = format!("{} {size} byte{}", verb(write), plural(size));
+    freed_use(rt, addr, &what, verb(write), site);
+}
+
+/// A use of the freed heap byte at `addr`: `what` it did (`reads 4 bytes`, `locks the
+/// mutex`), `verb` for a race (`reads`, `locks`).
+#[cold]
+fn freed_use(rt: &mut Rt, addr: u64, what: &str, verb: &str, site: Site) {
     let t = rt.current;
     let Some((slot, _)) = rt.arena.as_ref().and_then(|a| a.locate(addr)) else { return };
     let Some(b) = rt.heap.block(slot, addr).copied() else { return };
     let Some(d) = b.free else { return };
     let off = addr.saturating_sub(b.start);
     if ordered(rt, d) {
-        let msg = format!(
-            "{t} {} {size} byte{} at offset {off} of {} after {} freed it{}",
-            verb(write),
-            plural(size),
-            describe(&b),
-            d.thread,
-            at(d.site)
-        );
+        let msg = format!("{t} {what} at offset {off} of {} after {} freed it{}", describe(&b), d.thread, at(d.site));
         report(rt, DefectKind::UseAfterFree, (d.site, site), site, msg);
     } else {
         let msg = format!(
-            "data race on {}: {t} {} it (0x{addr:x}) and {} frees it{}, not ordered by synchronisation",
+            "data race on {}: {t} {verb} it (0x{addr:x}) and {} frees it{}, not ordered by synchronisation",
             describe(&b),
-            verb(write),
             d.thread,
             at(d.site)
         );
         report(rt, DefectKind::DataRace, (d.site, site), site, msg);
     }
+}
+
+/// A visible operation `a` on a synchronising object (a mutex, condition variable,
+/// semaphore, read-write lock or barrier, named by its address), once performed: if the
+/// object lies in a freed heap block, a use after free (or a race with the free).
+pub(crate) fn on_sync(rt: &mut Rt, a: Action, site: Site) {
+    use unfold_engine::action::ObjKind;
+    let noun = match a.obj_kind() {
+        Some(ObjKind::Mutex) => "mutex",
+        Some(ObjKind::CondVar) => "condition variable",
+        Some(ObjKind::Semaphore) => "semaphore",
+        Some(ObjKind::RwLock) => "read-write lock",
+        Some(ObjKind::Barrier) => "barrier",
+        _ => return,
+    };
+    let Some(o) = a.object() else { return };
+    let Some(arena) = rt.arena.as_ref() else { return };
+    if !arena.shadow().freed(o.0, 1) {
+        return;
+    }
+    freed_use(rt, o.0, &format!("uses the {noun}"), "uses", site);
 }
 
 /// An access of `size` bytes at `addr` whose byte `x` lies in a red zone or past the end

@@ -964,7 +964,11 @@ pub unsafe extern "C" fn __unfold_mem_access(
             return Then::Done;
         }
         // Memory errors (freed heap, dead stacks, uninitialised bytes): crate::heapcheck.
-        crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
+        // A visible access (`--memory sc`) is checked once performed, after its
+        // scheduling point: another thread may free the block before it is granted.
+        if rt.mem.mode != MemoryMode::Sc {
+            crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
+        }
         let t = rt.current;
         let th = rt.thread(t);
         let own = frame != 0 && a >= frame && a < th.stack_top as u64;
@@ -1050,6 +1054,11 @@ pub unsafe extern "C" fn __unfold_mem_access(
         }
         Then::Sc(own) => {
             sc_access(addr, size, write, ra, ctx);
+            with_rt(|rt| {
+                if rt.active {
+                    crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
+                }
+            });
             if write != 0 && !own {
                 note_write_after();
             }
@@ -1107,7 +1116,6 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
             "an atomic access of {size} bytes at 0x{a:x} crosses an 8-byte word (unfold models atomics per word)"
         ));
     }
-    with_rt(|rt| crate::heapcheck::on_access(rt, a, size as u64, kind != 0, code_site(ra)));
     let (o, bytes) = (memory_obj(a), Bytes::span(a, size as u64));
     let action = match kind {
         0 => Action::Read(o, bytes),
@@ -1115,6 +1123,13 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
         _ => Action::Rmw(o, bytes, true),
     };
     visible_access(action, code_site(ra) | ((a & 7) << 56), ctx);
+    // Checked once the operation is granted (another thread may free the block while
+    // this one waits at the scheduling point).
+    with_rt(|rt| {
+        if rt.active {
+            crate::heapcheck::on_access(rt, a, size as u64, kind != 0, code_site(ra));
+        }
+    });
 }
 
 /// After an atomic operation: happens-before, and races with plain accesses. `changed`
