@@ -370,6 +370,8 @@ impl RawFinding {
 ///   barrier's earlier rounds: its round cannot complete without it; on a semaphore, for
 ///   a failed thread that posted it before; on a condition variable, for a failed
 ///   thread that signalled it before; on a read-write lock, for a failed holder);
+/// - it waits for no one thread (a barrier's round, a semaphore's post, a signal, a
+///   spin's write): the threads blocked so on one object make one deadlock;
 /// - otherwise it waits for one of the above (e.g. `main` joining a deadlocked thread).
 ///
 /// Two independent lock-order inversions that happen in the same execution are two
@@ -412,9 +414,20 @@ pub fn deadlock_groups(exec: &Execution, blocked: &[(ThreadId, Action)]) -> Vec<
     };
     let pending = |t: ThreadId| blocked.iter().find(|b| b.0 == t).map(|b| b.1);
     let mut groups: Vec<Vec<(ThreadId, Action)>> = Vec::new();
+    // The group of the threads blocked on each object that waits for no one thread (the
+    // waiters of one barrier, semaphore or condition variable make one deadlock).
+    let mut on_object: Vec<(ObjId, usize)> = Vec::new();
     for &(t, a) in blocked {
         let Some(first) = waits_for(a) else {
-            groups.push(vec![(t, a)]);
+            match a.object().and_then(|o| on_object.iter().find(|x| x.0 == o)) {
+                Some(&(_, g)) => groups[g].push((t, a)),
+                None => {
+                    if let Some(o) = a.object() {
+                        on_object.push((o, groups.len()));
+                    }
+                    groups.push(vec![(t, a)]);
+                }
+            }
             continue;
         };
         let mut cur = first;
@@ -1182,6 +1195,30 @@ mod tests {
         assert_eq!(deadlock_groups(&exec(false), &blocked), vec![vec![(t2, Action::BarrierLeave(b))]]);
         // t1 failed: t2 waits for it at the barrier, a consequence.
         assert_eq!(deadlock_groups(&exec(true), &blocked), Vec::<Vec<_>>::new());
+    }
+
+    #[test]
+    fn waiters_of_one_object_make_one_deadlock() {
+        use unfold_engine::{Action, ObjId};
+        let (main, t1, t2, t3) = (ThreadId(0), ThreadId(1), ThreadId(2), ThreadId(3));
+        let (b, c) = (ObjId(0x3000), ObjId(0x4000));
+        let exec = Execution::default();
+        // Two threads at a barrier that needs three, main joining one of them: one deadlock
+        // of the two waiters; a third thread waiting for a signal on another object makes
+        // a second one.
+        let blocked = vec![
+            (main, Action::Join(t1)),
+            (t1, Action::BarrierLeave(b)),
+            (t2, Action::BarrierLeave(b)),
+            (t3, Action::CondWake(c, false, true)),
+        ];
+        assert_eq!(
+            deadlock_groups(&exec, &blocked),
+            vec![
+                vec![(t1, Action::BarrierLeave(b)), (t2, Action::BarrierLeave(b))],
+                vec![(t3, Action::CondWake(c, false, true))]
+            ]
+        );
     }
 
     #[test]
