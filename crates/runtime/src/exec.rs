@@ -290,6 +290,8 @@ pub(crate) struct ThreadRt {
     pub detached: bool,
     /// Created with `PTHREAD_CREATE_DETACHED`: joining it is a misuse.
     pub born_detached: bool,
+    /// The thread whose `pthread_join` of this one returned: joining it again is a misuse.
+    pub joined_by: Option<ThreadId>,
     pub exists: bool,
     pub atomic_depth: u32,
     /// Highest address of the thread's stack that its code uses (recorded when its

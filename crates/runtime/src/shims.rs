@@ -155,6 +155,16 @@ pub unsafe extern "C" fn __unfold_pthread_join(
             return libc::EDEADLK;
         }
         visible(Action::Join(t), file, line);
+        // A thread is joined once (POSIX: joining it again, or from two threads at once,
+        // is undefined).
+        if let Some(by) = with_rt(|rt| rt.thread(t).joined_by.replace(me)) {
+            let msg = if by == me {
+                format!("{me} joins {t} a second time (a thread can be joined once)")
+            } else {
+                format!("{me} joins {t}, which {by} already joined (a thread can be joined once)")
+            };
+            fail(DefectKind::SyncMisuse, msg, site_file_line(file, line))
+        }
         if !ret.is_null() {
             let v = with_rt(|rt| rt.thread(t).retval);
             // SAFETY: the program passed a pointer to a void* to receive the value.
