@@ -1266,8 +1266,25 @@ pub fn check_tsan_object() -> Result<(), String> {
     }
 }
 
+/// The current thread called a libc function whose effects unfold does not see (tsan.c's
+/// `__unfold_rand`, `__unfold_memcpy`...: hidden state such as `rand`'s seed or the
+/// clock, or writes made inside libc, which are not instrumented): its loop iterations
+/// start afresh (a loop that calls one is never pure: it may leave on what the call
+/// changed), and its next unlock is not weak (it may have written shared memory).
+#[no_mangle]
+pub extern "C" fn __unfold_spin_changed() {
+    with_rt(|rt| {
+        if rt.active {
+            let t = rt.current;
+            let th = rt.thread(t);
+            th.spin.clear();
+            th.clean_unlock = None;
+        }
+    })
+}
+
 /// Addresses that keep `tsan.c` and these entry points in the `unfold` binary.
-pub fn shim_table() -> [usize; 7] {
+pub fn shim_table() -> [usize; 8] {
     [
         // SAFETY: a C function without preconditions returning a function address.
         unsafe { __unfold_tsan_anchor() } as usize,
@@ -1277,6 +1294,7 @@ pub fn shim_table() -> [usize; 7] {
         __unfold_mem_cas_expected as *const () as usize,
         __unfold_mem_fence as *const () as usize,
         __unfold_sync_checkpoint as *const () as usize,
+        __unfold_spin_changed as *const () as usize,
     ]
 }
 

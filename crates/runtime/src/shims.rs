@@ -192,6 +192,31 @@ pub extern "C" fn __unfold_pthread_self() -> libc::pthread_t {
     guard(|| current().0 as libc::pthread_t + 1)
 }
 
+/// Replaces `rand` and `random`: a sequence per thread, the same in every execution,
+/// instead of libc's one sequence for the process, whose state outlives an execution
+/// (the persistent worker runs many) and whose values would depend on the other threads'
+/// calls (a schedule-dependent choice no explorer could replay). Values from 0 to
+/// `RAND_MAX`; `srand` is not renamed (it seeds libc's sequence, unused here). A loop
+/// that calls it is never a pure iteration (its next value may end the loop).
+#[no_mangle]
+pub extern "C" fn __unfold_rand() -> c_int {
+    let r = with_rt(|rt| {
+        let t = rt.current;
+        let th = rt.thread(t);
+        if th.rand == 0 {
+            th.rand = 0x853c_49e6_748f_ea9b;
+        }
+        // SplitMix64.
+        th.rand = th.rand.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = th.rand;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) & 0x7fff_ffff) as c_int
+    });
+    crate::memory::__unfold_spin_changed();
+    r
+}
+
 /// Replaces `sleep`: returns at once (0: the whole time "elapsed"). Every schedule is
 /// explored whatever the threads' timing, so sleeping would only cost time.
 #[no_mangle]
@@ -1128,6 +1153,17 @@ pub unsafe extern "C" fn __unfold_pthread_mutexattr_gettype(
     0
 }
 
+/// Replaces `pthread_mutexattr_setpshared`: the program is one process, so a mutex
+/// shared between processes behaves as a private one; either value is accepted (and not
+/// kept: `pthread_mutexattr_getpshared` is not supported), another is `EINVAL`.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_mutexattr_setpshared(a: *mut libc::pthread_mutexattr_t, shared: c_int) -> c_int {
+    if a.is_null() || !(shared == libc::PTHREAD_PROCESS_PRIVATE || shared == libc::PTHREAD_PROCESS_SHARED) {
+        return libc::EINVAL;
+    }
+    0
+}
+
 // ---- heap ----------------------------------------------------------------------------
 //
 // `unfold.h` renames malloc/calloc/realloc/free to static trampolines that pass their
@@ -1418,7 +1454,7 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 64] {
+pub fn shim_table() -> [usize; 66] {
     [
         __unfold_pthread_setcancelstate as *const () as usize,
         __unfold_pthread_setcanceltype as *const () as usize,
@@ -1465,6 +1501,8 @@ pub fn shim_table() -> [usize; 64] {
         __unfold_pthread_mutexattr_destroy as *const () as usize,
         __unfold_pthread_mutexattr_settype as *const () as usize,
         __unfold_pthread_mutexattr_gettype as *const () as usize,
+        __unfold_pthread_mutexattr_setpshared as *const () as usize,
+        __unfold_rand as *const () as usize,
         __unfold_malloc_at as *const () as usize,
         __unfold_calloc_at as *const () as usize,
         __unfold_realloc_at as *const () as usize,

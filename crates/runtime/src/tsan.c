@@ -17,7 +17,11 @@
  * memory-order argument goes to __unfold_mem_atomic_post for happens-before only, as do
  * fences (__unfold_mem_fence): a relaxed access orders no plain accesses.
  */
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define RA __builtin_return_address(0)
 
@@ -418,5 +422,59 @@ int __unfold_pc_pthread_attr_getguardsize32(const void *a, unsigned int *out) {
     int r = __unfold_pthread_attr_getguardsize(a, out ? &n : 0);
     if (r == 0 && out)
         *out = (unsigned int)n;
+    return r;
+}
+
+/*
+ * libc calls that write memory inside libc (not instrumented): unfold.h renames them to
+ * these wrappers, which call libc and then tell the runtime (__unfold_spin_changed): a
+ * loop that calls one is never a pure iteration (it may leave on what the call wrote: a
+ * counter kept in a global buffer by strcat), and the thread's next unlock is not weak.
+ * (`rand_r` writes its state through the caller's pointer. `rand` and `random` are the
+ * runtime's: shims.rs.)
+ */
+void __unfold_spin_changed(void);
+int __unfold_rand_r(unsigned int *s) { int r = rand_r(s); __unfold_spin_changed(); return r; }
+char *__unfold_strcpy(char *d, const char *s) { char *r = strcpy(d, s); __unfold_spin_changed(); return r; }
+char *__unfold_strcat(char *d, const char *s) { char *r = strcat(d, s); __unfold_spin_changed(); return r; }
+char *__unfold_strncpy(char *d, const char *s, size_t n) {
+    char *r = strncpy(d, s, n);
+    __unfold_spin_changed();
+    return r;
+}
+char *__unfold_strncat(char *d, const char *s, size_t n) {
+    char *r = strncat(d, s, n);
+    __unfold_spin_changed();
+    return r;
+}
+void *__unfold_memcpy(void *d, const void *s, size_t n) {
+    void *r = memcpy(d, s, n);
+    __unfold_spin_changed();
+    return r;
+}
+void *__unfold_memmove(void *d, const void *s, size_t n) {
+    void *r = memmove(d, s, n);
+    __unfold_spin_changed();
+    return r;
+}
+void *__unfold_memset(void *d, int c, size_t n) {
+    void *r = memset(d, c, n);
+    __unfold_spin_changed();
+    return r;
+}
+int __unfold_sprintf(char *s, const char *f, ...) {
+    va_list ap;
+    va_start(ap, f);
+    int r = vsprintf(s, f, ap);
+    va_end(ap);
+    __unfold_spin_changed();
+    return r;
+}
+int __unfold_snprintf(char *s, size_t n, const char *f, ...) {
+    va_list ap;
+    va_start(ap, f);
+    int r = vsnprintf(s, n, f, ap);
+    va_end(ap);
+    __unfold_spin_changed();
     return r;
 }

@@ -79,6 +79,7 @@ int __unfold_pthread_mutexattr_init(pthread_mutexattr_t *);
 int __unfold_pthread_mutexattr_destroy(pthread_mutexattr_t *);
 int __unfold_pthread_mutexattr_settype(pthread_mutexattr_t *, int);
 int __unfold_pthread_mutexattr_gettype(const pthread_mutexattr_t *, int *);
+int __unfold_pthread_mutexattr_setpshared(pthread_mutexattr_t *, int);
 #define pthread_mutex_init(m, a) __unfold_pthread_mutex_init((m), (a), __FILE__, __LINE__)
 #define pthread_mutex_destroy(m) __unfold_pthread_mutex_destroy((m), __FILE__, __LINE__)
 #define pthread_mutex_lock(m) __unfold_pthread_mutex_lock((m), __FILE__, __LINE__)
@@ -333,6 +334,25 @@ int __unfold_try_cnd_timedwait(cnd_t *, mtx_t *, const struct timespec *, const 
 #define call_once(o, f) __unfold_call_once((o), (f), __FILE__, __LINE__)
 #endif
 /* ==== end of synchronising objects ================================================== */
+
+/* ---- libc calls whose effects unfold does not see ----------------------------------
+ * Writes made inside libc: wrappers in crates/runtime/src/tsan.c call libc, then tell
+ * the runtime that the thread changed something (a loop that calls one is not a pure
+ * iteration). `rand` and `random`: one sequence per thread, the same in every execution
+ * (crates/runtime/src/shims.rs). Function-like renames in unfold_renames.h: a variable
+ * named `random` keeps its name. No header more than those already included: the renamed
+ * prototypes of <string.h> and <stdio.h> match these. */
+int __unfold_rand(void);
+int __unfold_rand_r(unsigned int *);
+char *__unfold_strcpy(char *, const char *);
+char *__unfold_strcat(char *, const char *);
+char *__unfold_strncpy(char *, const char *, size_t);
+char *__unfold_strncat(char *, const char *, size_t);
+void *__unfold_memcpy(void *, const void *, size_t);
+void *__unfold_memmove(void *, const void *, size_t);
+void *__unfold_memset(void *, int, size_t);
+int __unfold_sprintf(char *, const char *, ...);
+int __unfold_snprintf(char *, size_t, const char *, ...);
 
 /* The plain renames, after every system header (their declarations keep their names),
  * and the hooks of -finstrument-functions. */

@@ -48,7 +48,24 @@
 #define pthread_mutexattr_destroy __unfold_pthread_mutexattr_destroy
 #define pthread_mutexattr_settype __unfold_pthread_mutexattr_settype
 #define pthread_mutexattr_gettype __unfold_pthread_mutexattr_gettype
+#define pthread_mutexattr_setpshared __unfold_pthread_mutexattr_setpshared
 #define sleep __unfold_sleep
+/* libc calls whose effects unfold does not see (unfold.h, tsan.c, shims.rs): function-
+ * like, so that variables of these names are left alone. */
+#define rand(...) __unfold_rand(__VA_ARGS__)
+#define random(...) __unfold_rand(__VA_ARGS__)
+#define rand_r(s) __unfold_rand_r(s)
+#define strcpy(d, s) __unfold_strcpy(d, s)
+#define strcat(d, s) __unfold_strcat(d, s)
+#ifndef __UNFOLD_SIZE_T_32
+#define strncpy(d, s, n) __unfold_strncpy(d, s, n)
+#define strncat(d, s, n) __unfold_strncat(d, s, n)
+#define memcpy(d, s, n) __unfold_memcpy(d, s, n)
+#define memmove(d, s, n) __unfold_memmove(d, s, n)
+#define memset(d, c, n) __unfold_memset(d, c, n)
+#define snprintf(...) __unfold_snprintf(__VA_ARGS__)
+#endif
+#define sprintf(...) __unfold_sprintf(__VA_ARGS__)
 #define usleep __unfold_usleep
 #define nanosleep __unfold_nanosleep
 #define atexit __unfold_atexit
