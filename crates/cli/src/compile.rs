@@ -267,6 +267,13 @@ fn refusal(name: &str) -> Option<String> {
     if name.starts_with("__tsan_atomic128") {
         return Some(format!("`{name}`: 128-bit atomic operations are not supported by unfold"));
     }
+    if name.starts_with("__atomic_") && name != "__atomic_feraiseexcept" {
+        // libatomic's entry points (gcc calls them for atomics that are not lock-free).
+        return Some(format!(
+            "`{name}`: atomic objects of a size other than 1, 2, 4 or 8 bytes (or not aligned to it) go \
+             through libatomic, which unfold does not see: not supported"
+        ));
+    }
     if name.starts_with("__VERIFIER_nondet") {
         return Some(format!(
             "`{name}`: unfold draws the nondeterministic values of __VERIFIER_nondet_bool, char, short, int, long, \
@@ -866,6 +873,8 @@ mod tests {
         assert!(refusal("pthread_attr_setstack").unwrap().contains("use pthread_attr_setstacksize"));
         assert!(refusal("pthread_attr_setaffinity_np").unwrap().contains("would change"));
         assert!(refusal("sem_post").is_some());
+        assert!(refusal("__atomic_compare_exchange").unwrap().contains("libatomic"));
+        assert!(refusal("__atomic_feraiseexcept").is_none(), "served by the runtime");
         let cancel = refusal("pthread_cancel").unwrap();
         assert!(
             !cancel.contains("pthread_create"),

@@ -478,3 +478,9 @@ int __unfold_snprintf(char *s, size_t n, const char *f, ...) {
     __unfold_spin_changed();
     return r;
 }
+
+/* gcc's compound assignment to an `_Atomic` floating-point object (a compare-exchange
+ * loop, instrumented as such) raises the loop's floating-point exceptions through
+ * libatomic's helper, which the program is not linked with: served here. */
+int feraiseexcept(int);
+void __atomic_feraiseexcept(int e) { feraiseexcept(e); }
