@@ -136,8 +136,34 @@ extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void
                 // dies with the original signal, the fault's own pc recorded.
                 let (lo, hi) = (PROGRAM[0].load(Ordering::Relaxed) as u64, PROGRAM[1].load(Ordering::Relaxed) as u64);
                 if lo != 0 && !(lo..hi).contains(&pc) && sp != 0 {
+                    // First the frame-pointer chain (tsan.c's hooks keep frame pointers:
+                    // a fault inside an atomic operation names its call in the program;
+                    // a raw scan could stop at a code address saved in the hook's frame,
+                    // one of the callee-saved registers it captures). Frames must lie
+                    // above the stack pointer, each above the last, within 1 MiB.
+                    let mut fp = uc.uc_mcontext.gregs[libc::REG_RBP as usize] as u64;
+                    let mut found = false;
+                    for _ in 0..64 {
+                        if fp < sp || fp >= sp + (1 << 20) || fp % 8 != 0 {
+                            break;
+                        }
+                        let ra = ((fp + 8) as *const u64).read_volatile();
+                        if (lo..hi).contains(&ra) {
+                            (*p).crash_pc.store(ra.saturating_sub(1), Ordering::Relaxed);
+                            found = true;
+                            break;
+                        }
+                        let next = (fp as *const u64).read_volatile();
+                        if next <= fp {
+                            break;
+                        }
+                        fp = next;
+                    }
                     let words = sp as *const u64;
                     for i in 0..2048 {
+                        if found {
+                            break;
+                        }
                         let w = words.add(i).read_volatile();
                         if (lo..hi).contains(&w) {
                             (*p).crash_pc.store(w.saturating_sub(1), Ordering::Relaxed);
