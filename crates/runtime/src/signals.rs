@@ -144,7 +144,7 @@ extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void
                     let mut fp = uc.uc_mcontext.gregs[libc::REG_RBP as usize] as u64;
                     let mut found = false;
                     for _ in 0..64 {
-                        if fp < sp || fp >= sp + (1 << 20) || fp % 8 != 0 {
+                        if fp < sp || fp >= sp + (1 << 20) || !fp.is_multiple_of(8) {
                             break;
                         }
                         let ra = ((fp + 8) as *const u64).read_volatile();
