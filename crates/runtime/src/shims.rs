@@ -217,6 +217,12 @@ pub extern "C" fn __unfold_rand() -> c_int {
     r
 }
 
+/// Replaces `random`: the same sequence as [`__unfold_rand`]'s (`random` returns a long).
+#[no_mangle]
+pub extern "C" fn __unfold_random() -> std::ffi::c_long {
+    __unfold_rand() as std::ffi::c_long
+}
+
 /// Replaces `sleep`: returns at once (0: the whole time "elapsed"). Every schedule is
 /// explored whatever the threads' timing, so sleeping would only cost time.
 #[no_mangle]
@@ -1454,7 +1460,7 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 66] {
+pub fn shim_table() -> [usize; 67] {
     [
         __unfold_pthread_setcancelstate as *const () as usize,
         __unfold_pthread_setcanceltype as *const () as usize,
@@ -1503,6 +1509,7 @@ pub fn shim_table() -> [usize; 66] {
         __unfold_pthread_mutexattr_gettype as *const () as usize,
         __unfold_pthread_mutexattr_setpshared as *const () as usize,
         __unfold_rand as *const () as usize,
+        __unfold_random as *const () as usize,
         __unfold_malloc_at as *const () as usize,
         __unfold_calloc_at as *const () as usize,
         __unfold_realloc_at as *const () as usize,

@@ -53,7 +53,7 @@
 /* libc calls whose effects unfold does not see (unfold.h, tsan.c, shims.rs): function-
  * like, so that variables of these names are left alone. */
 #define rand(...) __unfold_rand(__VA_ARGS__)
-#define random(...) __unfold_rand(__VA_ARGS__)
+#define random(...) __unfold_random(__VA_ARGS__)
 #define rand_r(s) __unfold_rand_r(s)
 #define strcpy(d, s) __unfold_strcpy(d, s)
 #define strcat(d, s) __unfold_strcat(d, s)
