@@ -75,7 +75,9 @@ arguments, --max-steps, --stack-size, --heap-size, the values of nondeterministi
 incomplete|error), executions, maximal_configurations, ssb, events (QPOR: the events its \
 unfolding created; other explorers: the distinct events of the executions explored with \
 --dot, else null: counting them costs memory per event), \
-steps, elapsed_s, peak_rss_bytes, algorithm, isolation, defects: [{kind, message, thread, \
+steps, elapsed_s, peak_rss_bytes, algorithm, isolation, stopped_early (timeout or signal when \
+defects were found before --timeout or a signal cut a --keep-going exploration short: the list \
+may be partial; else null), defects: [{kind, message, thread, \
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
 use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, heap-buffer-overflow, livelock, bound, timeout; \
@@ -1008,6 +1010,9 @@ fn check(a: CheckArgs) -> Result<u8> {
     if a.json {
         let mut j = serde_json::json!({
             "verdict": verdict,
+            // Defects found before a --timeout or a signal cut the exploration short
+            // (with --keep-going): the list may be partial.
+            "stopped_early": (verdict == "defect" && interrupted).then_some(if timed_out { "timeout" } else { "signal" }),
             "algorithm": alg.name(),
             "executions": stats.executions,
             "maximal_configurations": stats.maximal_configurations,
@@ -1075,6 +1080,9 @@ fn check(a: CheckArgs) -> Result<u8> {
                 _ => "OK (no defect in any execution)".into(),
             }
         );
+        if verdict == "defect" && interrupted {
+            let _ = writeln!(out, "note: {stopped_by} before the exploration ended: other defects may exist");
+        }
         for (i, d) in defects.iter().enumerate() {
             out.push('\n');
             report::render_defect(&mut out, i, d, &a.file.display().to_string(), a.full_trace);

@@ -626,3 +626,34 @@ fn the_default_algorithm_gives_way_on_a_program_it_does_not_support_a_named_one_
         assert!(j["message"].as_str().is_some_and(|m| m.contains("several locations")), "{j}");
     }
 }
+
+/// A `--keep-going` run that finds a defect and is then cut short by `--timeout` says
+/// that the list may be partial (text and JSON); a run that stops at its first defect,
+/// as asked, does not.
+#[test]
+fn a_keep_going_run_cut_by_the_timeout_says_its_list_may_be_partial() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // Six threads taking a mutex three times each: far more schedules than one second
+    // explores; main's assertion fails in the first.
+    write(
+        tmp.path(),
+        "many.c",
+        "#include <pthread.h>\n#include <assert.h>\npthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\nint x;\n\
+         void *t(void *a) { for (int i = 0; i < 3; i++) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); } return a; }\n\
+         int main(void) { pthread_t p[6]; for (int i = 0; i < 6; i++) pthread_create(&p[i], 0, t, 0);\n\
+         assert(x < 100); assert(x < 10); for (int i = 0; i < 6; i++) pthread_join(p[i], 0); return 0; }\n",
+    );
+    let out = unfold(tmp.path(), &["check", "many.c", "--keep-going", "--timeout", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("note: stopped by --timeout before the exploration ended: other defects may exist"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = unfold(tmp.path(), &["check", "many.c", "--keep-going", "--timeout", "1", "--json"]);
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!((j["verdict"].as_str(), j["stopped_early"].as_str()), (Some("defect"), Some("timeout")), "{j}");
+    let out = unfold(tmp.path(), &["check", "many.c", "--json"]);
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!((j["verdict"].as_str(), j["stopped_early"].is_null()), (Some("defect"), true), "{j}");
+}
