@@ -305,9 +305,9 @@ pub(crate) struct ThreadRt {
     /// of the mutex is then *weak* (moves no release count, wakes no poller:
     /// [`crate::memory::unlock`], docs/memory.md "Two pollers of one mutex").
     pub clean_unlock: Option<ObjId>,
-    /// The state of this thread's `rand`/`random` sequence (`shims::__unfold_rand`), 0
-    /// until its first call (then seeded as `srand(1)` would).
-    pub rand: u64,
+    /// This thread's `rand`/`random` sequence (`shims::__unfold_rand`), seeded as
+    /// `srand(1)` would at its first call.
+    pub rand: Option<crate::shims::RandState>,
     /// Stack size asked with `pthread_attr_setstacksize` (0: the default).
     pub stack_size: usize,
     /// Keys this thread created (`pthread_key_create`).

@@ -192,29 +192,67 @@ pub extern "C" fn __unfold_pthread_self() -> libc::pthread_t {
     guard(|| current().0 as libc::pthread_t + 1)
 }
 
-/// Replaces `rand` and `random`: a sequence per thread, the same in every execution,
-/// instead of libc's one sequence for the process, whose state outlives an execution
-/// (the persistent worker runs many) and whose values would depend on the other threads'
-/// calls (a schedule-dependent choice no explorer could replay). Values from 0 to
-/// `RAND_MAX`; `srand` is not renamed (it seeds libc's sequence, unused here). A loop
-/// that calls it is never a pure iteration (its next value may end the loop).
+/// glibc's `rand`/`random` generator (the default `TYPE_3` state: additive feedback
+/// `r[i] = r[i-3] + r[i-31]` over 34 words, seeded by `r[i] = 16807 * r[i-1] mod 2^31 - 1`,
+/// the first 310 outputs dropped, each output `r[i] >> 1`): the program sees the values it
+/// sees natively (1804289383, 846930886... without `srand`).
+#[derive(Clone, Debug)]
+pub(crate) struct RandState {
+    r: [u32; 34],
+    /// Where the next value goes (the ring's oldest entry).
+    pos: usize,
+}
+
+impl RandState {
+    fn seeded(seed: u32) -> RandState {
+        let mut r = [0u32; 34];
+        r[0] = if seed == 0 { 1 } else { seed };
+        for i in 1..31 {
+            let v = (16807 * i64::from(r[i - 1] as i32)) % 2_147_483_647;
+            r[i] = (if v < 0 { v + 2_147_483_647 } else { v }) as u32;
+        }
+        for i in 31..34 {
+            r[i] = r[i - 31];
+        }
+        let mut s = RandState { r, pos: 0 };
+        for _ in 0..310 {
+            s.next();
+        }
+        s
+    }
+
+    fn next(&mut self) -> c_int {
+        let v = self.r[(self.pos + 3) % 34].wrapping_add(self.r[(self.pos + 31) % 34]);
+        self.r[self.pos] = v;
+        self.pos = (self.pos + 1) % 34;
+        (v >> 1) as c_int
+    }
+}
+
+/// Replaces `rand` and `random`: glibc's sequence ([`RandState`]), one per thread, the
+/// same in every execution, instead of libc's one state for the process, which would
+/// outlive an execution (the persistent worker runs many) and make a thread's values
+/// depend on the other threads' calls (a schedule-dependent choice no explorer could
+/// replay). A loop that calls it is never a pure iteration (its next value may end the
+/// loop).
 #[no_mangle]
 pub extern "C" fn __unfold_rand() -> c_int {
     let r = with_rt(|rt| {
         let t = rt.current;
-        let th = rt.thread(t);
-        if th.rand == 0 {
-            th.rand = 0x853c_49e6_748f_ea9b;
-        }
-        // SplitMix64.
-        th.rand = th.rand.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = th.rand;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) & 0x7fff_ffff) as c_int
+        rt.thread(t).rand.get_or_insert_with(|| RandState::seeded(1)).next()
     });
     crate::memory::__unfold_spin_changed();
     r
+}
+
+/// Replaces `srand` (and `srandom`): seeds the calling thread's sequence ([`__unfold_rand`]).
+#[no_mangle]
+pub extern "C" fn __unfold_srand(seed: std::ffi::c_uint) {
+    with_rt(|rt| {
+        let t = rt.current;
+        rt.thread(t).rand = Some(RandState::seeded(seed));
+    });
+    crate::memory::__unfold_spin_changed();
 }
 
 /// Replaces `random`: the same sequence as [`__unfold_rand`]'s (`random` returns a long).
@@ -1460,7 +1498,7 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 67] {
+pub fn shim_table() -> [usize; 68] {
     [
         __unfold_pthread_setcancelstate as *const () as usize,
         __unfold_pthread_setcanceltype as *const () as usize,
@@ -1510,6 +1548,7 @@ pub fn shim_table() -> [usize; 67] {
         __unfold_pthread_mutexattr_setpshared as *const () as usize,
         __unfold_rand as *const () as usize,
         __unfold_random as *const () as usize,
+        __unfold_srand as *const () as usize,
         __unfold_malloc_at as *const () as usize,
         __unfold_calloc_at as *const () as usize,
         __unfold_realloc_at as *const () as usize,
@@ -1530,4 +1569,17 @@ pub fn shim_table() -> [usize; 67] {
         __unfold_usleep as *const () as usize,
         __unfold_nanosleep as *const () as usize,
     ]
+}
+
+#[cfg(test)]
+mod rand_tests {
+    use super::RandState;
+
+    #[test]
+    fn rand_gives_glibcs_sequence() {
+        let mut r = RandState::seeded(1);
+        assert_eq!([r.next(), r.next(), r.next()], [1_804_289_383, 846_930_886, 1_681_692_777]);
+        let mut r = RandState::seeded(42);
+        assert_eq!([r.next(), r.next()], [71_876_166, 708_592_740]);
+    }
 }

@@ -344,6 +344,7 @@ int __unfold_try_cnd_timedwait(cnd_t *, mtx_t *, const struct timespec *, const 
  * prototypes of <string.h> and <stdio.h> match these. */
 int __unfold_rand(void);
 long __unfold_random(void);
+void __unfold_srand(unsigned int);
 int __unfold_rand_r(unsigned int *);
 char *__unfold_strcpy(char *, const char *);
 char *__unfold_strcat(char *, const char *);

@@ -55,6 +55,8 @@
 #define rand(...) __unfold_rand(__VA_ARGS__)
 #define random(...) __unfold_random(__VA_ARGS__)
 #define rand_r(s) __unfold_rand_r(s)
+#define srand(...) __unfold_srand(__VA_ARGS__)
+#define srandom(...) __unfold_srand(__VA_ARGS__)
 #define strcpy(d, s) __unfold_strcpy(d, s)
 #define strcat(d, s) __unfold_strcat(d, s)
 #ifndef __UNFOLD_SIZE_T_32
