@@ -273,6 +273,25 @@ fn random_programs_with_rmw_spinlocks_match_brute_force() {
     assert!(checked * 2 >= n && unchanged * 2 >= checked, "{checked} checked, {unchanged} with an unchanged RMW");
 }
 
+/// Model `m` (waits as assumptions, as the C runtime makes them) against brute force
+/// with QPOR optimal and k = 1, and every third seed also with ordinary waits. `None` if
+/// the brute force does not fit; else whether some execution ended on a failed
+/// assumption, and the brute force with ordinary waits when it ran and fitted.
+fn both_ways(seed: u64, m: Model) -> Option<(bool, Option<common::Brute>)> {
+    let brute = brute_force(&mut m.clone(), MODE, 20_000)?;
+    optimal_and_k1_match(seed, &m, &brute.traces);
+    let assumed = brute.deadlocks.len() > brute.stuck.len();
+    if !seed.is_multiple_of(3) {
+        return Some((assumed, None));
+    }
+    let old = m.without_assumptions();
+    let ordinary = brute_force(&mut old.clone(), MODE, 20_000);
+    if let Some(b) = &ordinary {
+        optimal_and_k1_match(seed, &old, &b.traces);
+    }
+    Some((assumed, ordinary))
+}
+
 /// Polls of a plain flag under the mutex that guards it (see the DPOR family's
 /// `random_programs_with_polls_under_a_mutex`): after an iteration that found nothing the
 /// poller stops on an assumption (`Awaited::assume`), as the C runtime makes it; every
@@ -288,15 +307,10 @@ fn random_programs_with_polls_under_a_mutex_match_brute_force() {
     let (mut checked, mut failed, mut ordinary, mut waited) = (0u64, 0u64, 0u64, 0u64);
     for seed in 22_000..22_000 + n {
         let m = random::program_with(seed, shape);
-        let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
+        let Some((assumed, old)) = both_ways(seed, m) else { continue };
         checked += 1;
-        failed += (brute.deadlocks.len() > brute.stuck.len()) as u64;
-        optimal_and_k1_match(seed, &m, &brute.traces);
-        if !seed.is_multiple_of(3) {
-            continue;
-        }
-        let old = m.without_assumptions();
-        let Some(brute) = brute_force(&mut old.clone(), MODE, 20_000) else { continue };
+        failed += assumed as u64;
+        let Some(brute) = old else { continue };
         ordinary += 1;
         // The model's mutexes print as small object ids: `await(o0, 3)`.
         waited += brute.traces.iter().any(|c| {
@@ -306,7 +320,6 @@ fn random_programs_with_polls_under_a_mutex_match_brute_force() {
                 })
             })
         }) as u64;
-        optimal_and_k1_match(seed, &old, &brute.traces);
     }
     println!(
         "{checked} programs polling under a mutex, {failed} with a failed assumption; {ordinary} also with \
@@ -379,22 +392,16 @@ fn random_programs_with_try_spins_match_brute_force() {
             multi += 1;
             continue;
         }
-        let Some(brute) = brute_force(&mut m.clone(), MODE, 20_000) else { continue };
+        let Some((assumed, old)) = both_ways(seed, m) else { continue };
         checked += 1;
-        failed += (brute.deadlocks.len() > brute.stuck.len()) as u64;
-        optimal_and_k1_match(seed, &m, &brute.traces);
-        if !seed.is_multiple_of(3) {
-            continue;
-        }
-        let old = m.without_assumptions();
-        let Some(brute) = brute_force(&mut old.clone(), MODE, 20_000) else { continue };
+        failed += assumed as u64;
+        let Some(brute) = old else { continue };
         ordinary += 1;
         waited += brute.traces.iter().any(|c| {
             c.threads
                 .iter()
                 .any(|(_, a)| a.windows(2).any(|w| w[0].1.ends_with("=busy") && w[1].1.starts_with("await(")))
         }) as u64;
-        optimal_and_k1_match(seed, &old, &brute.traces);
     }
     println!(
         "{checked} programs with try retry loops, {failed} with a failed assumption; {ordinary} also with ordinary \
