@@ -229,7 +229,7 @@ impl RandState {
     }
 }
 
-/// Replaces `rand` and `random`: glibc's sequence ([`RandState`]), one per thread, the
+/// Replaces `rand` and `random`: glibc's sequence (`RandState`), one per thread, the
 /// same in every execution, instead of libc's one state for the process, which would
 /// outlive an execution (the persistent worker runs many) and make a thread's values
 /// depend on the other threads' calls (a schedule-dependent choice no explorer could
