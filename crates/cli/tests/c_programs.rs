@@ -426,6 +426,39 @@ int main(void) {
     assert!(dot.contains("spin-wait on s+4 "), "{dot}");
 }
 
+/// A data race on a heap location names the block and the offset in it (where it was
+/// allocated, by whom), not an address or an offset in the thread's heap.
+#[test]
+fn a_heap_race_names_its_block_and_offset() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("heap.c"),
+        r#"#include <pthread.h>
+#include <stdlib.h>
+struct pair { int a; int b; };
+struct pair *p;
+void *bump(void *arg) {
+  p->b++;
+  return arg;
+}
+int main(void) {
+  p = calloc(1, sizeof *p);
+  pthread_t x, y;
+  pthread_create(&x, 0, bump, 0);
+  pthread_create(&y, 0, bump, 0);
+  pthread_join(x, 0);
+  pthread_join(y, 0);
+  return 0;
+}
+"#,
+    )
+    .expect("write");
+    let out = unfold(dir.path(), &["check", "heap.c", "--json"]);
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let msg = j["defects"][0]["message"].as_str().unwrap_or_default().to_string();
+    assert!(msg.starts_with("data race on offset 4 of a heap block of 8 bytes allocated by t0 at heap.c:10:"), "{j}");
+}
+
 /// Every algorithm finds exactly the expected number of maximal configurations on every
 /// safe corpus program; optimal QPOR runs exactly one execution per configuration.
 #[test]

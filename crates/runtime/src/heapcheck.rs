@@ -430,6 +430,15 @@ fn at(site: Site) -> String {
     }
 }
 
+/// A heap address as `offset 4 of a heap block of 8 bytes allocated by t0 at …`, if it
+/// lies in a block of the arena (race messages name heap locations so: an address, or
+/// an offset in the thread's heap, says nothing to the user).
+pub(crate) fn heap_name(rt: &Rt, addr: u64) -> Option<String> {
+    let (slot, _) = rt.arena.as_ref()?.locate(addr)?;
+    let b = rt.heap.block(slot, addr)?;
+    (addr >= b.start && addr < b.start + b.size).then(|| format!("offset {} of {}", addr - b.start, describe(b)))
+}
+
 /// A block: `a heap block of 24 bytes allocated by t1 at …`.
 fn describe(b: &Block) -> String {
     format!("a heap block of {} byte{} allocated by {}{}", b.size, plural(b.size), b.thread, at(b.site))
@@ -529,11 +538,11 @@ pub(crate) fn on_free(rt: &mut Rt, p: u64, site: Site, what: &str) -> Freed {
     if tracking {
         if let Some(r) = rt.mem.detector.on_free(t, p, len, site) {
             let msg = format!(
-                "data race on {}: {t} {what}s it while {} {} it (0x{:x}){}, not ordered by synchronisation",
+                "data race on {}: {t} {what}s it while {} {} it (at offset {}){}, not ordered by synchronisation",
                 describe(&b),
                 r.first.thread,
                 verb(r.first.write),
-                r.addr,
+                r.addr.saturating_sub(b.start),
                 at(r.first.site)
             );
             report(rt, DefectKind::DataRace, (r.first.site, site), site, msg);
@@ -650,7 +659,7 @@ fn freed_use(rt: &mut Rt, addr: u64, what: &str, verb: &str, site: Site) {
         report(rt, DefectKind::UseAfterFree, (d.site, site), site, msg);
     } else {
         let msg = format!(
-            "data race on {}: {t} {verb} it (0x{addr:x}) and {} frees it{}, not ordered by synchronisation",
+            "data race on {}: {t} {verb} it (at offset {off}) and {} frees it{}, not ordered by synchronisation",
             describe(&b),
             d.thread,
             at(d.site)

@@ -107,7 +107,7 @@ pub(crate) fn code_site(ra: *mut c_void) -> Site {
     (ra as u64).saturating_sub(1)
 }
 
-fn race_defect(r: &Race, steps_done: usize) -> Defect {
+fn race_defect(r: &Race, steps_done: usize, name: Option<String>) -> Defect {
     let what = |w: bool, a: bool| match (w, a) {
         (true, true) => "atomic write",
         (true, false) => "write",
@@ -117,8 +117,8 @@ fn race_defect(r: &Race, steps_done: usize) -> Defect {
     Defect {
         kind: DefectKind::DataRace,
         message: format!(
-            "data race on 0x{:x}: {} by {} and {} by {} at [[site:{:x}]], not ordered by synchronisation",
-            r.addr,
+            "data race on {}: {} by {} and {} by {} at [[site:{:x}]], not ordered by synchronisation",
+            name.unwrap_or_else(|| format!("0x{:x}", r.addr)),
             what(r.second.write, r.second.atomic),
             r.second.thread,
             what(r.first.write, r.first.atomic),
@@ -136,7 +136,7 @@ fn report_race(rt: &mut crate::exec::Rt, r: &Race) {
     let key = (r.first.site, r.second.site);
     if rt.mem.reported.len() < MAX_RACES && !rt.mem.reported.contains(&key) {
         rt.mem.reported.push(key);
-        let d = race_defect(r, rt.steps_done);
+        let d = race_defect(r, rt.steps_done, crate::heapcheck::heap_name(rt, r.addr));
         rt.defects.push(d);
     }
 }
