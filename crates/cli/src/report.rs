@@ -419,12 +419,11 @@ pub fn deadlock_groups(exec: &Execution, blocked: &[(ThreadId, Action)]) -> Vec<
     let mut on_object: Vec<(ObjId, usize)> = Vec::new();
     for &(t, a) in blocked {
         let Some(first) = waits_for(a) else {
-            match a.object().and_then(|o| on_object.iter().find(|x| x.0 == o)) {
+            let o = a.object();
+            match on_object.iter().find(|x| Some(x.0) == o) {
                 Some(&(_, g)) => groups[g].push((t, a)),
                 None => {
-                    if let Some(o) = a.object() {
-                        on_object.push((o, groups.len()));
-                    }
+                    on_object.extend(o.map(|o| (o, groups.len())));
                     groups.push(vec![(t, a)]);
                 }
             }

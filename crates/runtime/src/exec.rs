@@ -744,6 +744,8 @@ impl Frontend for CRun<'_> {
                 (Action::Await(_), c) => c,
                 _ => None,
             };
+            // A synchronising object in a freed heap block (crate::heapcheck).
+            crate::heapcheck::on_sync(rt, t, action, site);
             match action {
                 Action::Read(..) => {}
                 Action::Write(o, b) => {

@@ -668,10 +668,11 @@ fn freed_use(rt: &mut Rt, addr: u64, what: &str, verb: &str, site: Site) {
     }
 }
 
-/// A visible operation `a` on a synchronising object (a mutex, condition variable,
-/// semaphore, read-write lock or barrier, named by its address), once performed: if the
-/// object lies in a freed heap block, a use after free (or a race with the free).
-pub(crate) fn on_sync(rt: &mut Rt, a: Action, site: Site) {
+/// Thread `t` performs visible operation `a` at `site` (the executor, before the step's
+/// happens-before): if `a` is on a synchronising object (a mutex, condition variable,
+/// semaphore, read-write lock or barrier, named by its address) that lies in a freed heap
+/// block, a use after free (or a race with the free).
+pub(crate) fn on_sync(rt: &mut Rt, t: ThreadId, a: Action, site: Site) {
     use unfold_engine::action::ObjKind;
     let noun = match a.obj_kind() {
         Some(ObjKind::Mutex) => "mutex",
@@ -686,7 +687,11 @@ pub(crate) fn on_sync(rt: &mut Rt, a: Action, site: Site) {
     if !arena.shadow().freed(o.0, 1) {
         return;
     }
+    // Reported as `t`'s (the executor runs between threads).
+    let cur = rt.current;
+    rt.current = t;
     freed_use(rt, o.0, &format!("uses the {noun}"), "uses", site);
+    rt.current = cur;
 }
 
 /// An access of `size` bytes at `addr` whose byte `x` lies in a red zone or past the end

@@ -1054,14 +1054,13 @@ pub unsafe extern "C" fn __unfold_mem_access(
         }
         Then::Sc(own) => {
             sc_access(addr, size, write, ra, ctx);
+            // Memory errors once the access is granted (see above), and the write.
             with_rt(|rt| {
-                if rt.active {
-                    crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
+                crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
+                if write != 0 && !own {
+                    plain_write(rt, a, size);
                 }
             });
-            if write != 0 && !own {
-                note_write_after();
-            }
         }
     }
 }
@@ -1123,13 +1122,6 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
         _ => Action::Rmw(o, bytes, true),
     };
     visible_access(action, code_site(ra) | ((a & 7) << 56), ctx);
-    // Checked once the operation is granted (another thread may free the block while
-    // this one waits at the scheduling point).
-    with_rt(|rt| {
-        if rt.active {
-            crate::heapcheck::on_access(rt, a, size as u64, kind != 0, code_site(ra));
-        }
-    });
 }
 
 /// After an atomic operation: happens-before, and races with plain accesses. `changed`
@@ -1174,8 +1166,15 @@ pub extern "C" fn __unfold_mem_atomic_post(
             _ => log_change(),
         }
     }
+    let write = kind == 1 || kind == 2;
     with_rt(|rt| {
-        if !rt.active || !rt.mem.tracking() {
+        if !rt.active {
+            return;
+        }
+        // Memory errors once the operation ran, not at its scheduling point: another
+        // thread may free the block while this one waits to be granted.
+        crate::heapcheck::on_access(rt, a, size as u64, write, code_site(ra));
+        if !rt.mem.tracking() {
             return;
         }
         let op = match kind {
@@ -1187,7 +1186,7 @@ pub extern "C" fn __unfold_mem_atomic_post(
         let t = rt.current;
         // Synchronisation is per location (the exact address), not per word: a store to
         // a neighbour in the same word must not replace what this location released.
-        let (mo, write) = (MemoryOrder::from_tsan(mo), kind == 1 || kind == 2);
+        let mo = MemoryOrder::from_tsan(mo);
         let race = rt.mem.detector.atomic_access(t, ObjId(a), op, mo, a, size as u64, write, code_site(ra));
         if let Some(r) = race {
             report_race(rt, &r);

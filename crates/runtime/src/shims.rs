@@ -35,19 +35,13 @@ fn current() -> ThreadId {
 }
 
 fn visible(a: Action, file: *const c_char, line: c_int) -> u64 {
-    let site = site_file_line(file, line);
-    let r = suspend(Yield::Pending(a, site));
-    // Once performed: an object in a freed heap block is a use after free.
-    with_rt(|rt| crate::heapcheck::on_sync(rt, a, site));
-    r
+    suspend(Yield::Pending(a, site_file_line(file, line)))
 }
 
 /// [`visible`] for an operation that models part of the call at `file:line` (see
 /// [`SiteRole`]).
 fn visible_as(a: Action, role: SiteRole, file: *const c_char, line: c_int) -> u64 {
-    let r = suspend(Yield::Pending(a, site_with_role(site_file_line(file, line), role)));
-    with_rt(|rt| crate::heapcheck::on_sync(rt, a, site_file_line(file, line)));
-    r
+    suspend(Yield::Pending(a, site_with_role(site_file_line(file, line), role)))
 }
 
 /// Read a C string for a message, tolerating null.
