@@ -1,7 +1,8 @@
 // The worker reads the job at once (it runs as soon as it is created), then main frees
-// it without waiting: the free (line 20) races with the read (line 11) that ran before
-// it, and the free is where the race is seen.
-// expect: verdict=defect kind=data-race line=20
+// it without waiting: the free (line 21) races with the read (line 12) that ran before
+// it. The free is where the race is seen; it is reported as the read's, as when the read
+// comes after the free, so that both orders make one defect.
+// expect: verdict=defect kind=data-race line=12
 #include <pthread.h>
 #include <stdlib.h>
 

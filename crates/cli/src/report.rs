@@ -123,7 +123,11 @@ impl Symbols {
         // name their objects by offset, so that a replay prints the same trace.
         match prog.locate(o.0) {
             Some((t, Region::Heap, off)) => format!("heap object of t{t} at +{off:#x}"),
-            Some((t, Region::Stack, off)) => format!("stack object of t{t} at +{off:#x}"),
+            Some((t, Region::Stack, off)) => {
+                // Stacks grow down from the end of their slot: name the byte by its depth.
+                let depth = unfold_runtime::mem::STACK_SLOT as u64 - off;
+                format!("a local of t{t} {depth} bytes below the top of its stack")
+            }
             Some((t, Region::ThreadLocal, off)) => format!("thread-local object of t{t} at +{off:#x}"),
             None => format!("{:#x}", o.0),
         }

@@ -337,6 +337,17 @@ impl Clocks {
     }
 }
 
+/// Most races one [`RaceDetector::on_free`] returns.
+pub const MAX_FREE_RACES: usize = 16;
+
+/// Add `r` to the races of a free (in address order) unless one with the same earlier
+/// site is there: the runtime reports a pair of sites once, whichever ran first.
+fn push_free_race(races: &mut Vec<Race>, r: Race) {
+    if races.len() < MAX_FREE_RACES && !races.iter().any(|x| x.first.site == r.first.site) {
+        races.push(r);
+    }
+}
+
 /// Objects whose clocks [`Clocks::reset`] keeps (emptied) for the next execution; beyond
 /// it the table is dropped, so that it stays bounded.
 const MAX_KEPT_OBJECTS: usize = 4096;
@@ -1048,17 +1059,18 @@ impl RaceDetector {
     /// The end of the life of `[addr, addr + size)` by thread `t` (`free` of a heap
     /// block, or the exit of the thread whose stack it is): like a write to every byte,
     /// it races with every earlier access by another thread that does not happen before
-    /// it. Returns the race with the lowest address, if any, and forgets the range's
+    /// it. Returns the races in address order, one per word and per site of an earlier access
+    /// (the lowest byte of each; at most [`MAX_FREE_RACES`]), and forgets the range's
     /// shadow state (any later access is a use after the end of life, which the
     /// runtime's own checks report against the free's epoch).
     ///
     /// Cost: O(min(size, pages in use)) — the pages in use are walked instead of the
     /// range when they are fewer (a thread's whole stack slot, a large block).
-    pub fn on_free(&mut self, t: ThreadId, addr: u64, size: u64, site: Site) -> Option<Race> {
+    pub fn on_free(&mut self, t: ThreadId, addr: u64, size: u64, site: Site) -> Vec<Race> {
         self.hot = None;
         let end = addr.saturating_add(size);
         if end <= addr {
-            return None;
+            return Vec::new();
         }
         self.hb.clock_mut(t);
         // A write by no access (`me` unused: freed bytes become EMPTY), plain: it races
@@ -1071,7 +1083,7 @@ impl RaceDetector {
             self.shadow.index.iter().filter(|(&n, _)| n >= first && n <= last).map(|(&n, &i)| (n, i)).collect()
         };
         pages.sort_unstable();
-        let mut race = None;
+        let mut races: Vec<Race> = Vec::new();
         for (n, page) in pages {
             let base = n << PAGE_BITS;
             let lo = addr.max(base);
@@ -1080,18 +1092,20 @@ impl RaceDetector {
             while w < hi {
                 let i = ((w >> 3) as usize) & (WORDS - 1);
                 let m = byte_mask(w, lo, hi);
+                let mut race = None;
                 visit_word(&mut self.shadow, &mut self.log, (page as usize, i), w, m, &cx, &mut race);
+                if let Some((b, a, wr)) = race {
+                    let first = RaceAccess { thread: a.epoch.thread, write: wr, atomic: a.atomic, site: a.epoch.site };
+                    let second = RaceAccess { thread: t, write: true, atomic: false, site };
+                    push_free_race(&mut races, Race { addr: b, first, second });
+                }
                 w = match w.checked_add(8) {
                     Some(n) => n,
                     None => break,
                 };
             }
         }
-        race.map(|(b, a, w): (u64, Access, bool)| Race {
-            addr: b,
-            first: RaceAccess { thread: a.epoch.thread, write: w, atomic: a.atomic, site: a.epoch.site },
-            second: RaceAccess { thread: t, write: true, atomic: false, site },
-        })
+        races
     }
 }
 
@@ -1361,11 +1375,11 @@ mod tests {
         // B reads the block, A frees it without synchronisation: a race naming both.
         let mut d = two_threads();
         assert!(d.on_access(B, X + 8, 4, false, false, 2).is_none());
-        let r = d.on_free(A, X, 16, 9).expect("free races with the read");
+        let r = d.on_free(A, X, 16, 9)[0];
         assert_eq!((r.addr, r.first.thread, r.first.write, r.first.site), (X + 8, B, false, 2));
         assert_eq!((r.second.thread, r.second.write, r.second.site), (A, true, 9));
         // The block's shadow is gone: freeing again finds nothing to race with.
-        assert!(d.on_free(A, X, 16, 9).is_none());
+        assert!(d.on_free(A, X, 16, 9).is_empty());
 
         // Ordered by a mutex: no race; the epoch of the free happens before B after it
         // acquires the mutex A released.
@@ -1375,7 +1389,7 @@ mod tests {
         d.on_step(B, Action::Unlock(L, true));
         d.on_step(A, Action::Lock(L));
         let e = d.epoch(A);
-        assert!(d.on_free(A, X, 16, 9).is_none());
+        assert!(d.on_free(A, X, 16, 9).is_empty());
         assert!(!d.happens_before(A, e, B));
         d.on_step(A, Action::Unlock(L, true));
         d.on_step(B, Action::Lock(L));
@@ -1390,10 +1404,10 @@ mod tests {
         assert!(d.on_access(B, X + 4096, 1, true, false, 3).is_none());
         assert!(d.on_access(B, X + 1, 1, true, false, 2).is_none());
         assert!(d.on_access(A, X + (2 << 20), 1, true, false, 4).is_none());
-        // 1 MiB range, three tracked bytes: the lowest racing address is reported, the
+        // 1 MiB range, three tracked bytes: the two inside race, in address order; the
         // byte outside the range stays.
-        let r = d.on_free(A, X, 1 << 20, 9).expect("race");
-        assert_eq!((r.addr, r.first.site), (X + 1, 2));
+        let r = d.on_free(A, X, 1 << 20, 9);
+        assert_eq!(r.iter().map(|r| (r.addr, r.first.site)).collect::<Vec<_>>(), [(X + 1, 2), (X + 4096, 3)]);
         assert!(d.on_access(B, X + (2 << 20), 1, true, false, 5).is_some(), "outside bytes keep their state");
     }
 
@@ -1611,7 +1625,7 @@ mod tests {
                         let size = if rng.below(4) == 0 { 1 << 21 } else { rng.below(20) };
                         let (a, b) = (new.on_free(t, addr, size, 9), old.on_free(t, addr, size, 9));
                         assert_eq!(a, b, "seed {seed}: free {t:?} {addr:#x}+{size}");
-                        races += u64::from(a.is_some());
+                        races += u64::from(!a.is_empty());
                         compared += 1;
                     }
                     _ => start(&mut new, &mut old),

@@ -126,13 +126,14 @@ impl RaceDetector {
     ///
     /// Cost: O(min(size, bytes tracked)) — the shadow is walked instead of the range
     /// when it is smaller (a thread's whole stack slot, a large block).
-    pub fn on_free(&mut self, t: ThreadId, addr: u64, size: u64, site: Site) -> Option<Race> {
+    pub fn on_free(&mut self, t: ThreadId, addr: u64, size: u64, site: Site) -> Vec<Race> {
         self.hot = None;
         let end = addr.saturating_add(size);
         let clock = self.hb.clock_mut(t).clone();
-        let mut race: Option<Race> = None;
+        // The race of each word: its lowest byte with a conflict.
+        let mut words: std::collections::BTreeMap<u64, Race> = std::collections::BTreeMap::new();
         let mut check = |b: u64, byte: &Byte| {
-            if race.is_some_and(|r| r.addr <= b) {
+            if words.get(&(b & !7)).is_some_and(|r| r.addr <= b) {
                 return;
             }
             let conflicts = |e: &Epoch| e.thread != t && !e.before(&clock);
@@ -141,11 +142,12 @@ impl RaceDetector {
                 _ => byte.reads.iter().find(|(e, _, _)| conflicts(e)).map(|&(e, a, w)| (e, w, a)),
             };
             if let Some((e, w, a)) = hit {
-                race = Some(Race {
+                let race = Race {
                     addr: b,
                     first: RaceAccess { thread: e.thread, write: w, atomic: a, site: e.site },
                     second: RaceAccess { thread: t, write: true, atomic: false, site },
-                });
+                };
+                words.insert(b & !7, race);
             }
         };
         if size <= self.shadow.len() as u64 {
@@ -163,6 +165,12 @@ impl RaceDetector {
                 false
             });
         }
-        race
+        let mut races: Vec<Race> = Vec::new();
+        for r in words.into_values() {
+            if races.len() < super::MAX_FREE_RACES && !races.iter().any(|x| x.first.site == r.first.site) {
+                races.push(r);
+            }
+        }
+        races
     }
 }

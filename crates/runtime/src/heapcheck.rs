@@ -405,6 +405,36 @@ fn report(rt: &mut Rt, kind: DefectKind, key: (Site, Site), site: Site, message:
     rt.defects.push(d);
 }
 
+/// The end of a life (a `free`, a thread's exit: `end`) and another thread's access to
+/// the memory it ends (`access`: thread, site, verb), not ordered by happens-before:
+/// under `--memory races` a data race on `what`; under `--memory sc`, where races are no
+/// defects, some schedule makes the access after the end (the first such pair of an
+/// execution can be made adjacent: every other shared access synchronises there), so it
+/// is the use after free or exit (`kind`) that schedule meets. Reported as the access's,
+/// in the same words whichever of the two ran first, so that both orders make one defect.
+fn unordered_end(rt: &mut Rt, kind: DefectKind, what: &str, end: (ThreadId, Site), access: (ThreadId, Site, &str)) {
+    let (u, at_end) = end;
+    let (t, site, verb) = access;
+    let (ends, first) = match kind {
+        DefectKind::UseAfterFree => ("frees it", "the free"),
+        _ => ("exits", "the exit"),
+    };
+    let stack = if kind == DefectKind::UseAfterFree { "" } else { " (the stack dies with its thread)" };
+    let how = format!("{t} {verb} it{} and {u} {ends}{}, not ordered by synchronisation{stack}", at(site), at(at_end));
+    let (kind, message) = if rt.mem.races() {
+        (DefectKind::DataRace, format!("data race on {what}: {how}"))
+    } else {
+        (kind, format!("{what}: {how}, so another schedule runs {first} first"))
+    };
+    let k = (kind, at_end, site);
+    if rt.heap.reported.len() >= MAX_REPORTS || rt.heap.reported.contains(&k) {
+        return;
+    }
+    rt.heap.reported.push(k);
+    let d = Defect { kind, message, thread: t, site: (site != 0).then_some(site), after_steps: rt.steps_done };
+    rt.defects.push(d);
+}
+
 fn verb(write: bool) -> &'static str {
     if write {
         "writes"
@@ -536,16 +566,10 @@ pub(crate) fn on_free(rt: &mut Rt, p: u64, site: Site, what: &str) -> Freed {
         a.shadow_mut().poison(p, len);
     }
     if tracking {
-        if let Some(r) = rt.mem.detector.on_free(t, p, len, site) {
-            let msg = format!(
-                "data race on {}: {t} {what}s it while {} {} it (at offset {}){}, not ordered by synchronisation",
-                describe(&b),
-                r.first.thread,
-                verb(r.first.write),
-                r.addr.saturating_sub(b.start),
-                at(r.first.site)
-            );
-            report(rt, DefectKind::DataRace, (r.first.site, site), site, msg);
+        for r in rt.mem.detector.on_free(t, p, len, site) {
+            let what = format!("{} (at offset {})", describe(&b), r.addr.saturating_sub(b.start));
+            let access = (r.first.thread, r.first.site, verb(r.first.write));
+            unordered_end(rt, DefectKind::UseAfterFree, &what, (t, site), access);
         }
     }
     Freed::Block(b.size)
@@ -570,20 +594,10 @@ pub(crate) fn on_thread_exit(rt: &mut Rt, t: ThreadId, site: Site) {
         return;
     }
     let start = base + s as u64 * slot;
-    if let Some(r) = rt.mem.detector.on_free(t, start, slot, site) {
-        let msg = format!(
-            "data race on 0x{:x}, on the stack of {t}: {t} exits{} while {} {} it{}, not ordered by synchronisation \
-             (the stack dies with its thread)",
-            r.addr,
-            at(site),
-            r.first.thread,
-            verb(r.first.write),
-            at(r.first.site)
-        );
-        let cur = rt.current;
-        rt.current = t;
-        report(rt, DefectKind::DataRace, (r.first.site, site), site, msg);
-        rt.current = cur;
+    for r in rt.mem.detector.on_free(t, start, slot, site) {
+        let what = format!("0x{:x}", r.addr);
+        let access = (r.first.thread, r.first.site, verb(r.first.write));
+        unordered_end(rt, DefectKind::StackUseAfterExit, &what, (t, site), access);
     }
 }
 
@@ -633,7 +647,7 @@ fn foreign_stack(rt: &mut Rt, s: usize, addr: u64, size: u64, write: bool, site:
 }
 
 /// Whether what `d` records happens before the current thread's point (always, when
-/// happens-before is not tracked: `--memory sc`).
+/// happens-before is not tracked: `--memory none`).
 fn ordered(rt: &mut Rt, d: Death) -> bool {
     let t = rt.current;
     !rt.mem.tracking() || rt.mem.detector.happens_before(d.thread, d.clock, t)
@@ -658,13 +672,8 @@ fn freed_use(rt: &mut Rt, addr: u64, what: &str, verb: &str, site: Site) {
         let msg = format!("{t} {what} at offset {off} of {} after {} freed it{}", describe(&b), d.thread, at(d.site));
         report(rt, DefectKind::UseAfterFree, (d.site, site), site, msg);
     } else {
-        let msg = format!(
-            "data race on {}: {t} {verb} it (at offset {off}) and {} frees it{}, not ordered by synchronisation",
-            describe(&b),
-            d.thread,
-            at(d.site)
-        );
-        report(rt, DefectKind::DataRace, (d.site, site), site, msg);
+        let what = format!("{} (at offset {off})", describe(&b));
+        unordered_end(rt, DefectKind::UseAfterFree, &what, (d.thread, d.site), (t, site, verb));
     }
 }
 
@@ -721,13 +730,7 @@ fn dead_stack(rt: &mut Rt, d: Death, addr: u64, size: u64, write: bool, site: Si
             format!("{t} {} {size} byte{} of 0x{addr:x} after {u} exited{}", verb(write), plural(size), at(d.site));
         report(rt, DefectKind::StackUseAfterExit, (d.site, site), site, msg);
     } else {
-        let msg = format!(
-            "data race on 0x{addr:x}, on the stack of {u}: {t} {} it and {u} exits{}, not ordered by synchronisation \
-             (the stack dies with its thread)",
-            verb(write),
-            at(d.site)
-        );
-        report(rt, DefectKind::DataRace, (d.site, site), site, msg);
+        unordered_end(rt, DefectKind::StackUseAfterExit, &format!("0x{addr:x}"), (u, d.site), (t, site, verb(write)));
     }
 }
 

@@ -96,8 +96,14 @@ impl MemState {
         self.rmw_changed = None;
     }
 
-    /// Whether happens-before is tracked.
+    /// Whether happens-before is tracked: for data races, and under `--memory sc` for
+    /// the accesses a `free` or a thread's exit does not order (crate::heapcheck).
     pub fn tracking(&self) -> bool {
+        self.mode != MemoryMode::Off
+    }
+
+    /// Whether data races are defects.
+    pub fn races(&self) -> bool {
         self.mode == MemoryMode::Races
     }
 }
@@ -107,7 +113,19 @@ pub(crate) fn code_site(ra: *mut c_void) -> Site {
     (ra as u64).saturating_sub(1)
 }
 
+/// The race as reported: its two accesses in one order whichever ran first (the later
+/// one is the higher thread's), so that the schedules meeting them in either order report
+/// one defect (same site, same message).
+fn canonical(r: &Race) -> Race {
+    let mut r = *r;
+    if r.first.thread > r.second.thread {
+        std::mem::swap(&mut r.first, &mut r.second);
+    }
+    r
+}
+
 fn race_defect(r: &Race, steps_done: usize, name: Option<String>) -> Defect {
+    let r = &canonical(r);
     let what = |w: bool, a: bool| match (w, a) {
         (true, true) => "atomic write",
         (true, false) => "write",
@@ -133,7 +151,8 @@ fn race_defect(r: &Race, steps_done: usize, name: Option<String>) -> Defect {
 
 /// Record race `r` as a defect, once per pair of sites (at most `MAX_RACES`).
 fn report_race(rt: &mut crate::exec::Rt, r: &Race) {
-    let key = (r.first.site, r.second.site);
+    let c = canonical(r);
+    let key = (c.first.site, c.second.site);
     if rt.mem.reported.len() < MAX_RACES && !rt.mem.reported.contains(&key) {
         rt.mem.reported.push(key);
         let d = race_defect(r, rt.steps_done, crate::heapcheck::heap_name(rt, r.addr));
@@ -1057,11 +1076,50 @@ pub unsafe extern "C" fn __unfold_mem_access(
             // Memory errors once the access is granted (see above), and the write.
             with_rt(|rt| {
                 crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
+                if !own {
+                    let t = rt.current;
+                    let op = if write != 0 { AtomicOp::Rmw } else { AtomicOp::Load };
+                    sc_happens_before(rt, t, a, size as u64, op, site);
+                }
                 if write != 0 && !own {
                     plain_write(rt, a, size);
                 }
             });
         }
+    }
+}
+
+/// Happens-before of a shared access under `--memory sc` (plain or atomic: every one is
+/// a synchronising step there), for the checks of frees and thread exits
+/// (crate::heapcheck): a read acquires every earlier write to its words, a write (or a
+/// read-modify-write) adds what its thread did so far to them. Joined, never replaced:
+/// this orders at least what reads-from orders, so a free it leaves unordered with an
+/// access is unordered in the program's own happens-before too, and some schedule runs
+/// the free first. Keyed by memory object (the word; low bit set, so never a
+/// synchronising object's id); which write a read read is the same in every schedule of
+/// the trace, so is the answer.
+fn sc_happens_before(
+    rt: &mut crate::exec::Rt,
+    t: unfold_engine::ThreadId,
+    a: u64,
+    size: u64,
+    op: AtomicOp,
+    site: Site,
+) {
+    let (write, mo) = match op {
+        AtomicOp::Load | AtomicOp::FailedRmw => (false, MemoryOrder::Acquire),
+        AtomicOp::Store | AtomicOp::Rmw => (true, MemoryOrder::AcqRel),
+        AtomicOp::Fence => return,
+    };
+    let end = a.saturating_add(size.max(1));
+    let mut w = a & !7;
+    while w < end {
+        let op = if write { AtomicOp::Rmw } else { AtomicOp::Load };
+        let (lo, hi) = (a.max(w), end.min(w + 8));
+        // Races between these accesses are none (they are all atomic for the detector);
+        // a free's race is reported by heapcheck.
+        let _ = rt.mem.detector.atomic_access(t, memory_obj(w), op, mo, lo, hi - lo, write, site);
+        w += 8;
     }
 }
 
@@ -1186,6 +1244,9 @@ pub extern "C" fn __unfold_mem_atomic_post(
         let t = rt.current;
         // Synchronisation is per location (the exact address), not per word: a store to
         // a neighbour in the same word must not replace what this location released.
+        if !rt.mem.races() {
+            return sc_happens_before(rt, t, a, size as u64, op, code_site(ra));
+        }
         let mo = MemoryOrder::from_tsan(mo);
         let race = rt.mem.detector.atomic_access(t, ObjId(a), op, mo, a, size as u64, write, code_site(ra));
         if let Some(r) = race {
@@ -1201,7 +1262,7 @@ pub extern "C" fn __unfold_mem_atomic_post(
 #[no_mangle]
 pub extern "C" fn __unfold_mem_fence(mo: c_int) {
     with_rt(|rt| {
-        if rt.active && rt.mem.tracking() {
+        if rt.active && rt.mem.races() {
             let t = rt.current;
             rt.mem.detector.on_atomic_ordered(t, ObjId(0), AtomicOp::Fence, MemoryOrder::from_tsan(mo));
         }
