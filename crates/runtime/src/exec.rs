@@ -316,6 +316,9 @@ pub(crate) struct ThreadRt {
     pub specific: Vec<(u32, usize)>,
     /// Nondeterministic values drawn so far ([`crate::nondet`]).
     pub nondet_calls: u32,
+    /// The thread's virtual time, in nanoseconds since the execution began
+    /// ([`crate::shims::__unfold_clock_gettime`]): a child starts at its creator's.
+    pub clock_ns: u64,
     /// `pthread_setcancelstate` / `pthread_setcanceltype`: (disabled, asynchronous). No
     /// thread is ever cancelled (`pthread_cancel` is refused), so they only answer the
     /// next call's `old`.

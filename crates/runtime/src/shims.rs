@@ -102,7 +102,9 @@ pub unsafe extern "C" fn __unfold_pthread_create(
             if c.index() >= crate::mem::SLOTS {
                 rt.too_many_threads = true;
             }
+            let now = rt.thread(me).clock_ns;
             *rt.thread(c) = Default::default();
+            rt.thread(c).clock_ns = now;
             rt.thread(c).spawn = Some((f as usize, arg as usize));
             rt.thread(c).born_detached = a.detach == libc::PTHREAD_CREATE_DETACHED;
             rt.thread(c).stack_size = a.stacksize;
@@ -255,29 +257,213 @@ pub extern "C" fn __unfold_random() -> std::ffi::c_long {
     __unfold_rand() as std::ffi::c_long
 }
 
-/// Replaces `sleep`: returns at once (0: the whole time "elapsed"). Every schedule is
-/// explored whatever the threads' timing, so sleeping would only cost time.
+// ---- time -------------------------------------------------------------------------------
+//
+// Time is virtual: every schedule is explored whatever the threads' timing, so the clock
+// only has to be deterministic and to move. Each thread has its own time (`clock_ns`,
+// nanoseconds since the execution began; a child starts at its creator's): a sleep adds
+// its duration at once, and every reading of a clock adds [`CLOCK_READ_NS`] first, so that
+// a loop waiting for a deadline reaches it within a few iterations (its give-up is
+// explored) instead of becoming a spin that never gives up, and a seed taken from the
+// clock is the same in every execution (a replay gets the same values). A reading is a
+// change for spin detection (`__unfold_spin_changed`: the loop may leave on it); a sleep
+// is not (`while (!done) sleep(1);` stays a spin-wait).
+
+/// The virtual time a reading of any clock takes: one second, so that a deadline of a
+/// few seconds comes within a few iterations of a loop that watches it.
+pub const CLOCK_READ_NS: u64 = 1_000_000_000;
+/// `CLOCK_REALTIME` when an execution begins: 2026-01-01T00:00:00Z.
+const REALTIME_START_S: u64 = 1_767_225_600;
+/// `CLOCK_MONOTONIC` (and `CLOCK_BOOTTIME`) when an execution begins: a day of uptime.
+const MONOTONIC_START_S: u64 = 86_400;
+const NS_PER_S: u64 = 1_000_000_000;
+
+/// Advance the calling thread's virtual time by `ns`; returns the new time.
+fn advance(ns: u64) -> u64 {
+    with_rt(|rt| {
+        let t = rt.current;
+        let th = rt.thread(t);
+        th.clock_ns = th.clock_ns.saturating_add(ns);
+        th.clock_ns
+    })
+}
+
+/// A reading of the calling thread's virtual time (nanoseconds since the execution
+/// began), after the reading's own [`CLOCK_READ_NS`].
+fn read_clock() -> u64 {
+    let now = advance(CLOCK_READ_NS);
+    crate::memory::__unfold_spin_changed();
+    now
+}
+
+/// The value of clock `clk` at virtual time `now`, in nanoseconds; `None` for a clock
+/// unfold does not know.
+fn clock_value(clk: libc::clockid_t, now: u64) -> Option<u64> {
+    let start = match clk {
+        libc::CLOCK_REALTIME | libc::CLOCK_REALTIME_COARSE | libc::CLOCK_TAI => REALTIME_START_S,
+        libc::CLOCK_MONOTONIC | libc::CLOCK_MONOTONIC_RAW | libc::CLOCK_MONOTONIC_COARSE | libc::CLOCK_BOOTTIME => {
+            MONOTONIC_START_S
+        }
+        libc::CLOCK_PROCESS_CPUTIME_ID | libc::CLOCK_THREAD_CPUTIME_ID => 0,
+        _ => return None,
+    };
+    Some(start * NS_PER_S + now)
+}
+
+fn timespec(ns: u64) -> libc::timespec {
+    libc::timespec { tv_sec: (ns / NS_PER_S) as libc::time_t, tv_nsec: (ns % NS_PER_S) as libc::c_long }
+}
+
+/// Nanoseconds in a `timespec` (negative fields count as zero).
+fn nanos(ts: &libc::timespec) -> u64 {
+    (ts.tv_sec.max(0) as u64).saturating_mul(NS_PER_S).saturating_add(ts.tv_nsec.max(0) as u64)
+}
+
+/// Replaces `clock_gettime`: the calling thread's virtual time ([`CLOCK_READ_NS`] later
+/// than its last reading), on the realtime clock from 2026-01-01, on the monotonic ones
+/// from a day, on the CPU-time ones from zero. `EINVAL` for another clock.
+///
+/// # Safety
+/// `ts` is null or points to a writable `timespec`, as `clock_gettime` requires.
 #[no_mangle]
-pub extern "C" fn __unfold_sleep(_seconds: std::ffi::c_uint) -> std::ffi::c_uint {
+pub unsafe extern "C" fn __unfold_clock_gettime(clk: libc::clockid_t, ts: *mut libc::timespec) -> c_int {
+    let Some(v) = clock_value(clk, read_clock()) else {
+        crate::sync::set_errno(libc::EINVAL);
+        return -1;
+    };
+    if !ts.is_null() {
+        // SAFETY: by the contract, a non-null `ts` is a writable timespec.
+        unsafe { *ts = timespec(v) };
+    }
+    0
+}
+
+/// Replaces `time`: seconds of the virtual realtime clock ([`__unfold_clock_gettime`]).
+///
+/// # Safety
+/// `t` is null or points to a writable `time_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_time(t: *mut libc::time_t) -> libc::time_t {
+    let v = (REALTIME_START_S * NS_PER_S + read_clock()) / NS_PER_S;
+    if !t.is_null() {
+        // SAFETY: by the contract, a non-null `t` is writable.
+        unsafe { *t = v as libc::time_t };
+    }
+    v as libc::time_t
+}
+
+/// Replaces `gettimeofday`: the virtual realtime clock in microseconds; a time zone, if
+/// asked, is UTC.
+///
+/// # Safety
+/// `tv` is null or points to a writable `struct timeval`; `tz` is null or points to a
+/// writable `struct timezone` (two ints).
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_gettimeofday(tv: *mut libc::timeval, tz: *mut c_int) -> c_int {
+    let v = REALTIME_START_S * NS_PER_S + read_clock();
+    if !tv.is_null() {
+        let tv_usec = ((v % NS_PER_S) / 1000) as libc::suseconds_t;
+        // SAFETY: by the contract, a non-null `tv` is a writable timeval.
+        unsafe { *tv = libc::timeval { tv_sec: (v / NS_PER_S) as libc::time_t, tv_usec } };
+    }
+    if !tz.is_null() {
+        // SAFETY: by the contract, a non-null `tz` points to two writable ints.
+        unsafe { std::ptr::write_bytes(tz, 0, 2) };
+    }
+    0
+}
+
+/// Replaces `clock`: the calling thread's virtual time as processor time, in
+/// microseconds (`CLOCKS_PER_SEC` is 1 000 000).
+#[no_mangle]
+pub extern "C" fn __unfold_clock() -> libc::clock_t {
+    (read_clock() / 1000) as libc::clock_t
+}
+
+/// Replaces `timespec_get`: `TIME_UTC` (1) is the virtual realtime clock; another base is
+/// unsupported (0).
+///
+/// # Safety
+/// `ts` points to a writable `timespec`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_timespec_get(ts: *mut libc::timespec, base: c_int) -> c_int {
+    if base != 1 || ts.is_null() {
+        return 0;
+    }
+    let v = REALTIME_START_S * NS_PER_S + read_clock();
+    // SAFETY: by the contract, `ts` is a writable timespec.
+    unsafe { *ts = timespec(v) };
+    base
+}
+
+/// Replaces `sleep`: returns at once (0: the whole time "elapsed"), the thread's virtual
+/// time that much later. Every schedule is explored whatever the threads' timing, so
+/// sleeping would only cost time.
+#[no_mangle]
+pub extern "C" fn __unfold_sleep(seconds: std::ffi::c_uint) -> std::ffi::c_uint {
+    advance(u64::from(seconds) * NS_PER_S);
     0
 }
 
 /// Replaces `usleep` (see [`__unfold_sleep`]).
 #[no_mangle]
-pub extern "C" fn __unfold_usleep(_micros: libc::useconds_t) -> c_int {
+pub extern "C" fn __unfold_usleep(micros: libc::useconds_t) -> c_int {
+    advance(u64::from(micros) * 1000);
     0
 }
 
 /// Replaces `nanosleep` (see [`__unfold_sleep`]): no time remains.
 ///
 /// # Safety
-/// `rem` is null or points to a `timespec`, as `nanosleep` requires.
+/// `req` is null or points to a `timespec`; `rem` is null or points to a writable one, as
+/// `nanosleep` requires.
 #[no_mangle]
-pub unsafe extern "C" fn __unfold_nanosleep(_req: *const libc::timespec, rem: *mut libc::timespec) -> c_int {
+pub unsafe extern "C" fn __unfold_nanosleep(req: *const libc::timespec, rem: *mut libc::timespec) -> c_int {
+    if !req.is_null() {
+        // SAFETY: by the contract, a non-null `req` is a readable timespec.
+        advance(nanos(unsafe { &*req }));
+    }
     if !rem.is_null() {
         // SAFETY: by the contract, a non-null `rem` is a writable timespec.
         unsafe { *rem = libc::timespec { tv_sec: 0, tv_nsec: 0 } };
     }
+    0
+}
+
+/// Replaces `thrd_sleep` (C11; see [`__unfold_nanosleep`]).
+///
+/// # Safety
+/// As for [`__unfold_nanosleep`].
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_thrd_sleep(req: *const libc::timespec, rem: *mut libc::timespec) -> c_int {
+    // SAFETY: the same contract.
+    unsafe { __unfold_nanosleep(req, rem) }
+}
+
+/// Replaces `clock_nanosleep`: a relative sleep as [`__unfold_nanosleep`]; an absolute
+/// one (`TIMER_ABSTIME`) moves the thread's virtual time to the deadline if it is ahead.
+///
+/// # Safety
+/// As for [`__unfold_nanosleep`].
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_clock_nanosleep(
+    clk: libc::clockid_t,
+    flags: c_int,
+    req: *const libc::timespec,
+    rem: *mut libc::timespec,
+) -> c_int {
+    if flags & libc::TIMER_ABSTIME == 0 {
+        // SAFETY: the same contract.
+        return unsafe { __unfold_nanosleep(req, rem) };
+    }
+    let now = with_rt(|rt| {
+        let t = rt.current;
+        rt.thread(t).clock_ns
+    });
+    let (Some(at), false) = (clock_value(clk, now), req.is_null()) else { return libc::EINVAL };
+    // SAFETY: by the contract, `req` is a readable timespec.
+    let deadline = nanos(unsafe { &*req });
+    advance(deadline.saturating_sub(at));
     0
 }
 
@@ -1492,7 +1678,7 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 68] {
+pub fn shim_table() -> [usize; 75] {
     [
         __unfold_pthread_setcancelstate as *const () as usize,
         __unfold_pthread_setcanceltype as *const () as usize,
@@ -1562,6 +1748,13 @@ pub fn shim_table() -> [usize; 68] {
         __unfold_sleep as *const () as usize,
         __unfold_usleep as *const () as usize,
         __unfold_nanosleep as *const () as usize,
+        __unfold_thrd_sleep as *const () as usize,
+        __unfold_clock_nanosleep as *const () as usize,
+        __unfold_clock_gettime as *const () as usize,
+        __unfold_time as *const () as usize,
+        __unfold_gettimeofday as *const () as usize,
+        __unfold_clock as *const () as usize,
+        __unfold_timespec_get as *const () as usize,
     ]
 }
 

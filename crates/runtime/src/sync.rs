@@ -127,7 +127,7 @@ fn report(kind: DefectKind, msg: String, file: *const c_char, line: c_int) -> ! 
 }
 
 /// Set the calling program's `errno`.
-fn set_errno(e: c_int) {
+pub(crate) fn set_errno(e: c_int) {
     // SAFETY: __errno_location returns the calling OS thread's errno, always valid.
     unsafe { *libc::__errno_location() = e };
 }

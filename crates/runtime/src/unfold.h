@@ -89,7 +89,8 @@ int __unfold_try_pthread_mutex_trylock(pthread_mutex_t *, const char *, int);
 
 /* ---- sleeping ---------------------------------------------------------------------- */
 /* Every schedule is explored whatever the threads' timing, so a sleep only costs time:
- * the shims return at once (crates/runtime/src/shims.rs). */
+ * the shims return at once, the thread's virtual time that much later (the clocks are
+ * virtual: crates/runtime/src/shims.rs, "time"; declared with <time.h> below). */
 /* No header more than pthread.h's (a program may name what <unistd.h> declares): the
  * renamed prototypes of <unistd.h> and <time.h> match these (useconds_t is unsigned int;
  * pthread.h declared struct timespec). */
@@ -185,6 +186,17 @@ __unfold_VERIFIER_atomic_end(void) {
  * failed tries is a spin (crates/runtime/src/memory.rs). */
 #include <semaphore.h>
 #include <time.h>
+/* Virtual clocks (shims.rs, "time"): every thread has its own time, moved by its sleeps
+ * and by one second at each reading, the same in every execution. Function-like renames
+ * (unfold_renames.h): a variable named `time` or `clock` keeps its name. <sys/time.h> is
+ * not included: its renamed prototype of gettimeofday matches this one. */
+struct timeval;
+time_t __unfold_time(time_t *);
+clock_t __unfold_clock(void);
+int __unfold_clock_gettime(clockid_t, struct timespec *);
+int __unfold_clock_nanosleep(clockid_t, int, const struct timespec *, struct timespec *);
+int __unfold_timespec_get(struct timespec *, int);
+int __unfold_gettimeofday(struct timeval *__restrict, void *__restrict);
 #if defined(__has_include)
 #if __has_include(<threads.h>)
 #define __UNFOLD_HAVE_THREADS_H 1
@@ -300,6 +312,7 @@ int __unfold_thrd_join(thrd_t, int *, const char *, int);
 void __unfold_thrd_exit(int, const char *, int) __attribute__((noreturn));
 int __unfold_thrd_detach(thrd_t);
 void __unfold_thrd_yield(void);
+int __unfold_thrd_sleep(const struct timespec *, struct timespec *);
 int __unfold_mtx_init(mtx_t *, int, const char *, int);
 int __unfold_mtx_lock(mtx_t *, const char *, int);
 int __unfold_mtx_trylock(mtx_t *, const char *, int);

@@ -57,6 +57,12 @@
 #define rand_r(s) __unfold_rand_r(s)
 #define srand(...) __unfold_srand(__VA_ARGS__)
 #define srandom(...) __unfold_srand(__VA_ARGS__)
+#define time(...) __unfold_time(__VA_ARGS__)
+#define clock(...) __unfold_clock(__VA_ARGS__)
+#define clock_gettime(...) __unfold_clock_gettime(__VA_ARGS__)
+#define clock_nanosleep(...) __unfold_clock_nanosleep(__VA_ARGS__)
+#define timespec_get(...) __unfold_timespec_get(__VA_ARGS__)
+#define gettimeofday(...) __unfold_gettimeofday(__VA_ARGS__)
 #define strcpy(d, s) __unfold_strcpy(d, s)
 #define strcat(d, s) __unfold_strcat(d, s)
 #ifndef __UNFOLD_SIZE_T_32
@@ -101,6 +107,7 @@
 #define thrd_equal __unfold_pthread_equal
 #define thrd_detach __unfold_thrd_detach
 #define thrd_yield __unfold_thrd_yield
+#define thrd_sleep __unfold_thrd_sleep
 
 #ifdef __UNFOLD_INSTRUMENT
 /* Compiled with -finstrument-functions: functions named __VERIFIER_atomic_* run inside
