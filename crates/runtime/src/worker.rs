@@ -885,6 +885,12 @@ impl CProgram {
         let (resp_r, resp_w) = pipe()?;
         // SAFETY: getpid has no preconditions.
         let parent = unsafe { libc::getpid() };
+        // The last request is the one a worker before this one died in (or none): a new
+        // request is one with a later number. Starting from 0, a worker spawned after a
+        // crash took that request for a new one and could read its fields while the
+        // parent was writing the next (it re-ran the crashed schedule: the execution
+        // after a crash was lost now and then under --keep-going).
+        let seen = self.hdr.one().req_seq.load(Ordering::SeqCst);
         // SAFETY: the parent is single-threaded; the child only uses memory it inherited
         // and async-signal-safe calls until it has set itself up, then never returns.
         let pid = unsafe { libc::fork() };
@@ -897,7 +903,7 @@ impl CProgram {
                 libc::close(req_w);
                 libc::close(resp_r);
             }
-            self.worker_main(parent, req_r, resp_w)
+            self.worker_main(parent, req_r, resp_w, seen)
         }
         // SAFETY: closing the child's ends in the parent.
         unsafe {
@@ -910,7 +916,9 @@ impl CProgram {
     }
 
     /// The worker process: never returns.
-    fn worker_main(&mut self, parent: libc::pid_t, req: c_int, resp: c_int) -> ! {
+    /// `seen`: the number of the last request before the worker was spawned (read by the
+    /// parent before the fork: the child may run after the parent posted the next one).
+    fn worker_main(&mut self, parent: libc::pid_t, req: c_int, resp: c_int, seen: u64) -> ! {
         die_with(parent);
         // SAFETY: process setup calls in the freshly forked, single-threaded child.
         unsafe {
@@ -982,7 +990,7 @@ impl CProgram {
             crate::exec::with_rt(|rt| rt.arena.as_mut().map(|a| a.reset()));
         };
         let mut dirty = false;
-        let mut seen = 0;
+        let mut seen = seen;
         let mut spinner = Spinner::new(WORKER_SPIN);
         loop {
             let h = ctx.hdr;
