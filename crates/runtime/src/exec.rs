@@ -548,6 +548,20 @@ pub(crate) struct Executor {
     coros: Vec<Option<Co>>,
     /// Pending site of each thread (valid after a run for threads still pending).
     pub sites: Vec<Site>,
+    /// Each thread's `errno` while it is suspended. The program's threads are coroutines
+    /// of one OS thread, which has one `errno` (libc's, which libc functions set): it is
+    /// saved when a thread is suspended and restored when it resumes, so that each
+    /// thread sees its own, as with pthreads ([`errno_addr`] keeps its accesses out of
+    /// the race detector and of `--memory sc`'s steps).
+    errnos: Vec<c_int>,
+}
+
+/// The address of the OS thread's `errno` (the one every program thread uses, saved and
+/// restored per thread by [`Executor::resume`]); accesses to it are not shared memory.
+pub(crate) fn errno_addr() -> u64 {
+    // SAFETY: __errno_location returns the calling OS thread's errno, always valid; the
+    // program's threads all run on the worker's one OS thread.
+    unsafe { libc::__errno_location() as u64 }
 }
 
 impl std::fmt::Debug for Executor {
@@ -558,7 +572,17 @@ impl std::fmt::Debug for Executor {
 
 impl Executor {
     pub fn new(main: MainFn, argv: Vec<*mut c_char>, stacks: Stacks, tls: Option<TlsBlocks>) -> Self {
-        Executor { main, argv, stacks, tls, blocks: Vec::new(), coros: Vec::new(), sites: Vec::new() }
+        crate::memory::ERRNO_ADDR.store(errno_addr(), std::sync::atomic::Ordering::Relaxed);
+        Executor {
+            main,
+            argv,
+            stacks,
+            tls,
+            blocks: Vec::new(),
+            coros: Vec::new(),
+            sites: Vec::new(),
+            errnos: Vec::new(),
+        }
     }
 
     fn slot(&mut self, t: ThreadId) -> usize {
@@ -567,6 +591,7 @@ impl Executor {
             self.coros.resize_with(i + 1, || None);
             self.sites.resize(i + 1, 0);
             self.blocks.resize(i + 1, 0);
+            self.errnos.resize(i + 1, 0);
         }
         i
     }
@@ -599,6 +624,7 @@ impl Executor {
             run_body(t, body, y);
         });
         self.coros[i] = Some(co);
+        self.errnos[i] = 0;
         with_rt(|rt| rt.thread(t).exists = true);
         Ok(self.resume(t, 0))
     }
@@ -610,7 +636,13 @@ impl Executor {
         let i = t.index();
         crate::tls::set_current(self.blocks[i]);
         let co = self.coros[i].as_mut().expect("unfold bug: resuming a thread without a coroutine");
-        let r = match co.resume(v) {
+        let errno = errno_addr() as *mut c_int;
+        // SAFETY: the OS thread's errno, always valid (`errno_addr`).
+        unsafe { *errno = self.errnos[i] };
+        let resumed = co.resume(v);
+        // SAFETY: as above.
+        self.errnos[i] = unsafe { *errno };
+        let r = match resumed {
             CoroutineResult::Yield(Yield::Pending(a, site)) => {
                 self.sites[i] = site;
                 Some(a)

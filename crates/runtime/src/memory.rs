@@ -56,6 +56,10 @@ pub fn memory_addr(o: ObjId) -> u64 {
     o.0 & !7
 }
 
+/// The address of the worker's `errno` ([`crate::exec::errno_addr`]), set when the
+/// executor is made: accesses to it are thread-local, not shared memory.
+pub(crate) static ERRNO_ADDR: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(u64::MAX - 8);
+
 /// Most data-race defects one execution records.
 const MAX_RACES: usize = 16;
 
@@ -964,6 +968,10 @@ pub unsafe extern "C" fn __unfold_mem_access(
 ) {
     LAST_ACCESS_RA.store(ra as u64, std::sync::atomic::Ordering::Relaxed);
     let (a, site) = (addr as u64, code_site(ra));
+    if a.wrapping_sub(ERRNO_ADDR.load(std::sync::atomic::Ordering::Relaxed)) < 4 {
+        // `errno`: each thread's own (saved and restored with the thread: exec.rs).
+        return;
+    }
     // SAFETY: tsan.c passes a pointer to its own live local context, or null.
     let local = if ctx.is_null() { None } else { Some(unsafe { &*ctx }) };
     let frame = local.map_or(0, |c| c.frame as u64);
