@@ -1221,6 +1221,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_lock(
         }
         crate::memory::spin_before_lock(ObjId(addr), site_file_line(file, line));
         visible(Action::Lock(ObjId(addr)), file, line);
+        crate::sync::mutex_still_live(addr, "locks", file, line);
         with_rt(|rt| rt.held.insert(addr, (me, 1)));
         0
     })
@@ -1246,7 +1247,9 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_trylock(
             Relock::Deadlock | Relock::Refused => return libc::EBUSY,
             Relock::NotHeld => {}
         }
-        if visible(Action::TryLock(ObjId(addr), false), file, line) == 1 {
+        let took = visible(Action::TryLock(ObjId(addr), false), file, line) == 1;
+        crate::sync::mutex_still_live(addr, "locks", file, line);
+        if took {
             with_rt(|rt| rt.held.insert(addr, (me, 1)));
             0
         } else {

@@ -592,6 +592,36 @@ fn check_sem(s: *const libc::sem_t, what: &str, file: *const c_char, line: c_int
     check_live(s.cast(), SEM_SIZE, "semaphore", " (sem_init)", what, file, line)
 }
 
+/// After the visible step of an operation on the object at `addr` (checked live when
+/// the call began): another thread may have destroyed it while this one waited to be
+/// scheduled — the destroy is a visible step on the object too, so the explorers order
+/// the two both ways, and a check made only when the call began missed this order.
+/// `destroyed` is the marker a destroy leaves (`DEAD` for semaphores and barriers,
+/// `DESTROYED` for mutexes, condition variables and read-write locks).
+pub(crate) fn still_live(
+    addr: u64,
+    destroyed_by: (u32, DefectKind, &str),
+    what: &str,
+    file: *const c_char,
+    line: c_int,
+) {
+    let (mark, kind, noun) = destroyed_by;
+    // SAFETY: checked readable when the call began; the program's object stays mapped.
+    if unsafe { marker(addr) } == mark {
+        report(kind, format!("{} {what} {noun} {addr:#x}, which was destroyed", current()), file, line);
+    }
+}
+
+/// [`still_live`] for a semaphore.
+fn sem_still_live(addr: u64, what: &str, file: *const c_char, line: c_int) {
+    still_live(addr, (DEAD, DefectKind::SyncMisuse, "semaphore"), what, file, line);
+}
+
+/// [`still_live`] for a mutex.
+pub(crate) fn mutex_still_live(addr: u64, what: &str, file: *const c_char, line: c_int) {
+    still_live(addr, (DESTROYED, DefectKind::MutexMisuse, "mutex"), what, file, line);
+}
+
 /// Replaces `sem_init` (`pshared` is ignored: there is one process).
 ///
 /// # Safety
@@ -626,13 +656,16 @@ pub unsafe extern "C" fn __unfold_sem_wait(s: *mut libc::sem_t, file: *const c_c
     crate::shims::guard(|| {
         let addr = check_sem(s, "waits on", file, line);
         visible(Action::SemWait(ObjId(addr)), file, line);
+        sem_still_live(addr, "waits on", file, line);
         0
     })
 }
 
 fn sem_try(s: *mut libc::sem_t, fail_errno: c_int, file: *const c_char, line: c_int) -> c_int {
     let addr = check_sem(s, "waits on", file, line);
-    if visible(Action::SemTryWait(ObjId(addr), false), file, line) == 1 {
+    let took = visible(Action::SemTryWait(ObjId(addr), false), file, line) == 1;
+    sem_still_live(addr, "waits on", file, line);
+    if took {
         0
     } else {
         crate::memory::log_sync_read(ObjId(addr));
@@ -673,6 +706,7 @@ pub unsafe extern "C" fn __unfold_sem_post(s: *mut libc::sem_t, file: *const c_c
     crate::shims::guard(|| {
         let addr = check_sem(s, "posts", file, line);
         visible(Action::SemPost(ObjId(addr)), file, line);
+        sem_still_live(addr, "posts", file, line);
         0
     })
 }
@@ -691,6 +725,7 @@ pub unsafe extern "C" fn __unfold_sem_getvalue(
     crate::shims::guard(|| {
         let addr = check_sem(s, "reads", file, line);
         let v = visible(Action::SemValue(ObjId(addr)), file, line);
+        sem_still_live(addr, "reads", file, line);
         if out.is_null() {
             report(DefectKind::Crash, "sem_getvalue with a null result pointer".into(), file, line);
         }
@@ -708,6 +743,10 @@ pub unsafe extern "C" fn __unfold_sem_getvalue(
 pub unsafe extern "C" fn __unfold_sem_destroy(s: *mut libc::sem_t, file: *const c_char, line: c_int) -> c_int {
     crate::shims::guard(|| {
         let addr = check_sem(s, "destroys", file, line);
+        // A read of the value: a visible step dependent with every wait and post, so
+        // that the explorers order them with the destroy both ways (`still_live`).
+        visible(Action::SemValue(ObjId(addr)), file, line);
+        sem_still_live(addr, "destroys", file, line);
         // SAFETY: the program's sem_t, checked readable.
         unsafe { set_marker(addr, DEAD) };
         0
@@ -790,6 +829,7 @@ fn rw_lock(
         (Some(_), false) => visible(Action::TryRdLock(o, false), file, line) == 1,
         (Some(_), true) => visible(Action::TryWrLock(o, false), file, line) == 1,
     };
+    still_live(addr, (DESTROYED, DefectKind::MutexMisuse, "read-write lock"), "locks", file, line);
     if ok {
         rw_took(addr, me, write);
         0
