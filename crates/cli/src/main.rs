@@ -76,8 +76,8 @@ incomplete|error), executions, maximal_configurations, ssb, events (QPOR: the ev
 unfolding created; other explorers: the distinct events of the executions explored with \
 --dot, else null: counting them costs memory per event), \
 steps, elapsed_s, peak_rss_bytes, algorithm, isolation, stopped_early (timeout or signal when \
-defects were found before --timeout or a signal cut a --keep-going exploration short: the list \
-may be partial; else null), defects: [{kind, message, thread, \
+--timeout or a signal cut the exploration short: an incomplete verdict, or with --keep-going a \
+defect list that may be partial; else null), defects: [{kind, message, thread, \
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
 kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, data-race, \
 use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, heap-buffer-overflow, livelock, bound, timeout; \
@@ -1010,9 +1010,9 @@ fn check(a: CheckArgs) -> Result<u8> {
     if a.json {
         let mut j = serde_json::json!({
             "verdict": verdict,
-            // Defects found before a --timeout or a signal cut the exploration short
-            // (with --keep-going): the list may be partial.
-            "stopped_early": (verdict == "defect" && interrupted).then_some(if timed_out { "timeout" } else { "signal" }),
+            // What cut the exploration short: the reason for an incomplete verdict, or
+            // (defects found with --keep-going) why the list may be partial.
+            "stopped_early": interrupted.then_some(if timed_out { "timeout" } else { "signal" }),
             "algorithm": alg.name(),
             "executions": stats.executions,
             "maximal_configurations": stats.maximal_configurations,

@@ -812,6 +812,10 @@ fn stack_overflow_names_thread_and_function() {
     let out = unfold(&dir, &["check", "stack_overflow.c", "--json"]);
     let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(j["defects"][0]["message"], "stack overflow in thread t1 in function `recurse`", "{j}");
+    // Run out inside the memory hook's prologue (the stack pointer in the guard page).
+    let out = unfold(&dir, &["check", "stack_overflow_in_hook.c", "--json"]);
+    let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(j["defects"][0]["message"], "stack overflow in thread t1 in function `walk`", "{j}");
     let tmp = tempfile::tempdir().expect("temp dir");
     std::fs::write(
         tmp.path().join("big.c"),

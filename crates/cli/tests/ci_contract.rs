@@ -629,7 +629,7 @@ fn the_default_algorithm_gives_way_on_a_program_it_does_not_support_a_named_one_
 
 /// A `--keep-going` run that finds a defect and is then cut short by `--timeout` says
 /// that the list may be partial (text and JSON); a run that stops at its first defect,
-/// as asked, does not.
+/// as asked, does not; an incomplete run names the time-out as its reason.
 #[test]
 fn a_keep_going_run_cut_by_the_timeout_says_its_list_may_be_partial() {
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -656,4 +656,10 @@ fn a_keep_going_run_cut_by_the_timeout_says_its_list_may_be_partial() {
     let out = unfold(tmp.path(), &["check", "many.c", "--json"]);
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!((j["verdict"].as_str(), j["stopped_early"].is_null()), (Some("defect"), true), "{j}");
+    // Without a defect, the time-out is the reason for the incomplete verdict.
+    let src = std::fs::read_to_string(tmp.path().join("many.c")).expect("many.c");
+    write(tmp.path(), "many_ok.c", &src.replace("assert(x < 100); assert(x < 10); ", ""));
+    let out = unfold(tmp.path(), &["check", "many_ok.c", "--timeout", "1", "--json"]);
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!((j["verdict"].as_str(), j["stopped_early"].as_str()), (Some("incomplete"), Some("timeout")), "{j}");
 }

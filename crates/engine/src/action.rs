@@ -701,7 +701,10 @@ impl Action {
             | Action::Unlock(_, false)
             | Action::RdLock(_)
             | Action::TryRdLock(..)
-            | Action::RwUnlock(_, false) => Access::Read,
+            | Action::RwUnlock(_, false)
+            // Leaving a barrier changes only the leaver's own entry: two leaves commute
+            // (the order in which the waiters of a round return is not observable).
+            | Action::BarrierLeave(_) => Access::Read,
             _ => Access::Write,
         }
     }
@@ -987,6 +990,15 @@ mod tests {
     const T1: ThreadId = ThreadId(1);
     const M: ObjId = ObjId(7);
     const X: ObjId = ObjId(8);
+
+    #[test]
+    fn leaves_of_one_barrier_commute_under_read_read_independence_only() {
+        let (arrive, leave) = (Action::BarrierArrive(M, false), Action::BarrierLeave(M));
+        let rr = Independence::ReadReadIndependent;
+        assert!(!rr.dependent(T0, leave, T1, leave), "the order the waiters leave in is not observable");
+        assert!(rr.dependent(T0, leave, T1, arrive) && rr.dependent(T0, arrive, T1, arrive));
+        assert!(Independence::AllDependent.dependent(T0, leave, T1, leave), "QPOR orders them");
+    }
 
     #[test]
     fn mutex_operations_on_one_mutex_are_dependent() {

@@ -159,7 +159,14 @@ extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void
                         }
                         fp = next;
                     }
-                    let words = sp as *const u64;
+                    // A stack overflow that faulted in the hook's own prologue leaves the
+                    // stack pointer in the guard page the fault hit: scan from the page
+                    // above it, the last mapped one (reading at the stack pointer faulted
+                    // again and lost the program's frame).
+                    let fault = if info.is_null() { 0 } else { (*info).si_addr() as u64 };
+                    let page = fault & !0xfff;
+                    let from = if fault != 0 && sp >= page && sp < page + 0x1000 { page + 0x1000 } else { sp };
+                    let words = from as *const u64;
                     for i in 0..2048 {
                         if found {
                             break;
