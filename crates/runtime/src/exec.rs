@@ -319,6 +319,8 @@ pub(crate) struct ThreadRt {
     /// The thread's virtual time, in nanoseconds since the execution began
     /// ([`crate::shims::__unfold_clock_gettime`]): a child starts at its creator's.
     pub clock_ns: u64,
+    /// `Rt::steps_done` at the thread's last reading of a clock.
+    pub clock_steps: usize,
     /// `pthread_setcancelstate` / `pthread_setcanceltype`: (disabled, asynchronous). No
     /// thread is ever cancelled (`pthread_cancel` is refused), so they only answer the
     /// next call's `old`.

@@ -318,6 +318,11 @@ pub(crate) struct SpinTracker {
     /// is unknown). Not reset by [`SpinTracker::clear`]: what the runtime left below a
     /// frame stays there until the program overwrites it.
     dirty: usize,
+    /// The thread read a clock since the visits began (`shims.rs`, "time").
+    pub clocked: bool,
+    /// Time already jumped for this loop (see [`checkpoint`]): set by the jump, reset
+    /// by any change.
+    pub jumped: bool,
 }
 
 /// Whether [`program_code_begins`] zeroes the stack window (where `tsan.c` implements
@@ -353,6 +358,8 @@ impl SpinTracker {
         }
         self.deferred = None;
         self.plain_reads = 0;
+        self.clocked = false;
+        self.jumped = false;
     }
 
     /// Whether the tracker holds anything a change would forget.
@@ -578,6 +585,16 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
         site_visits += 1;
         v.comparable && v.same_state(*hash.get_or_insert_with(|| state_hash(&ctx.regs, stack)), &ctx.regs, stack)
     });
+    if same.is_some() && spin.clocked && !spin.jumped {
+        // A loop that read a clock comes back to a state it was in: time passes instead,
+        // once (readings are frozen between the thread's visible steps: shims.rs,
+        // "time"): the next iteration reads a clock a day later and may leave on a
+        // deadline; if it comes back again, it waits as any other loop.
+        spin.clear();
+        spin.jumped = true;
+        th.clock_ns = th.clock_ns.saturating_add(crate::shims::CLOCK_JUMP_NS);
+        return None;
+    }
     let Some(i) = same else {
         if spin.live < MAX_VISITS {
             if spin.live == spin.visits.len() {

@@ -260,18 +260,27 @@ pub extern "C" fn __unfold_random() -> std::ffi::c_long {
 // ---- time -------------------------------------------------------------------------------
 //
 // Time is virtual: every schedule is explored whatever the threads' timing, so the clock
-// only has to be deterministic and to move. Each thread has its own time (`clock_ns`,
-// nanoseconds since the execution began; a child starts at its creator's): a sleep adds
-// its duration at once, and every reading of a clock adds [`CLOCK_READ_NS`] first, so that
-// a loop waiting for a deadline reaches it within a few iterations (its give-up is
-// explored) instead of becoming a spin that never gives up, and a seed taken from the
-// clock is the same in every execution (a replay gets the same values). A reading is a
-// change for spin detection (`__unfold_spin_changed`: the loop may leave on it); a sleep
-// is not (`while (!done) sleep(1);` stays a spin-wait).
+// only has to be deterministic and to move when the program needs it to. Each thread has
+// its own time (`clock_ns`, nanoseconds since the execution began; a child starts at its
+// creator's: a shared clock would make each reading depend on the other threads'
+// readings, which the explorers do not order). A sleep adds its duration. A reading of a
+// clock adds nothing when the thread made a visible step since its last reading: a loop
+// that recomputes a deadline around a timed wait (`clock_gettime(&ts); ts.tv_sec += 1;
+// pthread_cond_timedwait(..., &ts)`), or that keeps a time stamp (`last = time(NULL)`),
+// comes back to the same state and waits like any other loop, instead of being explored
+// iteration by iteration. Readings with no visible step between them (a busy delay on
+// the clock, which has no scheduling point to wait at) move it by [`CLOCK_TICK_NS`]. And
+// when a loop that read a clock comes back to a state it was in, its thread's time jumps
+// by [`CLOCK_JUMP_NS`], once (`memory::checkpoint`): a loop that gives up at a deadline
+// (`while (!ready) if (time(NULL) - start > 2) give_up();`) reaches it and its give-up is
+// explored. The values are the same in every execution (a seed from the clock replays).
 
-/// The virtual time a reading of any clock takes: one second, so that a deadline of a
-/// few seconds comes within a few iterations of a loop that watches it.
-pub const CLOCK_READ_NS: u64 = 1_000_000_000;
+/// What a reading of a clock adds when the thread made no visible step since its last
+/// reading: a millisecond.
+pub const CLOCK_TICK_NS: u64 = 1_000_000;
+/// How far a thread's time jumps when a loop that read a clock repeats a state: a day,
+/// past any deadline a program sets.
+pub const CLOCK_JUMP_NS: u64 = 86_400 * NS_PER_S;
 /// `CLOCK_REALTIME` when an execution begins: 2026-01-01T00:00:00Z.
 const REALTIME_START_S: u64 = 1_767_225_600;
 /// `CLOCK_MONOTONIC` (and `CLOCK_BOOTTIME`) when an execution begins: a day of uptime.
@@ -289,11 +298,20 @@ fn advance(ns: u64) -> u64 {
 }
 
 /// A reading of the calling thread's virtual time (nanoseconds since the execution
-/// began), after the reading's own [`CLOCK_READ_NS`].
+/// began): [`CLOCK_TICK_NS`] later than the last one if the thread made no visible step
+/// since. Noted for spin detection (`SpinTracker::clocked`).
 fn read_clock() -> u64 {
-    let now = advance(CLOCK_READ_NS);
-    crate::memory::__unfold_spin_changed();
-    now
+    with_rt(|rt| {
+        let steps = rt.steps_done;
+        let t = rt.current;
+        let th = rt.thread(t);
+        if th.clock_steps == steps {
+            th.clock_ns = th.clock_ns.saturating_add(CLOCK_TICK_NS);
+        }
+        th.clock_steps = steps;
+        th.spin.clocked = true;
+        th.clock_ns
+    })
 }
 
 /// The value of clock `clk` at virtual time `now`, in nanoseconds; `None` for a clock
@@ -319,9 +337,9 @@ fn nanos(ts: &libc::timespec) -> u64 {
     (ts.tv_sec.max(0) as u64).saturating_mul(NS_PER_S).saturating_add(ts.tv_nsec.max(0) as u64)
 }
 
-/// Replaces `clock_gettime`: the calling thread's virtual time ([`CLOCK_READ_NS`] later
-/// than its last reading), on the realtime clock from 2026-01-01, on the monotonic ones
-/// from a day, on the CPU-time ones from zero. `EINVAL` for another clock.
+/// Replaces `clock_gettime`: the calling thread's virtual time ([`read_clock`]), on the
+/// realtime clock from 2026-01-01, on the monotonic ones from a day, on the CPU-time
+/// ones from zero. `EINVAL` for another clock.
 ///
 /// # Safety
 /// `ts` is null or points to a writable `timespec`, as `clock_gettime` requires.

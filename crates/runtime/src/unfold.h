@@ -186,8 +186,8 @@ __unfold_VERIFIER_atomic_end(void) {
  * failed tries is a spin (crates/runtime/src/memory.rs). */
 #include <semaphore.h>
 #include <time.h>
-/* Virtual clocks (shims.rs, "time"): every thread has its own time, moved by its sleeps
- * and by one second at each reading, the same in every execution. Function-like renames
+/* Virtual clocks (shims.rs, "time"): every thread has its own time, moved by its sleeps,
+ * frozen between its visible steps, the same in every execution. Function-like renames
  * (unfold_renames.h): a variable named `time` or `clock` keeps its name. <sys/time.h> is
  * not included: its renamed prototype of gettimeofday matches this one. */
 struct timeval;
