@@ -337,9 +337,9 @@ fn nanos(ts: &libc::timespec) -> u64 {
     (ts.tv_sec.max(0) as u64).saturating_mul(NS_PER_S).saturating_add(ts.tv_nsec.max(0) as u64)
 }
 
-/// Replaces `clock_gettime`: the calling thread's virtual time (a per-thread time, frozen between its visible steps), on the
-/// realtime clock from 2026-01-01, on the monotonic ones from a day, on the CPU-time
-/// ones from zero. `EINVAL` for another clock.
+/// Replaces `clock_gettime`: the calling thread's virtual time (its own, frozen between
+/// its visible steps), on the realtime clock from 2026-01-01, on the monotonic ones from
+/// a day, on the CPU-time ones from zero. `EINVAL` for another clock.
 ///
 /// # Safety
 /// `ts` is null or points to a writable `timespec`, as `clock_gettime` requires.
