@@ -236,6 +236,8 @@ struct Visit {
     /// loop iteration may write for the first time is a function of the thread's own
     /// history (see [`SpinTracker::dirty`]).
     comparable: bool,
+    /// [`SpinTracker::clock_reads`] then.
+    clocks: u32,
 }
 
 /// A hash of a local state (registers and stack bytes), for [`Visit::hash`].
@@ -318,8 +320,8 @@ pub(crate) struct SpinTracker {
     /// is unknown). Not reset by [`SpinTracker::clear`]: what the runtime left below a
     /// frame stays there until the program overwrites it.
     dirty: usize,
-    /// The thread read a clock since the visits began (`shims.rs`, "time").
-    pub clocked: bool,
+    /// Readings of a clock since the visits began (`shims.rs`, "time").
+    pub clock_reads: u32,
     /// Time already jumped for this loop (see [`checkpoint`]): set by the jump, reset
     /// by any change.
     pub jumped: bool,
@@ -358,7 +360,7 @@ impl SpinTracker {
         }
         self.deferred = None;
         self.plain_reads = 0;
-        self.clocked = false;
+        self.clock_reads = 0;
         self.jumped = false;
     }
 
@@ -585,11 +587,12 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
         site_visits += 1;
         v.comparable && v.same_state(*hash.get_or_insert_with(|| state_hash(&ctx.regs, stack)), &ctx.regs, stack)
     });
-    if same.is_some() && spin.clocked && !spin.jumped {
-        // A loop that read a clock comes back to a state it was in: time passes instead,
-        // once (readings are frozen between the thread's visible steps: shims.rs,
-        // "time"): the next iteration reads a clock a day later and may leave on a
-        // deadline; if it comes back again, it waits as any other loop.
+    let clocks = spin.clock_reads;
+    if same.is_some_and(|i| clocks > spin.visits[i].clocks) && !spin.jumped {
+        // A loop whose iteration read a clock comes back to a state it was in: time
+        // passes instead, once (readings are frozen between the thread's visible steps:
+        // shims.rs, "time"): the next iteration reads a clock a day later and may leave
+        // on a deadline; if it comes back again, it waits as any other loop.
         spin.clear();
         spin.jumped = true;
         th.clock_ns = th.clock_ns.saturating_add(crate::shims::CLOCK_JUMP_NS);
@@ -605,6 +608,7 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
             let comparable = fresh || site_visits > 0;
             let hash = if comparable { hash.unwrap_or_else(|| state_hash(&ctx.regs, stack)) } else { 0 };
             spin.visits[spin.live].record(site, hash, &ctx.regs, stack, nreads, nlocks, comparable);
+            spin.visits[spin.live].clocks = clocks;
             spin.live += 1;
         } else {
             spin.clear();
@@ -664,6 +668,7 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
     // A match compared the hash.
     let hash = hash.expect("hashed to compare");
     spin.visits[i].record(site, hash, &ctx.regs, stack, nreads, nlocks, true);
+    spin.visits[i].clocks = clocks;
     None
 }
 

@@ -299,7 +299,7 @@ fn advance(ns: u64) -> u64 {
 
 /// A reading of the calling thread's virtual time (nanoseconds since the execution
 /// began): [`CLOCK_TICK_NS`] later than the last one if the thread made no visible step
-/// since. Noted for spin detection (`SpinTracker::clocked`).
+/// since. Counted for spin detection (`SpinTracker::clock_reads`).
 fn read_clock() -> u64 {
     with_rt(|rt| {
         let steps = rt.steps_done;
@@ -309,7 +309,7 @@ fn read_clock() -> u64 {
             th.clock_ns = th.clock_ns.saturating_add(CLOCK_TICK_NS);
         }
         th.clock_steps = steps;
-        th.spin.clocked = true;
+        th.spin.clock_reads = th.spin.clock_reads.saturating_add(1);
         th.clock_ns
     })
 }
