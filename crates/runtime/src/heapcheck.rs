@@ -16,11 +16,13 @@
 //! - **A free is a write to the whole block for the race detector**, and a thread's exit
 //!   a write to its whole stack ([`RaceDetector::on_free`](unfold_engine::race::RaceDetector::on_free)):
 //!   an access by another thread that is not ordered with it by happens-before is a
-//!   [`DefectKind::DataRace`] naming the free. Which of the two ran first in the
+//!   [`DefectKind::DataRace`] naming the free (under `--memory sc`, where every shared
+//!   access synchronises and races are no defects, the [`DefectKind::UseAfterFree`] of
+//!   the schedule that runs the free first). Which of the two ran first in the
 //!   execution does not matter: an access made *after* an unordered free is reported as
-//!   the same data race (the free's epoch is kept with the block), not as a use after
-//!   free — so, as for every race (`unfold_engine::race`), one execution per trace of
-//!   the synchronising operations finds it. An access the free happens before is a
+//!   the same defect, at the access, in the same words (the free's epoch is kept with
+//!   the block) — so, as for every race (`unfold_engine::race`), one execution per trace
+//!   of the synchronising operations finds it. An access the free happens before is a
 //!   [`DefectKind::UseAfterFree`] (or [`DefectKind::StackUseAfterExit`]).
 //!
 //! A NULL dereference stays what it is: a crash (SIGSEGV) reported with its faulting line.
@@ -396,12 +398,18 @@ impl HeapCheck {
 
 /// Record a defect of the current thread (it goes on), once per (kind, two sites).
 fn report(rt: &mut Rt, kind: DefectKind, key: (Site, Site), site: Site, message: String) {
+    let t = rt.current;
+    report_as(rt, t, kind, key, site, message);
+}
+
+/// [`report`] as thread `t`'s.
+fn report_as(rt: &mut Rt, t: ThreadId, kind: DefectKind, key: (Site, Site), site: Site, message: String) {
     let k = (kind, key.0, key.1);
     if rt.heap.reported.len() >= MAX_REPORTS || rt.heap.reported.contains(&k) {
         return;
     }
     rt.heap.reported.push(k);
-    let d = Defect { kind, message, thread: rt.current, site: (site != 0).then_some(site), after_steps: rt.steps_done };
+    let d = Defect { kind, message, thread: t, site: (site != 0).then_some(site), after_steps: rt.steps_done };
     rt.defects.push(d);
 }
 
@@ -426,13 +434,7 @@ fn unordered_end(rt: &mut Rt, kind: DefectKind, what: &str, end: (ThreadId, Site
     } else {
         (kind, format!("{what}: {how}, so another schedule runs {first} first"))
     };
-    let k = (kind, at_end, site);
-    if rt.heap.reported.len() >= MAX_REPORTS || rt.heap.reported.contains(&k) {
-        return;
-    }
-    rt.heap.reported.push(k);
-    let d = Defect { kind, message, thread: t, site: (site != 0).then_some(site), after_steps: rt.steps_done };
-    rt.defects.push(d);
+    report_as(rt, t, kind, (at_end, site), site, message);
 }
 
 fn verb(write: bool) -> &'static str {
