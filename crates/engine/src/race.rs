@@ -342,7 +342,7 @@ pub const MAX_FREE_RACES: usize = 16;
 
 /// Add `r` to the races of a free (in address order) unless one with the same earlier
 /// site is there: the runtime reports a pair of sites once, whichever ran first.
-fn push_free_race(races: &mut Vec<Race>, r: Race) {
+pub(crate) fn push_free_race(races: &mut Vec<Race>, r: Race) {
     if races.len() < MAX_FREE_RACES && !races.iter().any(|x| x.first.site == r.first.site) {
         races.push(r);
     }
@@ -1059,8 +1059,8 @@ impl RaceDetector {
     /// The end of the life of `[addr, addr + size)` by thread `t` (`free` of a heap
     /// block, or the exit of the thread whose stack it is): like a write to every byte,
     /// it races with every earlier access by another thread that does not happen before
-    /// it. Returns the races in address order, one per word and per site of an earlier access
-    /// (the lowest byte of each; at most [`MAX_FREE_RACES`]), and forgets the range's
+    /// it. Returns the races in address order, one per word and per site of an earlier
+    /// access (the lowest byte of each; at most [`MAX_FREE_RACES`]), and forgets the range's
     /// shadow state (any later access is a use after the end of life, which the
     /// runtime's own checks report against the free's epoch).
     ///

@@ -167,9 +167,7 @@ impl RaceDetector {
         }
         let mut races: Vec<Race> = Vec::new();
         for r in words.into_values() {
-            if races.len() < super::MAX_FREE_RACES && !races.iter().any(|x| x.first.site == r.first.site) {
-                races.push(r);
-            }
+            super::push_free_race(&mut races, r);
         }
         races
     }

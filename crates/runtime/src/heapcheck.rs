@@ -423,11 +423,10 @@ fn report_as(rt: &mut Rt, t: ThreadId, kind: DefectKind, key: (Site, Site), site
 fn unordered_end(rt: &mut Rt, kind: DefectKind, what: &str, end: (ThreadId, Site), access: (ThreadId, Site, &str)) {
     let (u, at_end) = end;
     let (t, site, verb) = access;
-    let (ends, first) = match kind {
-        DefectKind::UseAfterFree => ("frees it", "the free"),
-        _ => ("exits", "the exit"),
+    let (ends, first, stack) = match kind {
+        DefectKind::UseAfterFree => ("frees it", "the free", ""),
+        _ => ("exits", "the exit", " (the stack dies with its thread)"),
     };
-    let stack = if kind == DefectKind::UseAfterFree { "" } else { " (the stack dies with its thread)" };
     let how = format!("{t} {verb} it{} and {u} {ends}{}, not ordered by synchronisation{stack}", at(site), at(at_end));
     let (kind, message) = if rt.mem.races() {
         (DefectKind::DataRace, format!("data race on {what}: {how}"))
@@ -569,7 +568,7 @@ pub(crate) fn on_free(rt: &mut Rt, p: u64, site: Site, what: &str) -> Freed {
     }
     if tracking {
         for r in rt.mem.detector.on_free(t, p, len, site) {
-            let what = format!("{} (at offset {})", describe(&b), r.addr.saturating_sub(b.start));
+            let what = format!("offset {} of {}", r.addr.saturating_sub(b.start), describe(&b));
             let access = (r.first.thread, r.first.site, verb(r.first.write));
             unordered_end(rt, DefectKind::UseAfterFree, &what, (t, site), access);
         }
@@ -674,7 +673,7 @@ fn freed_use(rt: &mut Rt, addr: u64, what: &str, verb: &str, site: Site) {
         let msg = format!("{t} {what} at offset {off} of {} after {} freed it{}", describe(&b), d.thread, at(d.site));
         report(rt, DefectKind::UseAfterFree, (d.site, site), site, msg);
     } else {
-        let what = format!("{} (at offset {off})", describe(&b));
+        let what = format!("offset {off} of {}", describe(&b));
         unordered_end(rt, DefectKind::UseAfterFree, &what, (d.thread, d.site), (t, site, verb));
     }
 }

@@ -1108,11 +1108,10 @@ pub unsafe extern "C" fn __unfold_mem_access(
                 crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
                 if !own {
                     let t = rt.current;
-                    let op = if write != 0 { AtomicOp::Rmw } else { AtomicOp::Load };
-                    sc_happens_before(rt, t, a, size as u64, op, site);
-                }
-                if write != 0 && !own {
-                    plain_write(rt, a, size);
+                    sc_happens_before(rt, t, a, size as u64, write != 0, site);
+                    if write != 0 {
+                        plain_write(rt, a, size);
+                    }
                 }
             });
         }
@@ -1121,30 +1120,18 @@ pub unsafe extern "C" fn __unfold_mem_access(
 
 /// Happens-before of a shared access under `--memory sc` (plain or atomic: every one is
 /// a synchronising step there), for the checks of frees and thread exits
-/// (crate::heapcheck): a read acquires every earlier write to its words, a write (or a
-/// read-modify-write) adds what its thread did so far to them. Joined, never replaced:
+/// (crate::heapcheck): a read acquires every earlier write to its words, a write (`write`:
+/// also a read-modify-write) adds what its thread did so far to them. Joined, never replaced:
 /// this orders at least what reads-from orders, so a free it leaves unordered with an
 /// access is unordered in the program's own happens-before too, and some schedule runs
 /// the free first. Keyed by memory object (the word; low bit set, so never a
 /// synchronising object's id); which write a read read is the same in every schedule of
 /// the trace, so is the answer.
-fn sc_happens_before(
-    rt: &mut crate::exec::Rt,
-    t: unfold_engine::ThreadId,
-    a: u64,
-    size: u64,
-    op: AtomicOp,
-    site: Site,
-) {
-    let (write, mo) = match op {
-        AtomicOp::Load | AtomicOp::FailedRmw => (false, MemoryOrder::Acquire),
-        AtomicOp::Store | AtomicOp::Rmw => (true, MemoryOrder::AcqRel),
-        AtomicOp::Fence => return,
-    };
+fn sc_happens_before(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, a: u64, size: u64, write: bool, site: Site) {
+    let (op, mo) = if write { (AtomicOp::Rmw, MemoryOrder::AcqRel) } else { (AtomicOp::Load, MemoryOrder::Acquire) };
     let end = a.saturating_add(size.max(1));
     let mut w = a & !7;
     while w < end {
-        let op = if write { AtomicOp::Rmw } else { AtomicOp::Load };
         let (lo, hi) = (a.max(w), end.min(w + 8));
         // Races between these accesses are none (they are all atomic for the detector);
         // a free's race is reported by heapcheck.
@@ -1275,7 +1262,7 @@ pub extern "C" fn __unfold_mem_atomic_post(
         // Synchronisation is per location (the exact address), not per word: a store to
         // a neighbour in the same word must not replace what this location released.
         if !rt.mem.races() {
-            return sc_happens_before(rt, t, a, size as u64, op, code_site(ra));
+            return sc_happens_before(rt, t, a, size as u64, write, code_site(ra));
         }
         let mo = MemoryOrder::from_tsan(mo);
         let race = rt.mem.detector.atomic_access(t, ObjId(a), op, mo, a, size as u64, write, code_site(ra));
@@ -1357,20 +1344,23 @@ pub fn check_tsan_object() -> Result<(), String> {
 }
 
 /// The current thread called a libc function whose effects unfold does not see (tsan.c's
-/// `__unfold_rand`, `__unfold_memcpy`...: hidden state such as `rand`'s seed or the
-/// clock, or writes made inside libc, which are not instrumented): its loop iterations
-/// start afresh (a loop that calls one is never pure: it may leave on what the call
-/// changed), and its next unlock is not weak (it may have written shared memory).
+/// `__unfold_memcpy`..., shims.rs's `__unfold_rand`: writes made inside libc, which are
+/// not instrumented, or hidden state such as `rand`'s): its loop iterations start afresh
+/// (a loop that calls one is never pure: it may leave on what the call changed), and its
+/// next unlock is not weak (it may have written shared memory).
 #[no_mangle]
 pub extern "C" fn __unfold_spin_changed() {
-    with_rt(|rt| {
-        if rt.active {
-            let t = rt.current;
-            let th = rt.thread(t);
-            th.spin.clear();
-            th.clean_unlock = None;
-        }
-    })
+    with_rt(spin_changed)
+}
+
+/// [`__unfold_spin_changed`] within a visit of the runtime state.
+pub(crate) fn spin_changed(rt: &mut crate::exec::Rt) {
+    if rt.active {
+        let t = rt.current;
+        let th = rt.thread(t);
+        th.spin.clear();
+        th.clean_unlock = None;
+    }
 }
 
 /// Addresses that keep `tsan.c` and these entry points in the `unfold` binary.

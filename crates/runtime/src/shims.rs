@@ -233,12 +233,12 @@ impl RandState {
 /// loop).
 #[no_mangle]
 pub extern "C" fn __unfold_rand() -> c_int {
-    let r = with_rt(|rt| {
+    with_rt(|rt| {
         let t = rt.current;
-        rt.thread(t).rand.get_or_insert_with(|| RandState::seeded(1)).next()
-    });
-    crate::memory::__unfold_spin_changed();
-    r
+        let r = rt.thread(t).rand.get_or_insert_with(|| RandState::seeded(1)).next();
+        crate::memory::spin_changed(rt);
+        r
+    })
 }
 
 /// Replaces `srand` (and `srandom`): seeds the calling thread's sequence ([`__unfold_rand`]).
@@ -247,8 +247,8 @@ pub extern "C" fn __unfold_srand(seed: std::ffi::c_uint) {
     with_rt(|rt| {
         let t = rt.current;
         rt.thread(t).rand = Some(RandState::seeded(seed));
+        crate::memory::spin_changed(rt);
     });
-    crate::memory::__unfold_spin_changed();
 }
 
 /// Replaces `random`: the same sequence as [`__unfold_rand`]'s (`random` returns a long).
@@ -314,6 +314,11 @@ fn read_clock() -> u64 {
     })
 }
 
+/// A reading of the virtual realtime clock, in nanoseconds since the epoch.
+fn realtime() -> u64 {
+    REALTIME_START_S * NS_PER_S + read_clock()
+}
+
 /// The value of clock `clk` at virtual time `now`, in nanoseconds; `None` for a clock
 /// unfold does not know.
 fn clock_value(clk: libc::clockid_t, now: u64) -> Option<u64> {
@@ -362,7 +367,7 @@ pub unsafe extern "C" fn __unfold_clock_gettime(clk: libc::clockid_t, ts: *mut l
 /// `t` is null or points to a writable `time_t`.
 #[no_mangle]
 pub unsafe extern "C" fn __unfold_time(t: *mut libc::time_t) -> libc::time_t {
-    let v = (REALTIME_START_S * NS_PER_S + read_clock()) / NS_PER_S;
+    let v = realtime() / NS_PER_S;
     if !t.is_null() {
         // SAFETY: by the contract, a non-null `t` is writable.
         unsafe { *t = v as libc::time_t };
@@ -378,7 +383,7 @@ pub unsafe extern "C" fn __unfold_time(t: *mut libc::time_t) -> libc::time_t {
 /// writable `struct timezone` (two ints).
 #[no_mangle]
 pub unsafe extern "C" fn __unfold_gettimeofday(tv: *mut libc::timeval, tz: *mut c_int) -> c_int {
-    let v = REALTIME_START_S * NS_PER_S + read_clock();
+    let v = realtime();
     if !tv.is_null() {
         let tv_usec = ((v % NS_PER_S) / 1000) as libc::suseconds_t;
         // SAFETY: by the contract, a non-null `tv` is a writable timeval.
@@ -408,9 +413,8 @@ pub unsafe extern "C" fn __unfold_timespec_get(ts: *mut libc::timespec, base: c_
     if base != 1 || ts.is_null() {
         return 0;
     }
-    let v = REALTIME_START_S * NS_PER_S + read_clock();
     // SAFETY: by the contract, `ts` is a writable timespec.
-    unsafe { *ts = timespec(v) };
+    unsafe { *ts = timespec(realtime()) };
     base
 }
 

@@ -167,10 +167,9 @@ extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void
                     let page = fault & !0xfff;
                     let from = if fault != 0 && sp >= page && sp < page + 0x1000 { page + 0x1000 } else { sp };
                     let words = from as *const u64;
-                    for i in 0..2048 {
-                        if found {
-                            break;
-                        }
+                    // Then, if the chain named no program frame, the raw scan.
+                    let scan = if found { 0 } else { 2048 };
+                    for i in 0..scan {
                         let w = words.add(i).read_volatile();
                         if (lo..hi).contains(&w) {
                             (*p).crash_pc.store(w.saturating_sub(1), Ordering::Relaxed);

@@ -596,8 +596,9 @@ fn check_sem(s: *const libc::sem_t, what: &str, file: *const c_char, line: c_int
 /// the call began): another thread may have destroyed it while this one waited to be
 /// scheduled — the destroy is a visible step on the object too, so the explorers order
 /// the two both ways, and a check made only when the call began missed this order.
-/// `destroyed` is the marker a destroy leaves (`DEAD` for semaphores and barriers,
-/// `DESTROYED` for mutexes, condition variables and read-write locks).
+/// `destroyed_by`: the marker a destroy leaves (`DEAD` for semaphores and barriers,
+/// `DESTROYED` for mutexes, condition variables and read-write locks), the kind of the
+/// misuse and the object's noun.
 pub(crate) fn still_live(
     addr: u64,
     destroyed_by: (u32, DefectKind, &str),

@@ -434,34 +434,22 @@ int __unfold_pc_pthread_attr_getguardsize32(const void *a, unsigned int *out) {
  * runtime's: shims.rs.)
  */
 void __unfold_spin_changed(void);
-int __unfold_rand_r(unsigned int *s) { int r = rand_r(s); __unfold_spin_changed(); return r; }
-char *__unfold_strcpy(char *d, const char *s) { char *r = strcpy(d, s); __unfold_spin_changed(); return r; }
-char *__unfold_strcat(char *d, const char *s) { char *r = strcat(d, s); __unfold_spin_changed(); return r; }
-char *__unfold_strncpy(char *d, const char *s, size_t n) {
-    char *r = strncpy(d, s, n);
-    __unfold_spin_changed();
-    return r;
-}
-char *__unfold_strncat(char *d, const char *s, size_t n) {
-    char *r = strncat(d, s, n);
-    __unfold_spin_changed();
-    return r;
-}
-void *__unfold_memcpy(void *d, const void *s, size_t n) {
-    void *r = memcpy(d, s, n);
-    __unfold_spin_changed();
-    return r;
-}
-void *__unfold_memmove(void *d, const void *s, size_t n) {
-    void *r = memmove(d, s, n);
-    __unfold_spin_changed();
-    return r;
-}
-void *__unfold_memset(void *d, int c, size_t n) {
-    void *r = memset(d, c, n);
-    __unfold_spin_changed();
-    return r;
-}
+/* `__unfold_<name>`: returns `name` `args`, then tells the runtime. */
+#define UNFOLD_CHANGES(type, name, params, args)                                          \
+    type __unfold_##name params {                                                        \
+        type r = name args;                                                              \
+        __unfold_spin_changed();                                                         \
+        return r;                                                                        \
+    }
+UNFOLD_CHANGES(int, rand_r, (unsigned int *s), (s))
+UNFOLD_CHANGES(char *, strcpy, (char *d, const char *s), (d, s))
+UNFOLD_CHANGES(char *, strcat, (char *d, const char *s), (d, s))
+UNFOLD_CHANGES(char *, strncpy, (char *d, const char *s, size_t n), (d, s, n))
+UNFOLD_CHANGES(char *, strncat, (char *d, const char *s, size_t n), (d, s, n))
+UNFOLD_CHANGES(void *, memcpy, (void *d, const void *s, size_t n), (d, s, n))
+UNFOLD_CHANGES(void *, memmove, (void *d, const void *s, size_t n), (d, s, n))
+UNFOLD_CHANGES(void *, memset, (void *d, int c, size_t n), (d, c, n))
+/* The variadic two, through their v- forms. */
 int __unfold_sprintf(char *s, const char *f, ...) {
     va_list ap;
     va_start(ap, f);
