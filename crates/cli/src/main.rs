@@ -21,7 +21,7 @@ mod report;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use report::{Build, DefectReport, FindingKey, Kind, Recording, Symbols};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -614,36 +614,72 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
     })
 }
 
-/// Two threads reading one object in an execution (the first reader and the other
-/// thread's read step): the sign that the default algorithm should
-/// not be QPOR. QPOR's object trees order every two operations on an object, so each
-/// order of two reads is a trace of its own; optimal-DPOR lets reads commute (JACM'17
-/// §2) and explores one execution where QPOR explores up to 1 000 (`bench/handoff.c`,
-/// docs/memory.md). Reads of one thread only are ordered by the thread anyway: QPOR
-/// explores as few traces as optimal-DPOR there.
-type SharedRead = (ThreadId, unfold_engine::Step);
+/// Two threads operating on one object in a way QPOR orders and optimal-DPOR lets
+/// commute, seen in an execution (the earlier thread and the other thread's step): the
+/// sign that the default algorithm should not be QPOR. QPOR's object trees order every
+/// two operations on an object, so each order of two reads (or of two accesses to
+/// disjoint bytes of one memory word) is a trace of its own; optimal-DPOR lets reads
+/// commute (JACM'17 §2) and accesses to disjoint bytes too (docs/memory.md, "Byte-aware
+/// dependence"), and explores one execution where QPOR explores up to 1 000
+/// (`bench/handoff.c`, docs/memory.md). Operations of one thread only are ordered by
+/// the thread anyway: QPOR explores as few traces as optimal-DPOR there.
+#[derive(Clone, Copy)]
+struct Commuting {
+    first: ThreadId,
+    step: unfold_engine::Step,
+    why: CommuteWhy,
+}
+
+/// What lets two operations commute for optimal-DPOR and not for QPOR.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum CommuteWhy {
+    /// Both are reads.
+    Reads,
+    /// They touch disjoint bytes of one memory word.
+    DisjointBytes,
+}
 
 /// Why the default algorithm handed over to optimal-DPOR.
 enum Handover {
-    /// Two threads read one object (`shared_read`).
-    SharedRead(SharedRead),
+    /// Two threads' operations commute for optimal-DPOR only (`commuting_pair`).
+    Commuting(Commuting),
     /// QPOR's unfolding held more events than `--event-budget` after that many executions.
     Outgrown { executions: u64, events: u64, budget: u64 },
 }
 
-fn shared_read(exec: &Execution) -> Option<SharedRead> {
-    let mut first: Vec<(unfold_engine::ObjId, ThreadId)> = Vec::new();
+/// The first [`Commuting`] pair of `exec`, if any.
+fn commuting_pair(exec: &Execution) -> Option<Commuting> {
+    use unfold_engine::{Access, Action};
+    // Per object: the first thread reading it, and per thread the bytes of the memory
+    // word it accessed.
+    let mut readers: HashMap<unfold_engine::ObjId, ThreadId> = HashMap::new();
+    let mut bytes: HashMap<unfold_engine::ObjId, Vec<(ThreadId, u8)>> = HashMap::new();
     for s in &exec.steps {
+        let found = |first, why| Some(Commuting { first, step: *s, why });
+        if let Action::Read(o, b) | Action::Write(o, b) | Action::Rmw(o, b, _) = s.action {
+            let seen = bytes.entry(o).or_default();
+            if let Some(&(t, _)) = seen.iter().find(|&&(t, seen)| t != s.thread && seen & b.bits() == 0) {
+                return found(t, CommuteWhy::DisjointBytes);
+            }
+            match seen.iter_mut().find(|(t, _)| *t == s.thread) {
+                Some((_, mine)) => *mine |= b.bits(),
+                None => seen.push((s.thread, b.bits())),
+            }
+        }
         // A weak unlock is a read of its mutex only for its commuting with waits on it:
         // two threads re-locking a mutex without writing are no reason to switch.
-        if s.action.access() != unfold_engine::Access::Read || matches!(s.action, unfold_engine::Action::Unlock(..)) {
+        if s.action.access() != Access::Read || matches!(s.action, Action::Unlock(..)) {
             continue;
         }
         for o in s.action.objects() {
-            match first.iter().find(|(x, _)| *x == o) {
-                Some(&(_, t)) if t != s.thread => return Some((t, *s)),
-                Some(_) => {}
-                None => first.push((o, s.thread)),
+            match readers.entry(o) {
+                std::collections::hash_map::Entry::Occupied(e) if *e.get() != s.thread => {
+                    return found(*e.get(), CommuteWhy::Reads)
+                }
+                std::collections::hash_map::Entry::Occupied(_) => {}
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(s.thread);
+                }
             }
         }
     }
@@ -805,7 +841,7 @@ fn check(a: CheckArgs) -> Result<u8> {
     // event, so it is not built otherwise.
     let mut switched = Vec::new();
     // The default algorithm gives way to optimal-DPOR as soon as an execution shows two
-    // threads reading one object (see `shared_read`) or QPOR's unfolding outgrows the
+    // threads' operations that commute for optimal-DPOR only (see `commuting_pair`) or QPOR's unfolding outgrows the
     // event budget; an algorithm the user named never does.
     let chosen = a.algorithm.is_some() || a.k.is_some() || a.optimal;
     let watch = std::cell::Cell::new(!chosen && matches!(config.algorithm, Algorithm::Qpor { .. }));
@@ -854,7 +890,7 @@ fn check(a: CheckArgs) -> Result<u8> {
             return Control::Stop;
         }
         if watch.get() {
-            let why = shared_read(exec).map(Handover::SharedRead).or_else(|| {
+            let why = commuting_pair(exec).map(Handover::Commuting).or_else(|| {
                 (stats.events > budget).then_some(Handover::Outgrown {
                     executions: stats.executions,
                     events: stats.events,
@@ -926,8 +962,8 @@ fn check(a: CheckArgs) -> Result<u8> {
     let qpor = matches!(alg, Algorithm::Qpor { .. });
     // Why the default algorithm is optimal-DPOR here (a choice, not a warning).
     let choice = chosen_because.map(|why| {
-        let (first, s) = match why {
-            Handover::SharedRead(r) => r,
+        let Commuting { first, step: s, why } = match why {
+            Handover::Commuting(c) => c,
             Handover::Outgrown { executions, events, budget } => {
                 return format!(
                     "optimal-dpor chosen over qpor: after {executions} executions qpor's unfolding held {events} \
@@ -942,9 +978,18 @@ fn check(a: CheckArgs) -> Result<u8> {
             .location(&l.prog, Some(s.site))
             .map(|loc| format!(" at {}:{}", loc.file, loc.line))
             .unwrap_or_default();
+        let (what, commute) = match why {
+            CommuteWhy::Reads => {
+                ("both read one object", "every two operations on an object, optimal-dpor lets reads commute")
+            }
+            CommuteWhy::DisjointBytes => (
+                "access different bytes of one memory word",
+                "every two accesses to a word, optimal-dpor lets accesses to disjoint bytes commute",
+            ),
+        };
         format!(
-            "optimal-dpor chosen over qpor: {first} and {} both read one object ({} by {}{at}); qpor orders \
-             every two operations on an object, optimal-dpor lets reads commute (name --algorithm to choose)",
+            "optimal-dpor chosen over qpor: {first} and {} {what} ({} by {}{at}); qpor orders {commute} (name \
+             --algorithm to choose)",
             s.thread,
             l.sym.step_op(&l.prog, &s),
             s.thread

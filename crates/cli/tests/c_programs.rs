@@ -830,8 +830,8 @@ fn stack_overflow_names_thread_and_function() {
 }
 
 /// The default algorithm is QPOR until an execution shows two threads reading one
-/// object: then optimal-DPOR explores the program (reads commute there; QPOR orders
-/// them), and the report says why. A program whose reads are all one thread's stays
+/// object, or accessing disjoint bytes of one memory word: then optimal-DPOR explores
+/// the program (those commute there; QPOR orders them), and the report says why. A program whose reads are all one thread's stays
 /// with QPOR, and a named algorithm is never replaced.
 #[test]
 fn the_default_lets_reads_of_two_threads_commute() {
@@ -857,6 +857,14 @@ fn the_default_lets_reads_of_two_threads_commute() {
     let one_reader = run(&["check", "spin_flag_handoff.c", "--json"]);
     assert_eq!(one_reader["algorithm"], "qpor", "{one_reader}");
     assert!(one_reader.get("algorithm_choice").is_none(), "{one_reader}");
+    // Two threads writing neighbouring slots of one memory word: optimal-DPOR lets the
+    // writes commute (byte-aware dependence), QPOR orders them.
+    let slots = run(&["check", "adjacent_slots.c", "--json"]);
+    let qpor = run(&["check", "adjacent_slots.c", "--json", "--algorithm", "qpor"]);
+    assert_eq!(slots["algorithm"], "optimal-dpor", "{slots}");
+    let why = slots["algorithm_choice"].as_str().unwrap_or_default();
+    assert!(why.contains("different bytes of one memory word") && why.contains("adjacent_slots.c:14"), "{slots}");
+    assert!(slots["executions"].as_u64() < qpor["executions"].as_u64(), "{slots} vs {qpor}");
 }
 
 /// The default algorithm hands over to optimal-DPOR once QPOR's unfolding holds more
