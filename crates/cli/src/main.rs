@@ -83,7 +83,7 @@ kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, 
 use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, heap-buffer-overflow, livelock, bound, timeout; \
 dot_error if --dot failed; warnings if any; nondet {valuations, values, complete, partial} when the \
 program drew nondeterministic values (each defect then lists its draws: nondet [{thread, call, type, \
-value, location}]); algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object, or qpor's unfolding outgrew --event-budget); memory_choice when a program written for SV-COMP is checked under --memory sc by default. On an error: {verdict: error, error_kind (usage, input, compile, \
+value, location}]); algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object or access disjoint bytes of one memory word, or qpor's unfolding outgrew --event-budget); memory_choice when a program written for SV-COMP is checked under --memory sc by default. On an error: {verdict: error, error_kind (usage, input, compile, \
 refused, limit, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";
 
