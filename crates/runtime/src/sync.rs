@@ -69,6 +69,8 @@ struct SyncRt {
     cond: HashMap<u64, (u64, u32)>,
     /// Read-write lock -> holders.
     rw: HashMap<u64, RwHold>,
+    /// Semaphore -> threads inside `sem_wait` on it (announced, not yet granted).
+    sem_waiting: HashMap<u64, u32>,
     /// Threads that already woke spuriously in this execution (at most once each).
     spurious_used: HashSet<ThreadId>,
     /// Object addresses found readable in this execution: a direct-mapped cache (the
@@ -88,6 +90,7 @@ impl Default for SyncRt {
     fn default() -> Self {
         SyncRt {
             cond: HashMap::default(),
+            sem_waiting: HashMap::default(),
             rw: HashMap::default(),
             spurious_used: HashSet::default(),
             valid: [0; VALID_SLOTS],
@@ -109,6 +112,7 @@ pub(crate) fn reset() {
     with_sync(|s| {
         s.cond.clear();
         s.rw.clear();
+        s.sem_waiting.clear();
         s.spurious_used.clear();
         s.valid = [0; VALID_SLOTS];
     });
@@ -656,7 +660,9 @@ pub unsafe extern "C" fn __unfold_sem_init(
 pub unsafe extern "C" fn __unfold_sem_wait(s: *mut libc::sem_t, file: *const c_char, line: c_int) -> c_int {
     crate::shims::guard(|| {
         let addr = check_sem(s, "waits on", file, line);
+        with_sync(|s| *s.sem_waiting.entry(addr).or_default() += 1);
         visible(Action::SemWait(ObjId(addr)), file, line);
+        with_sync(|s| s.sem_waiting.get_mut(&addr).map(|n| *n -= 1));
         sem_still_live(addr, "waits on", file, line);
         0
     })
@@ -736,7 +742,11 @@ pub unsafe extern "C" fn __unfold_sem_getvalue(
     })
 }
 
-/// Replaces `sem_destroy`: later uses are misuse (until `sem_init` again).
+/// Replaces `sem_destroy`: later uses are misuse (until `sem_init` again), and so is
+/// destroying a semaphore while threads are blocked on it (POSIX leaves it undefined): a
+/// `sem_wait` announced on a semaphore whose value is 0 when the destroy runs. (A wait
+/// announced on a positive value is not blocked: the schedule where it runs after the
+/// destroy is the use of a destroyed semaphore, reported when it runs.)
 ///
 /// # Safety
 /// Called by the C program with the arguments of the function it replaces.
@@ -746,8 +756,17 @@ pub unsafe extern "C" fn __unfold_sem_destroy(s: *mut libc::sem_t, file: *const 
         let addr = check_sem(s, "destroys", file, line);
         // A read of the value: a visible step dependent with every wait and post, so
         // that the explorers order them with the destroy both ways (`still_live`).
-        visible(Action::SemValue(ObjId(addr)), file, line);
+        let value = visible(Action::SemValue(ObjId(addr)), file, line);
         sem_still_live(addr, "destroys", file, line);
+        let blocked = with_sync(|s| s.sem_waiting.get(&addr).copied().unwrap_or(0));
+        if value == 0 && blocked > 0 {
+            report(
+                DefectKind::SyncMisuse,
+                format!("{} destroys semaphore {addr:#x} while {blocked} thread(s) are blocked on it", current()),
+                file,
+                line,
+            );
+        }
         // SAFETY: the program's sem_t, checked readable.
         unsafe { set_marker(addr, DEAD) };
         0
