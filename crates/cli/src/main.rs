@@ -650,9 +650,9 @@ enum Handover {
 /// The first [`Commuting`] pair of `exec`, if any.
 fn commuting_pair(exec: &Execution) -> Option<Commuting> {
     use unfold_engine::{Access, Action};
-    // Per object: the first thread reading it, and per thread the bytes of the memory
-    // word it accessed.
-    let mut readers: HashMap<unfold_engine::ObjId, ThreadId> = HashMap::new();
+    // Per object: the first thread reading it and the bytes it read, and per thread the
+    // bytes of the memory word it accessed.
+    let mut readers: HashMap<unfold_engine::ObjId, (ThreadId, u8)> = HashMap::new();
     let mut bytes: HashMap<unfold_engine::ObjId, Vec<(ThreadId, u8)>> = HashMap::new();
     for s in &exec.steps {
         let found = |first, why| Some(Commuting { first, step: *s, why });
@@ -672,13 +672,18 @@ fn commuting_pair(exec: &Execution) -> Option<Commuting> {
             continue;
         }
         for o in s.action.objects() {
+            let read = s.action.bytes_of(o).map_or(u8::MAX, |b| b.bits());
             match readers.entry(o) {
-                std::collections::hash_map::Entry::Occupied(e) if *e.get() != s.thread => {
-                    return found(*e.get(), CommuteWhy::Reads)
+                // Reads of disjoint bytes (`w[0]` and `w[1]`) commute for optimal-DPOR
+                // as accesses to different locations, not only as reads.
+                std::collections::hash_map::Entry::Occupied(e) if e.get().0 != s.thread => {
+                    let (first, bytes) = *e.get();
+                    let why = if bytes & read == 0 { CommuteWhy::DisjointBytes } else { CommuteWhy::Reads };
+                    return found(first, why);
                 }
                 std::collections::hash_map::Entry::Occupied(_) => {}
                 std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(s.thread);
+                    e.insert((s.thread, read));
                 }
             }
         }
