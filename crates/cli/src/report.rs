@@ -372,7 +372,8 @@ impl RawFinding {
 ///   a failed thread is a consequence of that defect, already reported, not a new one (a
 ///   thread waiting at a barrier waits for every failed thread that took part in the
 ///   barrier's earlier rounds: its round cannot complete without it; on a semaphore, for
-///   a failed thread that posted it before; on a condition variable, for a failed
+///   a failed thread that posted it, read its value or destroyed it before (a
+///   `sem_destroy` with waiters is that thread's defect); on a condition variable, for a failed
 ///   thread that signalled it before; on a read-write lock, for a failed holder);
 /// - it waits for no one thread (a barrier's round, a semaphore's post, a signal, a
 ///   spin's write): the threads blocked so on one object make one deadlock;
@@ -411,7 +412,9 @@ pub fn deadlock_groups(exec: &Execution, blocked: &[(ThreadId, Action)]) -> Vec<
         Action::Join(u) => Some(u),
         Action::Lock(m) => state.owner(m),
         Action::BarrierLeave(o) => failed_participant(o, |a| matches!(a, Action::BarrierArrive(..))),
-        Action::SemWait(o) => failed_participant(o, |a| matches!(a, Action::SemPost(_))),
+        // A failed thread that posted the semaphore, or read its value (a destroy is
+        // such a read: a waiter of a semaphore destroyed by a misuse waits because of it).
+        Action::SemWait(o) => failed_participant(o, |a| matches!(a, Action::SemPost(_) | Action::SemValue(_))),
         Action::CondWake(o, ..) => failed_participant(o, |a| matches!(a, Action::Signal(_) | Action::Broadcast(_))),
         Action::RdLock(l) | Action::WrLock(l) => failed_rw_holder(l),
         _ => None,
@@ -1241,6 +1244,7 @@ mod tests {
         };
         for (before, wait) in [
             (Action::SemPost(o), Action::SemWait(o)),
+            (Action::SemValue(o), Action::SemWait(o)),
             (Action::Signal(o), Action::CondWake(o, false, true)),
             (Action::Broadcast(o), Action::CondWake(o, false, true)),
             (Action::WrLock(o), Action::RdLock(o)),
