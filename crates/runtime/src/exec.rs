@@ -556,6 +556,8 @@ pub(crate) struct Executor {
     /// thread sees its own, as with pthreads ([`errno_addr`] keeps its accesses out of
     /// the race detector and of `--memory sc`'s steps).
     errnos: Vec<c_int>,
+    /// [`errno_addr`], read once: the worker's one OS thread runs every program thread.
+    errno: u64,
 }
 
 /// The address of the OS thread's `errno` (the one every program thread uses, saved and
@@ -574,7 +576,8 @@ impl std::fmt::Debug for Executor {
 
 impl Executor {
     pub fn new(main: MainFn, argv: Vec<*mut c_char>, stacks: Stacks, tls: Option<TlsBlocks>) -> Self {
-        crate::memory::ERRNO_ADDR.store(errno_addr(), std::sync::atomic::Ordering::Relaxed);
+        let errno = errno_addr();
+        crate::memory::ERRNO_ADDR.store(errno, std::sync::atomic::Ordering::Relaxed);
         Executor {
             main,
             argv,
@@ -584,6 +587,7 @@ impl Executor {
             coros: Vec::new(),
             sites: Vec::new(),
             errnos: Vec::new(),
+            errno,
         }
     }
 
@@ -638,8 +642,9 @@ impl Executor {
         let i = t.index();
         crate::tls::set_current(self.blocks[i]);
         let co = self.coros[i].as_mut().expect("unfold bug: resuming a thread without a coroutine");
-        let errno = errno_addr() as *mut c_int;
-        // SAFETY: the OS thread's errno, always valid (`errno_addr`).
+        let errno = self.errno as *mut c_int;
+        // SAFETY: the OS thread's errno, always valid (`errno_addr`), and the executor
+        // runs on the OS thread that made it.
         unsafe { *errno = self.errnos[i] };
         let resumed = co.resume(v);
         // SAFETY: as above.

@@ -603,13 +603,7 @@ fn check_sem(s: *const libc::sem_t, what: &str, file: *const c_char, line: c_int
 /// `destroyed_by`: the marker a destroy leaves (`DEAD` for semaphores and barriers,
 /// `DESTROYED` for mutexes, condition variables and read-write locks), the kind of the
 /// misuse and the object's noun.
-pub(crate) fn still_live(
-    addr: u64,
-    destroyed_by: (u32, DefectKind, &str),
-    what: &str,
-    file: *const c_char,
-    line: c_int,
-) {
+fn still_live(addr: u64, destroyed_by: (u32, DefectKind, &str), what: &str, file: *const c_char, line: c_int) {
     let (mark, kind, noun) = destroyed_by;
     // SAFETY: checked readable when the call began; the program's object stays mapped.
     if unsafe { marker(addr) } == mark {
@@ -625,6 +619,11 @@ fn sem_still_live(addr: u64, what: &str, file: *const c_char, line: c_int) {
 /// [`still_live`] for a mutex.
 pub(crate) fn mutex_still_live(addr: u64, what: &str, file: *const c_char, line: c_int) {
     still_live(addr, (DESTROYED, DefectKind::MutexMisuse, "mutex"), what, file, line);
+}
+
+/// [`still_live`] for a read-write lock.
+fn rw_still_live(addr: u64, what: &str, file: *const c_char, line: c_int) {
+    still_live(addr, (DESTROYED, DefectKind::MutexMisuse, "read-write lock"), what, file, line);
 }
 
 /// Replaces `sem_init` (`pshared` is ignored: there is one process).
@@ -849,7 +848,7 @@ fn rw_lock(
         (Some(_), false) => visible(Action::TryRdLock(o, false), file, line) == 1,
         (Some(_), true) => visible(Action::TryWrLock(o, false), file, line) == 1,
     };
-    still_live(addr, (DESTROYED, DefectKind::MutexMisuse, "read-write lock"), "locks", file, line);
+    rw_still_live(addr, "locks", file, line);
     if ok {
         rw_took(addr, me, write);
         0
