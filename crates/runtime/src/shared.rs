@@ -858,25 +858,31 @@ impl Spinner {
     const BLOCKING_WAITS: u32 = 256;
     /// The spin of a wait that blocks early.
     const SHORT_SPIN: Duration = Duration::from_micros(20);
+    /// Iterations of a wait that spin before it starts yielding.
+    const SPINS: u32 = 64;
 
     pub(crate) const fn new(max: Duration) -> Self {
         Spinner { max, blocking_waits: 0 }
     }
 
     /// Spin until `done`, within this wait's budget; true if `done` came true, false if
-    /// the caller must block. `between` runs every 16 iterations (the parent decodes
-    /// steps there).
-    pub(crate) fn spin(&mut self, done: impl Fn() -> bool, mut between: impl FnMut()) -> bool {
-        let start = Instant::now();
+    /// the caller must block. `between` runs every 16 iterations while spinning and at
+    /// every iteration once yielding (the parent decodes steps there); when it reports
+    /// progress (the other side is running and handing work over), the wait goes back
+    /// to spinning without yielding and its budget starts again.
+    pub(crate) fn spin(&mut self, done: impl Fn() -> bool, mut between: impl FnMut() -> bool) -> bool {
+        let mut start = Instant::now();
         let yielding = self.blocking_waits == 0;
         self.blocking_waits = self.blocking_waits.saturating_sub(1);
         let limit = if yielding { self.max } else { Self::SHORT_SPIN };
         let mut i = 0u32;
         while !done() {
-            if i & 15 == 15 {
-                between();
+            if (i >= Self::SPINS || i & 15 == 15) && between() {
+                i = 0;
+                start = Instant::now();
+                continue;
             }
-            if i < 64 || !yielding {
+            if i < Self::SPINS || !yielding {
                 std::hint::spin_loop();
             } else {
                 // Timed one by one: timing every 16 iterations instead missed the slow
@@ -904,7 +910,7 @@ impl Spinner {
 /// flag or we see the new value). Stray bytes only cause a spurious wake-up. False when
 /// the pipe is closed.
 pub(crate) fn wait_seq(seq: &AtomicU64, last: u64, waiting: &AtomicU32, fd: c_int, spinner: &mut Spinner) -> bool {
-    if spinner.spin(|| seq.load(Ordering::Acquire) != last, || {}) {
+    if spinner.spin(|| seq.load(Ordering::Acquire) != last, || false) {
         return true;
     }
     loop {
@@ -971,21 +977,27 @@ mod tests {
     fn a_spinner_blocks_early_for_a_while_after_a_slow_yield_then_yields_again() {
         let max = Duration::from_micros(300);
         let mut s = Spinner::new(max);
-        assert!(s.spin(|| true, || {}), "an answer already there is taken at once");
+        assert!(s.spin(|| true, || false), "an answer already there is taken at once");
         let t = Instant::now();
-        assert!(!s.spin(|| false, || {}), "no answer: the caller blocks");
+        assert!(!s.spin(|| false, || false), "no answer: the caller blocks");
         assert!(t.elapsed() >= max, "an unloaded spinner spins its whole budget");
         // As after a slow yield: the next waits spin briefly, without yielding, and count
         // down to yielding again.
         s.blocking_waits = 2;
         let mut calls = 0;
-        assert!(!s.spin(|| false, || calls += 1));
+        assert!(!s.spin(
+            || false,
+            || {
+                calls += 1;
+                false
+            }
+        ));
         assert!(calls > 0, "the caller's work between spins still runs");
         assert_eq!(s.blocking_waits, 1);
-        assert!(!s.spin(|| false, || {}));
+        assert!(!s.spin(|| false, || false));
         assert_eq!(s.blocking_waits, 0);
         let t = Instant::now();
-        assert!(!s.spin(|| false, || {}));
+        assert!(!s.spin(|| false, || false));
         assert!(t.elapsed() >= max, "back to the whole budget");
     }
 

@@ -1004,7 +1004,7 @@ impl CProgram {
                 && (early
                     || spinner.spin(
                         || h.req_seq.load(Ordering::Acquire) != seen || h.collected_seq.load(Ordering::Acquire) == seen,
-                        || {},
+                        || false,
                     ))
                 && h.req_seq.load(Ordering::Acquire) == seen
             {
@@ -1135,9 +1135,11 @@ impl CProgram {
                     Err(_) => stream = false,
                 }
             }
-            if out.steps.len() > before {
+            let progress = out.steps.len() > before;
+            if progress {
                 early(&out.steps);
             }
+            progress
         };
         if self.spinner.spin(done, decode) {
             return Ok(true);
