@@ -318,8 +318,10 @@ impl Qpor {
 
     /// Turn the steps of `exec` from position `from` on into events of the branch (the
     /// ones `feed` has not taken yet while the program ran: `Qpor::absorb_steps`), then
-    /// add their conflicting extensions. The branch held `C_from` when the run began;
-    /// `expect` are the events of the clue being followed.
+    /// add the conflicting extensions of the threads blocked at the end of the run. The
+    /// branch held `C_from` when the run began; `expect` are the events of the clue being
+    /// followed. The conflicting extensions of the new events of the branch are added
+    /// later, each before the first `Alt` that can use them (`Qpor::explore`).
     fn absorb(
         &mut self,
         s: &mut Session<'_>,
@@ -337,9 +339,6 @@ impl Qpor {
         self.first_pending = exec.first;
         s.stats.time.add_events += t0.elapsed();
         let t1 = Instant::now();
-        for i in feed.from..self.c.len() {
-            self.cexp(self.c.events()[i], s);
-        }
         self.cexp_blocked(exec, s);
         s.stats.time.cex += t1.elapsed();
         Ok(())
@@ -428,24 +427,27 @@ impl Qpor {
 
     /// Add the conflicting extensions that share `e`'s statement (generalised `cexp`,
     /// Alg. 1 lines 22–34).
-    fn cexp(&mut self, e: EventId, s: &mut Session<'_>) {
+    /// Returns how many events it added to `U`.
+    fn cexp(&mut self, e: EventId) -> u64 {
         let ev = self.u.event(e);
         if ev.obj.is_none() || ev.opred == BOTTOM {
-            return;
+            return 0;
         }
         let (thread, stmt, et, pm) = (ev.thread, self.u.action(e).pending_form(), ev.tpred, ev.opred);
         if self.u.le(pm, et) {
-            return;
+            return 0;
         }
         let first = self.u.event(pm).opred;
-        self.cexp_walk(thread, stmt, et, first, s);
+        self.cexp_walk(thread, stmt, et, first)
     }
 
     /// The events of `thread` performing `stmt` after `[et] ∪ [q]`, for `q = first`
     /// and its ancestors in the object's tree, up to and including the first `q ≤ et`,
     /// wherever the object's state after `q` enables the statement (asked of the
     /// object's kind: a lock needs the mutex free, a semaphore wait a positive value...).
-    fn cexp_walk(&mut self, thread: ThreadId, stmt: Action, et: EventId, first: EventId, s: &mut Session<'_>) {
+    /// Returns how many events it added to `U`.
+    fn cexp_walk(&mut self, thread: ThreadId, stmt: Action, et: EventId, first: EventId) -> u64 {
+        let mut added = 0;
         let mut q = first;
         loop {
             let st = self.u.state_after(q);
@@ -457,12 +459,10 @@ impl Qpor {
                     extra: Vec::new(),
                 };
                 let (_, new) = self.u.find_or_add(thread, a, &preds);
-                if new {
-                    s.stats.events_added += 1;
-                }
+                added += u64::from(new);
             }
             if q == BOTTOM || self.u.le(q, et) {
-                break;
+                return added;
             }
             q = self.u.event(q).opred;
         }
@@ -492,7 +492,7 @@ impl Qpor {
             let Some(o) = self.u.obj_lookup(m) else { continue };
             let Some(last) = self.c.obj_last_of(o) else { continue };
             let et = self.c.last_of(t).or_else(|| self.c.creator_of(t)).unwrap_or(BOTTOM);
-            self.cexp_walk(t, a, et, last, s);
+            s.stats.events_added += self.cexp_walk(t, a, et, last);
         }
     }
 
@@ -957,6 +957,9 @@ impl Explorer for Qpor {
         let mut sleep_req: Vec<(ThreadId, Action)> = Vec::new();
         let mut from = 0usize;
         let mut expect: Vec<EventId> = Vec::new();
+        // Positions `deferred..c.len()` of the branch whose events still need their
+        // conflicting extensions (`cexp`): added while the next run runs.
+        let mut deferred: Option<usize> = None;
         loop {
             // The steps of the run become events while the program still runs, as far as
             // the program hands them over early (the rest after it ends).
@@ -964,17 +967,55 @@ impl Explorer for Qpor {
             debug_assert!(self.next_pending.len() >= from, "checker bug: pending actions of the branch lost");
             self.next_pending.truncate(from);
             let mut feed = Feed::new(from);
-            s.run_streaming(&replay, &sleep_req, &mut exec, &mut |steps| self.absorb_steps(steps, &expect, &mut feed))?;
+            if let Some(lo) = deferred.take() {
+                // The next run is decided (Alg. 1 line 18): ask for it now, and finish the
+                // work on the last run while it runs. `cexp` of the events at positions
+                // `lo..` and the pruning change only what later `Alt` calls see, and both
+                // are done before the run's steps are taken.
+                let slack = s.config.prune_slack;
+                let (mut added, mut spent) = (0, std::time::Duration::ZERO);
+                let this = std::cell::RefCell::new((&mut *self, &mut feed));
+                s.run_overlapped(
+                    &replay,
+                    &sleep_req,
+                    &mut exec,
+                    &mut |steps| {
+                        let (q, feed) = &mut *this.borrow_mut();
+                        q.absorb_steps(steps, &expect, feed)
+                    },
+                    &mut || {
+                        let t = Instant::now();
+                        let (q, _) = &mut *this.borrow_mut();
+                        for i in lo..q.c.len() {
+                            added += q.cexp(q.c.events()[i]);
+                        }
+                        if q.u.len() > 2 * q.pruned_at + slack {
+                            q.prune();
+                        }
+                        spent = t.elapsed();
+                        true
+                    },
+                )?;
+                s.stats.events_added += added;
+                s.stats.time.cex += spent;
+            } else {
+                s.run_streaming(&replay, &sleep_req, &mut exec, &mut |steps| {
+                    self.absorb_steps(steps, &expect, &mut feed)
+                })?;
+            }
             self.absorb(s, &exec, &expect, &mut feed)?;
             s.stats.events = self.u.len() as u64;
-            if self.u.len() > 2 * self.pruned_at + s.config.prune_slack {
-                self.prune();
-            }
             s.stats.events_peak = s.stats.events_peak.max(self.u.peak() as u64);
             if s.should_stop() {
                 return Ok(());
             }
-            // Backtrack to the deepest node with an alternative.
+            // Backtrack to the deepest node with an alternative (Alg. 1 lines 17–18 at
+            // each node, from the deepest). `Alt` at node k can use the conflicting
+            // extensions of the events at positions k and beyond only (those of an event
+            // of C_k conflict with it), so each new event gets its `cexp` when it is
+            // popped, and the ones left in the branch while the next run runs.
+            // (The time of the `cexp` calls here counts as the analysis': timing each
+            // would cost about as much as the calls.)
             let t0 = Instant::now();
             let searched = s.stats.time.comb_search;
             let found = loop {
@@ -985,6 +1026,9 @@ impl Explorer for Qpor {
                 // The next run replays C_k (the first k steps of the last one) at most.
                 s.next_branch_at_most(k);
                 let e = self.pop();
+                if k >= from {
+                    s.stats.events_added += self.cexp(e);
+                }
                 self.nodes[k].sleep.push(e);
                 if let Some(a) = self.alternative(k, s) {
                     break Some((k, a));
@@ -993,6 +1037,7 @@ impl Explorer for Qpor {
             s.stats.time.comb_build += t0.elapsed().saturating_sub(s.stats.time.comb_search - searched);
             let Some((k, a)) = found else {
                 s.stats.events = self.u.len() as u64;
+                s.stats.events_peak = s.stats.events_peak.max(self.u.peak() as u64);
                 return Ok(());
             };
             replay.clear();
@@ -1006,6 +1051,7 @@ impl Explorer for Qpor {
                     sleep_req.push((dev.thread, self.u.action(d)));
                 }
             }
+            deferred = Some(from.min(k));
             from = k;
             expect = a;
         }
@@ -1313,6 +1359,10 @@ mod tests {
             let mut obs = crate::explore::NoObserver;
             let mut s = Session::new(&mut p, &mut obs, cfg);
             q.absorb(&mut s, &exec, &[], &mut Feed::new(0)).unwrap();
+            // What the explorer adds later, before the `Alt` calls that use them.
+            for i in 0..q.c.len() {
+                q.cexp(q.c.events()[i]);
+            }
             q.c.assert_invariants(&q.u);
             let seq = q.c.events().to_vec();
             let n = seq.len();
