@@ -98,9 +98,9 @@ pub struct ExploreConfig {
     pub max_executions: Option<u64>,
     /// Skip step of the skip-list ancestor search in thread/lock trees (QPOR §5.2).
     pub skip_step: usize,
-    /// QPOR: prune `U` once it holds this many events more than twice what it held
-    /// after the last pruning (0: after every execution, which tests use to exercise
-    /// pruning on small programs).
+    /// QPOR: prune `U` once it holds this many events more than 1.5 times what it held
+    /// after the last pruning (0: no slack, which tests use to exercise pruning on small
+    /// programs).
     pub prune_slack: usize,
     /// Context-switch bounding (`dfs` only): explore only the schedules with at most
     /// this many preemptions — switches away from a thread that could have gone on
