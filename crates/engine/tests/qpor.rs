@@ -4,7 +4,10 @@ mod common;
 use common::{brute_force, canon, Canon};
 use std::collections::BTreeSet;
 use unfold_engine::model::{programs, random, Model};
-use unfold_engine::{explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Stats};
+use unfold_engine::{
+    explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Program, ProgramError, RunRequest, Stats,
+    Step,
+};
 
 const MODE: Independence = Independence::AllDependent;
 
@@ -513,4 +516,71 @@ fn random_programs_with_shared_words_match_brute_force() {
         assert!(checked >= 40, "shape {i}: only {checked} programs small enough");
         assert!(i != 0 || partial_waits >= 2, "only {partial_waits} programs waited on part of a word");
     }
+}
+
+/// A model whose runs end, their steps handed over as they come, before the explorer's
+/// work during them starts: the order [`Program::run_overlapped`] allows besides the
+/// model's own (that work first).
+struct RunsFirst(Model);
+
+impl Program for RunsFirst {
+    fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
+        self.0.run(req, out)
+    }
+
+    fn run_overlapped(
+        &mut self,
+        req: &RunRequest<'_>,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+        meanwhile: &mut dyn FnMut(),
+    ) -> Result<(), ProgramError> {
+        let ran = self.0.run_streaming(req, out, early);
+        // Hand the steps over one prefix at a time, as a program running elsewhere does.
+        for n in 1..=out.steps.len() {
+            early(&out.steps[..n]);
+        }
+        meanwhile();
+        ran
+    }
+}
+
+/// QPOR asks for its next run before it has added the conflicting extensions of the
+/// last run's events left in the branch, and prunes while the run runs; whether that
+/// work comes before the run's steps are taken (the model, the C frontend) or after
+/// (`RunsFirst`), it must explore the same traces, each once.
+#[test]
+fn the_work_done_while_a_run_runs_may_come_before_or_after_its_steps() {
+    let traces = |p: &mut dyn Program, k: Option<usize>| {
+        let config = ExploreConfig {
+            algorithm: Algorithm::Qpor { k },
+            prune_slack: 0,
+            check_distinct: true,
+            ..ExploreConfig::default()
+        };
+        let mut traces = BTreeSet::new();
+        let mut obs = |e: &Execution, _new: bool, _s: &Stats| {
+            if matches!(e.end, End::Finished | End::Deadlock { .. }) {
+                traces.insert(canon(&e.steps, MODE));
+            }
+            Control::Continue
+        };
+        let stats = explore(p, &config, &mut obs).expect("exploration");
+        (stats.executions, stats.redundant, traces)
+    };
+    let mut compared = 0;
+    for seed in 0..200u64 {
+        let m = random::program(seed);
+        for k in [None, Some(2)] {
+            let before = traces(&mut m.clone(), k);
+            let after = traces(&mut RunsFirst(m.clone()), k);
+            assert_eq!(before.2, after.2, "seed {seed} k={k:?}: different traces\n{m:?}");
+            if k.is_none() {
+                assert_eq!((before.0, before.1), (after.0, after.1), "seed {seed}: executions, redundant\n{m:?}");
+                assert_eq!(after.1, 0, "seed {seed}: a trace explored twice\n{m:?}");
+            }
+            compared += usize::from(before.0 > 1);
+        }
+    }
+    assert!(compared >= 200, "{compared}");
 }

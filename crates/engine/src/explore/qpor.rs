@@ -90,8 +90,9 @@
 //! `Unfolding::preds_below` leaves out the variants whose history is not below the
 //! branch (`Qpor::spike_ranges`). Pruning runs when `U` has grown by half since the
 //! last pruning (`PRUNE_GROWTH`), which keeps its cost amortised constant per event
-//! (the peak is at most 1.5 times the kept set plus the slack). Deciding one event walks at most `PRUNE_WALK`
-//! nodes of its window; an event not decided by then is kept (keeping is always safe).
+//! (the peak is at most 1.5 times the kept set plus the slack). Deciding one event
+//! walks at most `PRUNE_WALK` nodes of its window; an event not decided by then is kept
+//! (keeping is always safe).
 //! Only every `PRUNE_FULL_EVERY`-th pruning decides on every event; the others decide on
 //! the events added since the last pruning and keep the older ones (those hardly ever
 //! go: nearly all the events a pruning frees are ones the runs added since the last).
@@ -111,8 +112,8 @@
 //!
 //! - Thread creation, join, trylock, memory accesses and process exit are added to the
 //!   paper's `acq`/`rel`/`loc` language (see [`crate::action`]).
-//! - `U` is pruned lazily (when it has grown by half) instead of at every return of `Explore`, to
-//!   `K(C, D)` instead of `Q(C, D)` (section "Memory").
+//! - `U` is pruned lazily (when it has grown by half) instead of at every return of
+//!   `Explore`, to `K(C, D)` instead of `Q(C, D)` (section "Memory").
 //! - A spin-wait on several locations ([`crate::Awaited`] with more than one location)
 //!   is refused: it would be an event of several object trees, and neither the
 //!   conflict test of Theorem 5.1 (one `lmax` per tree) nor `cexp` (one tree walked)
@@ -977,8 +978,9 @@ impl Explorer for Qpor {
             if let Some(lo) = deferred.take() {
                 // The next run is decided (Alg. 1 line 18): ask for it now, and finish the
                 // work on the last run while it runs. `cexp` of the events at positions
-                // `lo..` and the pruning change only what later `Alt` calls see, and both
-                // are done before the run's steps are taken.
+                // `lo..from` and the pruning change only what later `Alt` calls see, so
+                // they may come before or after the run's steps are taken (the C frontend
+                // does them before; `Program::run_overlapped` allows either).
                 let slack = s.config.prune_slack;
                 let (mut added, mut spent) = (0, std::time::Duration::ZERO);
                 let this = std::cell::RefCell::new((&mut *self, &mut feed));
@@ -993,7 +995,7 @@ impl Explorer for Qpor {
                     &mut || {
                         let t = Instant::now();
                         let (q, _) = &mut *this.borrow_mut();
-                        for i in lo..q.c.len() {
+                        for i in lo..from {
                             added += q.cexp(q.c.events()[i]);
                         }
                         spent = t.elapsed();
