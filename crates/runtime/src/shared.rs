@@ -1001,6 +1001,28 @@ mod tests {
         assert!(t.elapsed() >= max, "back to the whole budget");
     }
 
+    #[test]
+    fn a_spinner_keeps_spinning_while_the_other_side_hands_work_over() {
+        // The budget counts from the last progress: a wait whose `between` keeps finding
+        // work (steps the worker publishes) for longer than the budget does not block
+        // before that work stops.
+        let max = Duration::from_micros(300);
+        let mut s = Spinner::new(max);
+        let t = Instant::now();
+        let streaming = Duration::from_millis(2);
+        let mut calls = 0u32;
+        assert!(!s.spin(
+            || false,
+            || {
+                calls += 1;
+                t.elapsed() < streaming
+            }
+        ));
+        // (A lower bound only: a loaded machine can only make the wait longer.)
+        assert!(t.elapsed() >= streaming, "blocked {:?} after the wait began", t.elapsed());
+        assert!(calls > 10, "{calls}");
+    }
+
     fn all_actions() -> Vec<Action> {
         use Action::*;
         let (o, t) = (ObjId(0xdead_beef_1234), ThreadId(513));
