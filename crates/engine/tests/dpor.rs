@@ -1,12 +1,9 @@
 //! The DPOR family against brute force and against the papers' numbers.
 mod common;
-use common::{brute_force, canon, Canon};
+use common::{brute_force, canon, Canon, RunsFirst};
 use std::collections::BTreeSet;
 use unfold_engine::model::{programs, random, Model};
-use unfold_engine::{
-    explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Program, ProgramError, RunRequest, Stats,
-    Step,
-};
+use unfold_engine::{explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Program, Stats};
 
 const ALGS: [Algorithm; 4] = [Algorithm::Dfs, Algorithm::ClassicDpor, Algorithm::SourceDpor, Algorithm::OptimalDpor];
 
@@ -1532,28 +1529,6 @@ fn a_spin_on_one_int_of_a_word_ignores_writes_to_the_other() {
             let (s, _, _) = run(&together, alg, mode);
             assert_eq!(s.defective, 0, "{mode:?} {}", alg.name());
         }
-    }
-}
-
-/// A model whose runs end before the explorer's work during them starts: the other
-/// order [`Program::run_overlapped`] allows (the model's default does that work first).
-struct RunsFirst(Model);
-
-impl Program for RunsFirst {
-    fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
-        self.0.run(req, out)
-    }
-
-    fn run_overlapped(
-        &mut self,
-        req: &RunRequest<'_>,
-        out: &mut Execution,
-        early: &mut dyn FnMut(&[Step]),
-        meanwhile: &mut dyn FnMut(),
-    ) -> Result<(), ProgramError> {
-        let ran = self.0.run_streaming(req, out, early);
-        meanwhile();
-        ran
     }
 }
 

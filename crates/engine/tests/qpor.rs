@@ -1,13 +1,10 @@
 //! QPOR (optimal and k-partial alternatives) against brute force and the paper's
 //! Figure 1.
 mod common;
-use common::{brute_force, canon, Canon};
+use common::{brute_force, canon, Canon, RunsFirst};
 use std::collections::BTreeSet;
 use unfold_engine::model::{programs, random, Model};
-use unfold_engine::{
-    explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Program, ProgramError, RunRequest, Stats,
-    Step,
-};
+use unfold_engine::{explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Program, Stats};
 
 const MODE: Independence = Independence::AllDependent;
 
@@ -17,7 +14,11 @@ fn run(m: &Model, k: Option<usize>) -> (Stats, BTreeSet<Canon>) {
 
 /// Explore with QPOR, pruning `U` whenever it has grown by `slack` events.
 fn run_pruning(m: &Model, k: Option<usize>, slack: usize) -> (Stats, BTreeSet<Canon>) {
-    let mut m = m.clone();
+    run_program(&mut m.clone(), k, slack)
+}
+
+/// [`run_pruning`] on any program.
+fn run_program(p: &mut dyn Program, k: Option<usize>, slack: usize) -> (Stats, BTreeSet<Canon>) {
     let config = ExploreConfig {
         algorithm: Algorithm::Qpor { k },
         prune_slack: slack,
@@ -31,7 +32,7 @@ fn run_pruning(m: &Model, k: Option<usize>, slack: usize) -> (Stats, BTreeSet<Ca
         }
         Control::Continue
     };
-    let stats = explore(&mut m, &config, &mut obs).expect("exploration");
+    let stats = explore(p, &config, &mut obs).expect("exploration");
     (stats, traces)
 }
 
@@ -518,68 +519,28 @@ fn random_programs_with_shared_words_match_brute_force() {
     }
 }
 
-/// A model whose runs end, their steps handed over as they come, before the explorer's
-/// work during them starts: the order [`Program::run_overlapped`] allows besides the
-/// model's own (that work first).
-struct RunsFirst(Model);
-
-impl Program for RunsFirst {
-    fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
-        self.0.run(req, out)
-    }
-
-    fn run_overlapped(
-        &mut self,
-        req: &RunRequest<'_>,
-        out: &mut Execution,
-        early: &mut dyn FnMut(&[Step]),
-        meanwhile: &mut dyn FnMut(),
-    ) -> Result<(), ProgramError> {
-        let ran = self.0.run_streaming(req, out, early);
-        // Hand the steps over one prefix at a time, as a program running elsewhere does.
-        for n in 1..=out.steps.len() {
-            early(&out.steps[..n]);
-        }
-        meanwhile();
-        ran
-    }
-}
-
 /// QPOR asks for its next run before it has added the conflicting extensions of the
-/// last run's events left in the branch, and prunes while the run runs; whether that
+/// last run's events left in the branch, and prunes while the run runs. Whether that
 /// work comes before the run's steps are taken (the model, the C frontend) or after
-/// (`RunsFirst`), it must explore the same traces, each once.
+/// some of them (`RunsFirst`), it must explore the same traces, each once.
 #[test]
 fn the_work_done_while_a_run_runs_may_come_before_or_after_its_steps() {
-    let traces = |p: &mut dyn Program, k: Option<usize>| {
-        let config = ExploreConfig {
-            algorithm: Algorithm::Qpor { k },
-            prune_slack: 0,
-            check_distinct: true,
-            ..ExploreConfig::default()
-        };
-        let mut traces = BTreeSet::new();
-        let mut obs = |e: &Execution, _new: bool, _s: &Stats| {
-            if matches!(e.end, End::Finished | End::Deadlock { .. }) {
-                traces.insert(canon(&e.steps, MODE));
-            }
-            Control::Continue
-        };
-        let stats = explore(p, &config, &mut obs).expect("exploration");
-        (stats.executions, stats.redundant, traces)
-    };
     let mut compared = 0;
     for seed in 0..200u64 {
         let m = random::program(seed);
         for k in [None, Some(2)] {
-            let before = traces(&mut m.clone(), k);
-            let after = traces(&mut RunsFirst(m.clone()), k);
-            assert_eq!(before.2, after.2, "seed {seed} k={k:?}: different traces\n{m:?}");
+            let (before, traces_before) = run_program(&mut m.clone(), k, 0);
+            let (after, traces_after) = run_program(&mut RunsFirst(m.clone()), k, 0);
+            assert_eq!(traces_before, traces_after, "seed {seed} k={k:?}: different traces\n{m:?}");
             if k.is_none() {
-                assert_eq!((before.0, before.1), (after.0, after.1), "seed {seed}: executions, redundant\n{m:?}");
-                assert_eq!(after.1, 0, "seed {seed}: a trace explored twice\n{m:?}");
+                assert_eq!(
+                    (before.executions, before.redundant),
+                    (after.executions, after.redundant),
+                    "seed {seed}: executions, redundant\n{m:?}"
+                );
+                assert_eq!(after.redundant, 0, "seed {seed}: a trace explored twice\n{m:?}");
             }
-            compared += usize::from(before.0 > 1);
+            compared += usize::from(before.executions > 1);
         }
     }
     assert!(compared >= 200, "{compared}");

@@ -979,8 +979,9 @@ impl Explorer for Qpor {
                 // The next run is decided (Alg. 1 line 18): ask for it now, and finish the
                 // work on the last run while it runs. `cexp` of the events at positions
                 // `lo..from` and the pruning change only what later `Alt` calls see, so
-                // they may come before or after the run's steps are taken (the C frontend
-                // does them before; `Program::run_overlapped` allows either).
+                // they may come before the run's steps are taken (the C frontend) or
+                // after some (`Program::run_overlapped` allows both): `find_or_add` makes
+                // an event once whoever asks first, and pruning is sound at any state.
                 let slack = s.config.prune_slack;
                 let (mut added, mut spent) = (0, std::time::Duration::ZERO);
                 let this = std::cell::RefCell::new((&mut *self, &mut feed));

@@ -4,7 +4,10 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;
-use unfold_engine::{Action, End, Execution, Independence, ObjId, Program, RunRequest, SchedState, Step, ThreadId};
+use unfold_engine::model::Model;
+use unfold_engine::{
+    Action, End, Execution, Independence, ObjId, Program, ProgramError, RunRequest, SchedState, Step, ThreadId,
+};
 
 /// One position in an object's history: a single access, or (read-read mode) a set of
 /// consecutive reads of one class.
@@ -186,4 +189,26 @@ pub fn each_schedule(p: &mut dyn Program, cap: u64, mut f: impl FnMut(&Execution
         }
     }
     true
+}
+
+/// A model whose runs end before the explorer's work during them starts: the other
+/// order [`Program::run_overlapped`] allows (the model's default does that work first).
+pub struct RunsFirst(pub Model);
+
+impl Program for RunsFirst {
+    fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
+        self.0.run(req, out)
+    }
+
+    fn run_overlapped(
+        &mut self,
+        req: &RunRequest<'_>,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+        meanwhile: &mut dyn FnMut(),
+    ) -> Result<(), ProgramError> {
+        let ran = self.0.run_streaming(req, out, early);
+        meanwhile();
+        ran
+    }
 }
