@@ -137,9 +137,12 @@ pub struct PhaseTimes {
     pub run: Duration,
     /// Adding the events of executions to the unfolding (QPOR) or processing the trace.
     pub add_events: Duration,
-    /// Computing conflicting extensions (QPOR `cexp`).
+    /// Computing conflicting extensions (QPOR `cexp`) of the threads blocked at the end
+    /// of a run and of the events left in the branch (those popped by the backtracking
+    /// get theirs there, counted in `comb_build`).
     pub cex: Duration,
-    /// Building combs (QPOR) / wakeup-tree insertions (optimal-DPOR) / race analysis.
+    /// Building combs with the `cexp` of the events popped before each (QPOR) /
+    /// wakeup-tree insertions (optimal-DPOR) / race analysis.
     pub comb_build: Duration,
     /// Searching combs for a solution (QPOR).
     pub comb_search: Duration,
