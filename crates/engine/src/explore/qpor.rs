@@ -17,11 +17,16 @@
 //!   dependent action runs — exactly when its `D`-event falls into `cex`). The run's
 //!   steps are turned into events (found or added to `U`).
 //! - `ex(C)`: `en(C)` events are discovered by running; `cex(C)` by `cexp` (Alg. 1,
-//!   §5.3), generalised below to trylock and memory accesses. `cex` of each event is
-//!   computed once, when the event enters the branch: `cex(C_i) ⊆ C ∪ cex(C)` for every
-//!   prefix, and an event's conflicting extensions depend only on the event.
+//!   §5.3), generalised below to trylock and memory accesses. `cex` of each event of
+//!   the branch is computed once: `cex(C_i) ⊆ C ∪ cex(C)` for every prefix, and an
+//!   event's conflicting extensions depend only on the event. It is computed late: when
+//!   the backtracking pops the event, or, for an event still in the branch when the next
+//!   run is asked for, while that run runs. `Alt(C_k, D_k)` needs only those of the
+//!   events at positions `k` and beyond: one of an event `e` of `C_k` conflicts with `e`,
+//!   so it is never compatible with `C_k`.
 //! - Backtracking pops the branch; at node `k` the popped event joins the sleep set and
-//!   `Alt(C_k, D_k)` is computed with a comb (§5, Def. 5–6).
+//!   `Alt(C_k, D_k)` is computed with a comb (§5, Def. 5–6); the first alternative found
+//!   is the next run, asked for at once.
 //!
 //! # Alternatives and combs (Def. 5, Def. 6, steps 1–5)
 //!
