@@ -271,6 +271,42 @@ fn peak_memory_is_the_checkers_not_the_compilers() {
 }
 
 #[test]
+fn peak_memory_is_the_checkers_not_the_memory_of_the_process_that_started_it() {
+    // Linux keeps `ru_maxrss` across `execve`: a launcher that held 256 MiB and then
+    // exec'd the checker must not have its memory reported as the checker's.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let launcher = tmp.path().join("launcher.c");
+    std::fs::write(
+        &launcher,
+        "#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n\
+         int main(int argc, char **argv) {\n    size_t n = 256u << 20;\n    char *p = malloc(n);\n    \
+         if (!p) return 2;\n    memset(p, 1, n);\n    execv(argv[1], argv + 1);\n    return 3;\n}\n",
+    )
+    .expect("write");
+    let exe = tmp.path().join("launcher");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let built = Command::new(cc).arg("-o").arg(&exe).arg(&launcher).status().expect("cc runs");
+    assert!(built.success());
+    let prog = tmp.path().join("two.c");
+    std::fs::write(
+        &prog,
+        "#include <pthread.h>\nint x;\nvoid *t(void *a) { x++; return a; }\n\
+         int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); pthread_join(a, 0); return 0; }\n",
+    )
+    .expect("write");
+    let out = Command::new(&exe)
+        .current_dir(tmp.path())
+        .arg(env!("CARGO_BIN_EXE_unfold"))
+        .args(["check", "two.c", "--json"])
+        .output()
+        .expect("the launcher runs");
+    let j: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(j["verdict"], "ok", "{j}");
+    let peak = j["peak_rss_bytes"].as_u64().expect("peak_rss_bytes");
+    assert!(peak > 0 && peak < 128 << 20, "peak {} MiB: the launcher's memory is counted", peak >> 20);
+}
+
+#[test]
 fn the_heap_size_travels_in_the_replay_token() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let prog = tmp.path().join("big_heap.c");
