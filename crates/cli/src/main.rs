@@ -1203,6 +1203,7 @@ fn check(a: CheckArgs) -> Result<u8> {
                 ("conflicting extensions", ph.cex),
                 ("analysis (combs, races)", ph.comb_build),
                 ("comb search", ph.comb_search),
+                ("pruning", ph.prune),
             ] {
                 if !d.is_zero() {
                     let _ = writeln!(out, "      {name:<31}{:8.2}", us(d));

@@ -282,7 +282,7 @@ fn the_breakdown_splits_the_explorers_time_into_its_phases() {
             })
             .collect()
     };
-    let phases = ["steps into events", "conflicting extensions", "analysis (combs, races)", "comb search"];
+    let phases = ["steps into events", "conflicting extensions", "analysis (combs, races)", "comb search", "pruning"];
     for alg in ["qpor", "optimal-dpor"] {
         let f = figures(alg);
         let value = |name: &str| f.iter().find(|(n, _)| n == name).map(|&(_, v)| v);

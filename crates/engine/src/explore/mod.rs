@@ -146,6 +146,9 @@ pub struct PhaseTimes {
     pub comb_build: Duration,
     /// Searching combs for a solution (QPOR).
     pub comb_search: Duration,
+    /// Pruning the unfolding (QPOR; done while the next run runs, which it outlasts when
+    /// it is long).
+    pub prune: Duration,
 }
 
 /// Statistics of one exploration. Fields that an algorithm does not use stay zero.

@@ -988,7 +988,7 @@ impl Explorer for Qpor {
                 // after some (`Program::run_overlapped` allows both): `find_or_add` makes
                 // an event once whoever asks first, and pruning is sound at any state.
                 let slack = s.config.prune_slack;
-                let (mut added, mut spent) = (0, std::time::Duration::ZERO);
+                let (mut added, mut spent, mut pruning) = (0, std::time::Duration::ZERO, std::time::Duration::ZERO);
                 let this = std::cell::RefCell::new((&mut *self, &mut feed));
                 s.run_overlapped(
                     &replay,
@@ -1006,13 +1006,16 @@ impl Explorer for Qpor {
                         }
                         spent = t.elapsed();
                         if q.u.len() > q.pruned_at + q.pruned_at / PRUNE_GROWTH + slack {
+                            let t = Instant::now();
                             q.prune();
+                            pruning = t.elapsed();
                         }
                         true
                     },
                 )?;
                 s.stats.events_added += added;
                 s.stats.time.cex += spent;
+                s.stats.time.prune += pruning;
             } else {
                 s.run_streaming(&replay, &sleep_req, &mut exec, &mut |steps| {
                     self.absorb_steps(steps, &expect, &mut feed)
