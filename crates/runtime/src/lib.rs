@@ -158,11 +158,14 @@ pub fn peak_rss_bytes() -> (u64, u64) {
         unsafe { libc::getrusage(who, &mut ru) };
         ru.ru_maxrss.max(0) as u64 * 1024
     };
-    let own = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
-        let kb = s.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
-        kb.trim().trim_end_matches("kB").trim().parse::<u64>().ok()
-    });
-    (own.map_or_else(|| get(libc::RUSAGE_SELF), |kb| kb * 1024), get(libc::RUSAGE_CHILDREN))
+    (vm_hwm_bytes("self").unwrap_or_else(|| get(libc::RUSAGE_SELF)), get(libc::RUSAGE_CHILDREN))
+}
+
+/// The memory high-water mark (`VmHWM`) of process `pid` (`"self"`: this one), in bytes.
+pub(crate) fn vm_hwm_bytes(pid: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+    kb.trim().trim_end_matches("kB").trim().parse::<u64>().ok().map(|kb| kb * 1024)
 }
 
 #[cfg(test)]

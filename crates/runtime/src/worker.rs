@@ -1075,13 +1075,8 @@ impl CProgram {
         let exec = self.hdr.one().exec_rss.load(Ordering::Relaxed);
         self.worker_hwm = self.worker_hwm.max(exec);
         if let Some(w) = &self.worker {
-            let status = std::fs::read_to_string(format!("/proc/{}/status", w.pid)).unwrap_or_default();
-            let kb = status
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-                .unwrap_or(0);
-            self.worker_hwm = self.worker_hwm.max(kb * 1024);
+            let hwm = crate::vm_hwm_bytes(&w.pid.to_string()).unwrap_or(0);
+            self.worker_hwm = self.worker_hwm.max(hwm);
         }
         self.worker_hwm
     }

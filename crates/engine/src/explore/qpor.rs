@@ -131,7 +131,7 @@ use crate::ids::{EventId, ThreadId};
 use crate::program::{Execution, ProgramError, Step};
 use crate::unfolding::{Child, ObjIdx, Preds, Unfolding, BOTTOM};
 use rustc_hash::FxHashSet as HashSet;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A spike of a comb (QPOR Def. 5): the events of `U` in conflict with one selected
 /// event `target` of `D` that are compatible with `C` and whose history avoids `D`
@@ -970,8 +970,9 @@ impl Explorer for Qpor {
         let mut sleep_req: Vec<(ThreadId, Action)> = Vec::new();
         let mut from = 0usize;
         let mut expect: Vec<EventId> = Vec::new();
-        // Positions `deferred..c.len()` of the branch whose events still need their
-        // conflicting extensions (`cexp`): added while the next run runs.
+        // Positions `deferred..from` of the branch (left in it by the last backtracking)
+        // whose events still need their conflicting extensions (`cexp`): added while the
+        // next run runs.
         let mut deferred: Option<usize> = None;
         loop {
             // The steps of the run become events while the program still runs, as far as
@@ -988,7 +989,7 @@ impl Explorer for Qpor {
                 // after some (`Program::run_overlapped` allows both): `find_or_add` makes
                 // an event once whoever asks first, and pruning is sound at any state.
                 let slack = s.config.prune_slack;
-                let (mut added, mut spent, mut pruning) = (0, std::time::Duration::ZERO, std::time::Duration::ZERO);
+                let (mut added, mut spent, mut pruning) = (0, Duration::ZERO, Duration::ZERO);
                 let this = std::cell::RefCell::new((&mut *self, &mut feed));
                 s.run_overlapped(
                     &replay,
