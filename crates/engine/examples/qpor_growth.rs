@@ -38,13 +38,15 @@ fn main() {
     })
     .expect("explore");
     eprintln!(
-        "{}: {} executions, {} maximal configurations, {} SSB, peak U {}, spike candidates scanned {}, {:.2} s",
+        "{}: {} executions, {} maximal configurations, {} SSB, peak U {}, spike candidates scanned {}, steps found in U {}, added {}, {:.2} s",
         alg.name(),
         stats.executions,
         stats.maximal_configurations,
         stats.ssb,
         stats.events_peak,
         stats.comb_scanned,
+        stats.events_found,
+        stats.events_added,
         t0.elapsed().as_secs_f64()
     );
 }

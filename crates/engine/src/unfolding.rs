@@ -47,7 +47,10 @@
 //! actions and object states are interned; `tmax(e)` and `lmax(e)` are answered for
 //! `e`'s own thread and object without a vector (`tmax(e, thread(e)) = e`,
 //! `lmax(e, obj(e)) = e`), so an event whose other entries are those of an immediate
-//! predecessor uses that predecessor's vector; the dedup index holds event ids and
+//! predecessor uses that predecessor's vector. An operation on an object is
+//! deduplicated among its object-tree parent's children (its thread's run, at its
+//! thread-tree depth and predecessor): one lookup of the children finds it or places it.
+//! The few other events (creations, joins, exits) are in a dedup index of event ids that
 //! compares keys against the events themselves.
 
 use crate::action::Action;
@@ -204,7 +207,9 @@ fn key_hash(thread: ThreadId, action: Action, tpred: EventId, opred: EventId, ex
     x ^ (x >> 32)
 }
 
-/// The dedup index: an open-addressing table (linear probing) of event ids, each slot
+/// The dedup index of the events on no object (creations, joins, exits) and of those
+/// with further predecessors (`find_or_add` finds an operation on an object among its
+/// object-tree parent's children): an open-addressing table (linear probing) of event ids, each slot
 /// with the top 32 bits of its event's [`key_hash`] so that a probe touches an event
 /// only when those match; the event itself is the key (8 bytes a slot instead of a
 /// copy of the key). Never has deletions: [`Unfolding::retain`] rebuilds it.
@@ -262,8 +267,9 @@ impl EventIndex {
         self.put((hash >> 32) as u32, e);
     }
 
-    /// A copy sized for `n` events with the entries for which `keep` holds.
-    fn rebuilt(&self, n: usize, keep: impl Fn(EventId) -> bool) -> Self {
+    /// A copy with the entries for which `keep` holds, sized for them.
+    fn rebuilt(&self, keep: impl Fn(EventId) -> bool) -> Self {
+        let n = self.slots.iter().filter(|&&(_, e)| e != BOTTOM && keep(e)).count();
         let mut index = EventIndex::with_room(n);
         for &(tag, e) in &self.slots {
             if e != BOTTOM && keep(e) {
@@ -573,9 +579,9 @@ impl<'a> Iterator for ChildGroups<'a> {
 ///
 /// # Memory
 ///
-/// What one live event costs, besides its 52-byte [`Event`]: a slot of the dedup index
-/// (8 bytes, at most 3/4 full), its [`Child`] record in its object-tree parent's
-/// groups, its skip pointers when its depth is a multiple of the skip step (one in `s`
+/// What one live event costs, besides its 52-byte [`Event`]: its [`Child`] record in
+/// its object-tree parent's groups (or, for an event on no object, a slot of the dedup
+/// index: 8 bytes, at most 3/4 full), its skip pointers when its depth is a multiple of the skip step (one in `s`
 /// nodes has one or more), and its `tmax`/`lmax` vectors only when they differ from
 /// those of an immediate predecessor apart from the event's own entry: along a chain of
 /// events of one thread that learn nothing new from their object predecessor (a
@@ -1075,6 +1081,13 @@ impl Unfolding {
 
     // ----- adding events ----------------------------------------------------------
 
+    /// Whether `find_or_add` finds `e` among its object-tree parent's children rather
+    /// than in the index: an operation on an object with no further predecessors.
+    fn deduplicated_in_tree(&self, e: EventId) -> bool {
+        let ev = &self.events[e.index()];
+        ev.obj.is_some() && !ev.has_extra()
+    }
+
     /// The dedup hash of live event `e` (see [`key_hash`]).
     fn hash_of(&self, e: EventId) -> u64 {
         let ev = &self.events[e.index()];
@@ -1089,23 +1102,57 @@ impl Unfolding {
     pub fn find_or_add(&mut self, thread: ThreadId, action: Action, preds: &Preds) -> (EventId, bool) {
         let tpred = preds.tpred.unwrap_or(BOTTOM);
         let opred = preds.opred.unwrap_or(BOTTOM);
-        let hash = key_hash(thread, action, tpred, opred, &preds.extra);
-        let found = self.index.find(hash, |e| {
-            let ev = &self.events[e.index()];
-            ev.thread == thread
-                && ev.tpred == tpred
-                && ev.opred == opred
-                && key_action(self.action(e)) == key_action(action)
-                && self.extra(e) == preds.extra.as_slice()
-        });
-        if let Some(e) = found {
-            return (e, false);
-        }
         let obj = action.object().map(|o| self.obj_index(o));
-        let e = self.alloc();
         // Thread tree: parent is pt(e) when tpred is of the same thread.
         let same_thread = tpred != BOTTOM && self.events[tpred.index()].thread == thread;
         let tparent = if same_thread { tpred } else { BOTTOM };
+        // Where the event is, or goes: an operation on an object among its object-tree
+        // parent's children (its thread's run, at its key), anything else in the index.
+        let mut hash = None;
+        let mut at = 0;
+        match obj {
+            Some(o) if preds.extra.is_empty() => {
+                let key = (self.depth(tparent, false) + 1, tpred);
+                if let Some(k) = self.children.get(&(o, opred)) {
+                    let c = &k.children;
+                    let lo = c.partition_point(|x| x.thread < thread);
+                    let hi = lo + c[lo..].partition_point(|x| x.thread == thread);
+                    let a = lo + c[lo..hi].partition_point(|x| x.key() < key);
+                    let b = a + c[a..hi].partition_point(|x| x.key() == key);
+                    for x in &c[a..b] {
+                        if key_action(self.action(x.event)) == key_action(action)
+                            && !self.events[x.event.index()].has_extra()
+                        {
+                            return (x.event, false);
+                        }
+                    }
+                    at = b;
+                }
+            }
+            _ => {
+                let h = key_hash(thread, action, tpred, opred, &preds.extra);
+                let found = self.index.find(h, |e| {
+                    let ev = &self.events[e.index()];
+                    ev.thread == thread
+                        && ev.tpred == tpred
+                        && ev.opred == opred
+                        && key_action(self.action(e)) == key_action(action)
+                        && self.extra(e) == preds.extra.as_slice()
+                });
+                if let Some(e) = found {
+                    return (e, false);
+                }
+                hash = Some(h);
+                if let Some(o) = obj {
+                    let c = self.obj_kids(o, opred).0;
+                    let child_key = (self.depth(tparent, false) + 1, tpred);
+                    let lo = c.partition_point(|x| x.thread < thread);
+                    let hi = c.partition_point(|x| x.thread <= thread);
+                    at = lo + c[lo..hi].partition_point(|x| x.key() <= child_key);
+                }
+            }
+        }
+        let e = self.alloc();
         let (tdepth, tskips) = self.make_node(tparent, false);
         let (odepth, oskips) = if obj.is_some() { self.make_node(opred, true) } else { (0, NO_SKIPS) };
         // tmax / lmax: merge of the predecessors', plus the event itself.
@@ -1196,7 +1243,7 @@ impl Unfolding {
             let (c, b) = self.obj_kids(obj, opred);
             let lo = c.partition_point(|x| x.thread < thread);
             let hi = c.partition_point(|x| x.thread <= thread);
-            let at = lo + c[lo..hi].partition_point(|x| x.key() <= child.key());
+            debug_assert!((lo..=hi).contains(&at) && c[lo..at].iter().all(|x| x.key() <= child.key()));
             let oe = self.pred_obj(e);
             let at_pred = lo + b[lo..hi].partition_point(|&x| self.pred_order(x, e, oe).is_lt());
             let kids = self.children.entry((obj, opred)).or_default();
@@ -1205,7 +1252,9 @@ impl Unfolding {
             grow(&mut kids.by_pred);
             kids.by_pred.insert(at_pred, e);
         }
-        self.index.insert(hash, e);
+        if let Some(hash) = hash {
+            self.index.insert(hash, e);
+        }
         (e, true)
     }
 
@@ -1404,7 +1453,7 @@ impl Unfolding {
         });
         // The dedup index has no deletions: rebuild it from its entries of kept events
         // (their tags are their hashes' upper halves, all that placing them needs).
-        self.index = self.index.rebuilt(self.live, kept);
+        self.index = self.index.rebuilt(kept);
         self.generation += 1;
         freed
     }
@@ -1445,10 +1494,11 @@ impl Unfolding {
             for &p in [ev.tpred, ev.opred].iter().chain(self.extra(e)) {
                 assert!(p == BOTTOM || self.is_live(p), "checker bug: {e:?} has a dead predecessor {p:?}");
             }
+            let in_index = self.index.find(self.hash_of(e), |x| x == e) == Some(e);
             assert_eq!(
-                self.index.find(self.hash_of(e), |x| x == e),
-                Some(e),
-                "checker bug: {e:?} missing from the dedup index"
+                in_index,
+                !self.deduplicated_in_tree(e),
+                "checker bug: {e:?} in the dedup index: {in_index} (operations on objects are found in their trees)"
             );
             // tmax and lmax (shared vectors included) are those of the merge of the
             // immediate predecessors, plus the event itself.
@@ -1572,7 +1622,7 @@ mod tests {
     /// predecessor; random prunings in between. After each step the invariants hold:
     /// shared `tmax`/`lmax` vectors give what a merge of the predecessors gives, freed
     /// slots, vectors and skip runs are reused without corrupting live events, and the
-    /// rebuilt dedup index finds every live event.
+    /// rebuilt dedup index and the object trees find every live event.
     #[test]
     fn shared_vectors_and_reused_slots_survive_random_pruning() {
         let mut rng = Rng::new(0xc0ff_ee00_1234);

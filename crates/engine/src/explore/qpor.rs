@@ -942,6 +942,10 @@ impl Qpor {
         }
         self.u.retain(&mut keep);
         self.pruned_at = self.u.len();
+        // The tests' small unfoldings are checked whole after every pruning.
+        if cfg!(debug_assertions) && self.u.len() <= 4096 {
+            self.u.assert_invariants();
+        }
     }
 }
 
