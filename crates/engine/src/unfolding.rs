@@ -83,6 +83,9 @@ const OWN_TMAX: u8 = 4;
 const OWN_LMAX: u8 = 8;
 /// The event has further immediate predecessors (`Unfolding::extra`).
 const HAS_EXTRA: u8 = 16;
+/// The event may have children in its object's tree (set when one is linked, kept when
+/// they go): a retain looks up the children only of the freed events that have it.
+const HAS_CHILDREN: u8 = 32;
 
 /// No offset in the skip pool (a node without skip pointers).
 const NO_SKIPS: u32 = u32::MAX;
@@ -1246,6 +1249,9 @@ impl Unfolding {
             debug_assert!((lo..=hi).contains(&at) && c[lo..at].iter().all(|x| x.key() <= child.key()));
             let oe = self.pred_obj(e);
             let at_pred = lo + b[lo..hi].partition_point(|&x| self.pred_order(x, e, oe).is_lt());
+            if opred != BOTTOM {
+                self.events[opred.index()].flags |= HAS_CHILDREN;
+            }
             let kids = self.children.entry((obj, opred)).or_default();
             grow(&mut kids.children);
             kids.children.insert(at, child);
@@ -1397,10 +1403,32 @@ impl Unfolding {
     /// `keep` is a per-slot mark vector (index = event id), extended with causes in
     /// place. Returns the number of events freed.
     pub fn retain(&mut self, keep: &mut Vec<bool>) -> usize {
+        self.retain_among(keep, false)
+    }
+
+    /// [`Unfolding::retain`] for a `keep` that holds every live event added before the
+    /// last retain: only the events added since are looked at (their causes among the
+    /// older events are kept already), so its cost follows them, not `U`.
+    pub fn retain_young(&mut self, keep: &mut Vec<bool>) -> usize {
+        self.retain_among(keep, true)
+    }
+
+    fn retain_among(&mut self, keep: &mut Vec<bool>, young_only: bool) -> usize {
         keep.resize(self.events.len(), false);
+        let generation = self.generation;
+        // The candidates: every live event, or those added since the last retain (a slot
+        // born in this generation was allocated since, and nothing frees in between).
+        let candidates: Vec<u32> = if young_only {
+            debug_assert!(
+                (0..self.events.len()).all(|i| keep[i] || !self.events[i].live() || self.born[i] == generation),
+                "checker bug: retain_young with an older event not kept"
+            );
+            (0..self.born.len() as u32).filter(|&i| self.born[i as usize] == generation).collect()
+        } else {
+            (0..self.events.len() as u32).filter(|&i| self.events[i as usize].live()).collect()
+        };
         // Causal closure (explicit stack).
-        let mut stack: Vec<EventId> =
-            (0..self.events.len()).filter(|&i| keep[i] && self.events[i].live()).map(|i| EventId(i as u32)).collect();
+        let mut stack: Vec<EventId> = candidates.iter().filter(|&&i| keep[i as usize]).map(|&i| EventId(i)).collect();
         while let Some(e) = stack.pop() {
             let ev = &self.events[e.index()];
             for &p in [ev.tpred, ev.opred].iter().chain(self.extra(e)) {
@@ -1410,12 +1438,60 @@ impl Unfolding {
                 }
             }
         }
-        let mut freed = 0;
-        for (i, &kept) in keep.iter().enumerate() {
-            let ev = &self.events[i];
-            if !ev.live() || kept {
-                continue;
+        let freed: Vec<EventId> = candidates.iter().filter(|&&i| !keep[i as usize]).map(|&i| EventId(i)).collect();
+        let kept = |e: EventId| keep[e.index()];
+        // Out of the object trees first (the freed events' fields are still there). The
+        // children of a freed event are all freed (a kept one would have kept it): its
+        // own list goes whole. A list of a kept node (or a root) with freed children is
+        // filtered once: a freed child no longer at its place went with a sibling.
+        if young_only {
+            for &f in &freed {
+                let ev = &self.events[f.index()];
+                let Some(o) = ev.obj else { continue };
+                if ev.flags & HAS_CHILDREN != 0 {
+                    self.children.remove(&(o, f));
+                }
+                if ev.opred != BOTTOM && !kept(ev.opred) {
+                    // Its parent's list goes with its parent.
+                    continue;
+                }
+                let (thread, key) = (ev.thread, (ev.tdepth, ev.tpred));
+                let std::collections::hash_map::Entry::Occupied(mut slot) = self.children.entry((o, ev.opred)) else {
+                    continue;
+                };
+                let k = slot.get_mut();
+                let c = &k.children;
+                let lo = c.partition_point(|x| (x.thread, x.key()) < (thread, key));
+                let hi = lo + c[lo..].partition_point(|x| (x.thread, x.key()) == (thread, key));
+                if !c[lo..hi].iter().any(|x| x.event == f) {
+                    continue;
+                }
+                k.children.retain(|c| kept(c.event));
+                k.by_pred.retain(|&x| kept(x));
+                if k.children.is_empty() {
+                    slot.remove();
+                } else {
+                    k.children.shrink_to(k.children.len() + k.children.len() / 2);
+                    k.by_pred.shrink_to(k.by_pred.len() + k.by_pred.len() / 2);
+                }
             }
+        } else {
+            // Every event the trees hold was live before this call: it stays iff it is
+            // kept (`keep`, a dense bitmap, is cheaper to probe than the events).
+            self.children.retain(|&(_, parent), k| {
+                if parent != BOTTOM && !kept(parent) {
+                    return false;
+                }
+                k.children.retain(|c| kept(c.event));
+                k.by_pred.retain(|&x| kept(x));
+                k.children.shrink_to(k.children.len() + k.children.len() / 2);
+                k.by_pred.shrink_to(k.by_pred.len() + k.by_pred.len() / 2);
+                !k.children.is_empty()
+            });
+        }
+        for &f in &freed {
+            let i = f.index();
+            let ev = &self.events[i];
             // Vectors, skip runs and extras are owned by this event alone: every event
             // sharing its vectors is one of its effects, freed with it (a kept effect
             // would have kept it).
@@ -1429,33 +1505,19 @@ impl Unfolding {
                 self.lvecs.remove(lv);
             }
             if flags & HAS_EXTRA != 0 {
-                self.extras.remove(&EventId(i as u32));
+                self.extras.remove(&f);
             }
             self.skip_pool.remove(ts, tn);
             self.skip_pool.remove(os, on);
             self.events[i].flags = 0;
-            self.free.push(EventId(i as u32));
-            freed += 1;
+            self.free.push(f);
         }
-        self.live -= freed;
-        // Every event the trees and the index hold was live before this call: it stays
-        // iff it is kept (`keep`, a dense bitmap, is cheaper to probe than the events).
-        let kept = |e: EventId| keep[e.index()];
-        self.children.retain(|&(_, parent), k| {
-            if parent != BOTTOM && !kept(parent) {
-                return false;
-            }
-            k.children.retain(|c| kept(c.event));
-            k.by_pred.retain(|&x| kept(x));
-            k.children.shrink_to(k.children.len() + k.children.len() / 2);
-            k.by_pred.shrink_to(k.by_pred.len() + k.by_pred.len() / 2);
-            !k.children.is_empty()
-        });
+        self.live -= freed.len();
         // The dedup index has no deletions: rebuild it from its entries of kept events
         // (their tags are their hashes' upper halves, all that placing them needs).
         self.index = self.index.rebuilt(kept);
         self.generation += 1;
-        freed
+        freed.len()
     }
 
     /// Check the structural invariants (tests call this; O(|U| · depth)).
@@ -1622,7 +1684,8 @@ mod tests {
     /// predecessor; random prunings in between. After each step the invariants hold:
     /// shared `tmax`/`lmax` vectors give what a merge of the predecessors gives, freed
     /// slots, vectors and skip runs are reused without corrupting live events, and the
-    /// rebuilt dedup index and the object trees find every live event.
+    /// rebuilt dedup index and the object trees find every live event — after a retain
+    /// of the whole unfolding and after one of the events added since the last.
     #[test]
     fn shared_vectors_and_reused_slots_survive_random_pruning() {
         let mut rng = Rng::new(0xc0ff_ee00_1234);
@@ -1664,7 +1727,16 @@ mod tests {
             }
             u.assert_invariants();
             let mut keep: Vec<bool> = (0..u.slots()).map(|_| rng.below(3) == 0).collect();
-            u.retain(&mut keep);
+            if round % 2 == 1 {
+                // Between full prunings: the older events all stay, the younger ones are
+                // looked at alone.
+                for (i, k) in keep.iter_mut().enumerate() {
+                    *k |= !u.added_since_retain(EventId(i as u32));
+                }
+                u.retain_young(&mut keep);
+            } else {
+                u.retain(&mut keep);
+            }
             u.assert_invariants();
         }
         assert!(added > 3_000, "only {added} events added");

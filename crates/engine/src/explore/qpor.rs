@@ -893,13 +893,14 @@ impl Qpor {
             |x: EventId, j: u32| self.u.lmax_all(x).all(|(o, y)| self.u.obj_comparable(y, last_in_prefix(o, j)));
         for (i, kept) in keep.iter_mut().enumerate() {
             let x = EventId(i as u32);
-            if *kept || !self.u.is_live(x) {
-                continue;
-            }
             // Between full prunings, events older than the last pruning are kept without
             // deciding: nearly every event a pruning frees was added since the last one.
+            // (Asked first: it reads a dense array, not the event.)
             if !full && !self.u.added_since_retain(x) {
                 *kept = true;
+                continue;
+            }
+            if *kept || !self.u.is_live(x) {
                 continue;
             }
             let ev = self.u.event(x);
@@ -940,7 +941,11 @@ impl Qpor {
                 }
             }
         }
-        self.u.retain(&mut keep);
+        if full {
+            self.u.retain(&mut keep);
+        } else {
+            self.u.retain_young(&mut keep);
+        }
         self.pruned_at = self.u.len();
         // The tests' small unfoldings are checked whole after every pruning.
         if cfg!(debug_assertions) && self.u.len() <= 4096 {
