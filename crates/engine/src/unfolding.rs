@@ -83,9 +83,6 @@ const OWN_TMAX: u8 = 4;
 const OWN_LMAX: u8 = 8;
 /// The event has further immediate predecessors (`Unfolding::extra`).
 const HAS_EXTRA: u8 = 16;
-/// The event may have children in its object's tree (set when one is linked, kept when
-/// they go): a retain looks up the children only of the freed events that have it.
-const HAS_CHILDREN: u8 = 32;
 
 /// No offset in the skip pool (a node without skip pointers).
 const NO_SKIPS: u32 = u32::MAX;
@@ -582,9 +579,10 @@ impl<'a> Iterator for ChildGroups<'a> {
 ///
 /// # Memory
 ///
-/// What one live event costs, besides its 52-byte [`Event`]: its [`Child`] record in
-/// its object-tree parent's groups (or, for an event on no object, a slot of the dedup
-/// index: 8 bytes, at most 3/4 full), its skip pointers when its depth is a multiple of the skip step (one in `s`
+/// What one live event costs, besides its 52-byte [`Event`] and the 48-byte header of
+/// its own children's lists at its slot: its [`Child`] record in its object-tree
+/// parent's groups (or, for an event on no object, a slot of the dedup index: 8 bytes,
+/// at most 3/4 full), its skip pointers when its depth is a multiple of the skip step (one in `s`
 /// nodes has one or more), and its `tmax`/`lmax` vectors only when they differ from
 /// those of an immediate predecessor apart from the event's own entry: along a chain of
 /// events of one thread that learn nothing new from their object predecessor (a
@@ -606,10 +604,13 @@ pub struct Unfolding {
     objects: HashMap<ObjId, ObjIdx>,
     obj_ids: Vec<ObjId>,
     // The children of each object-tree node, compact and grouped by thread: per
-    // (object, parent), per thread, each child with its thread predecessor, so that a
-    // scan for spike candidates skips a whole thread at once and rejects most children
-    // without touching their events. No entry for a node without children.
-    children: HashMap<(ObjIdx, EventId), Kids>,
+    // parent, per thread, each child with its thread predecessor, so that a scan for
+    // spike candidates skips a whole thread at once and rejects most children without
+    // touching their events. An event's children (all on its own object) are at its
+    // slot (empty for a free slot), those of object o's virtual root at `root_kids[o]`:
+    // found without hashing, at one load.
+    kids: Vec<Kids>,
+    root_kids: Vec<Kids>,
     skip: u32,
     // log2(skip) when the skip step is a power of two (the default, 4), else 0.
     skip_log2: u32,
@@ -655,7 +656,8 @@ impl Unfolding {
             extras: HashMap::default(),
             objects: HashMap::default(),
             obj_ids: Vec::new(),
-            children: HashMap::default(),
+            kids: Vec::new(),
+            root_kids: Vec::new(),
             skip: skip.max(2) as u32,
             skip_log2: if skip.max(2).is_power_of_two() { skip.max(2).trailing_zeros() } else { 0 },
             live: 0,
@@ -1058,13 +1060,36 @@ impl Unfolding {
     /// [`BOTTOM`]) in the tree of object `o`, compact and grouped by thread (see
     /// [`Child`], [`ChildGroup`]).
     pub fn obj_children_by_thread(&self, o: ObjIdx, parent: EventId) -> ChildGroups<'_> {
-        ChildGroups { kids: self.children.get(&(o, parent)), at: 0 }
+        ChildGroups { kids: self.kids_of(o, parent), at: 0 }
     }
 
     /// All the children of `parent` (or of `o`'s root) in the tree of object `o`, in
     /// both orders of [`ChildGroup`] (each group at its `start`).
     pub fn obj_kids(&self, o: ObjIdx, parent: EventId) -> (&[Child], &[EventId]) {
-        self.children.get(&(o, parent)).map_or((&[], &[]), |k| (&k.children, &k.by_pred))
+        self.kids_of(o, parent).map_or((&[], &[]), |k| (&k.children, &k.by_pred))
+    }
+
+    /// The children of `parent` (of `o`'s root if [`BOTTOM`]) in `o`'s tree.
+    #[inline]
+    fn kids_of(&self, o: ObjIdx, parent: EventId) -> Option<&Kids> {
+        if parent == BOTTOM {
+            self.root_kids.get(o as usize)
+        } else {
+            debug_assert_eq!(self.events[parent.index()].obj, Some(o), "checker bug: {parent:?} is not on {o}");
+            self.kids.get(parent.index())
+        }
+    }
+
+    /// [`Unfolding::kids_of`], to change.
+    fn kids_mut(&mut self, o: ObjIdx, parent: EventId) -> &mut Kids {
+        if parent == BOTTOM {
+            if self.root_kids.len() <= o as usize {
+                self.root_kids.resize_with(o as usize + 1, Kids::default);
+            }
+            &mut self.root_kids[o as usize]
+        } else {
+            &mut self.kids[parent.index()]
+        }
     }
 
     /// The [`Child`] record of `e`, an operation on an object.
@@ -1116,7 +1141,7 @@ impl Unfolding {
         match obj {
             Some(o) if preds.extra.is_empty() => {
                 let key = (self.depth(tparent, false) + 1, tpred);
-                if let Some(k) = self.children.get(&(o, opred)) {
+                if let Some(k) = self.kids_of(o, opred) {
                     let c = &k.children;
                     let lo = c.partition_point(|x| x.thread < thread);
                     let hi = lo + c[lo..].partition_point(|x| x.thread == thread);
@@ -1249,10 +1274,7 @@ impl Unfolding {
             debug_assert!((lo..=hi).contains(&at) && c[lo..at].iter().all(|x| x.key() <= child.key()));
             let oe = self.pred_obj(e);
             let at_pred = lo + b[lo..hi].partition_point(|&x| self.pred_order(x, e, oe).is_lt());
-            if opred != BOTTOM {
-                self.events[opred.index()].flags |= HAS_CHILDREN;
-            }
-            let kids = self.children.entry((obj, opred)).or_default();
+            let kids = self.kids_mut(obj, opred);
             grow(&mut kids.children);
             kids.children.insert(at, child);
             grow(&mut kids.by_pred);
@@ -1277,7 +1299,7 @@ impl Unfolding {
             return;
         }
         let ev = &self.events[e.index()];
-        let leaf = ev.obj.is_some_and(|o| !self.children.contains_key(&(o, e)));
+        let leaf = ev.obj.is_some_and(|o| self.obj_kids(o, e).0.is_empty());
         assert!(
             matches!((old, action), (Action::Rmw(o, b, true), Action::Rmw(p, c, false)) if o == p && b == c) && leaf,
             "unfold bug: event {e:?} {:?} performed as {action:?}",
@@ -1307,6 +1329,7 @@ impl Unfolding {
             return e;
         }
         self.born.push(self.generation);
+        self.kids.push(Kids::default());
         let id = u32::try_from(self.events.len()).ok().filter(|&i| i != u32::MAX).expect("more than 2^32-1 events");
         self.events.push(Event {
             thread: ThreadId(0),
@@ -1442,52 +1465,47 @@ impl Unfolding {
         let kept = |e: EventId| keep[e.index()];
         // Out of the object trees first (the freed events' fields are still there). The
         // children of a freed event are all freed (a kept one would have kept it): its
-        // own list goes whole. A list of a kept node (or a root) with freed children is
-        // filtered once: a freed child no longer at its place went with a sibling.
+        // own list goes whole.
+        let filter = |k: &mut Kids| {
+            k.children.retain(|c| kept(c.event));
+            k.by_pred.retain(|&x| kept(x));
+            k.children.shrink_to(k.children.len() + k.children.len() / 2);
+            k.by_pred.shrink_to(k.by_pred.len() + k.by_pred.len() / 2);
+        };
         if young_only {
+            // A list of a kept node (or a root) with freed children is filtered once: a
+            // freed child no longer at its place went with a sibling.
             for &f in &freed {
+                self.kids[f.index()] = Kids::default();
                 let ev = &self.events[f.index()];
                 let Some(o) = ev.obj else { continue };
-                if ev.flags & HAS_CHILDREN != 0 {
-                    self.children.remove(&(o, f));
-                }
                 if ev.opred != BOTTOM && !kept(ev.opred) {
-                    // Its parent's list goes with its parent.
                     continue;
                 }
                 let (thread, key) = (ev.thread, (ev.tdepth, ev.tpred));
-                let std::collections::hash_map::Entry::Occupied(mut slot) = self.children.entry((o, ev.opred)) else {
-                    continue;
-                };
-                let k = slot.get_mut();
+                let k =
+                    if ev.opred == BOTTOM { &mut self.root_kids[o as usize] } else { &mut self.kids[ev.opred.index()] };
                 let c = &k.children;
                 let lo = c.partition_point(|x| (x.thread, x.key()) < (thread, key));
                 let hi = lo + c[lo..].partition_point(|x| (x.thread, x.key()) == (thread, key));
-                if !c[lo..hi].iter().any(|x| x.event == f) {
-                    continue;
-                }
-                k.children.retain(|c| kept(c.event));
-                k.by_pred.retain(|&x| kept(x));
-                if k.children.is_empty() {
-                    slot.remove();
-                } else {
-                    k.children.shrink_to(k.children.len() + k.children.len() / 2);
-                    k.by_pred.shrink_to(k.by_pred.len() + k.by_pred.len() / 2);
+                if c[lo..hi].iter().any(|x| x.event == f) {
+                    filter(k);
                 }
             }
         } else {
             // Every event the trees hold was live before this call: it stays iff it is
             // kept (`keep`, a dense bitmap, is cheaper to probe than the events).
-            self.children.retain(|&(_, parent), k| {
-                if parent != BOTTOM && !kept(parent) {
-                    return false;
+            for (i, k) in self.kids.iter_mut().enumerate() {
+                if k.children.is_empty() {
+                    continue;
                 }
-                k.children.retain(|c| kept(c.event));
-                k.by_pred.retain(|&x| kept(x));
-                k.children.shrink_to(k.children.len() + k.children.len() / 2);
-                k.by_pred.shrink_to(k.by_pred.len() + k.by_pred.len() / 2);
-                !k.children.is_empty()
-            });
+                if keep[i] {
+                    filter(k);
+                } else {
+                    *k = Kids::default();
+                }
+            }
+            self.root_kids.iter_mut().for_each(filter);
         }
         for &f in &freed {
             let i = f.index();
@@ -1527,10 +1545,17 @@ impl Unfolding {
     pub fn assert_invariants(&self) {
         // The children of each object-tree node: runs of threads in both orders, each run
         // sorted (`Kids`).
-        for (&(o, parent), k) in &self.children {
+        let roots = self.root_kids.iter().enumerate().map(|(o, k)| (o as ObjIdx, BOTTOM, k));
+        let nodes = self.kids.iter().enumerate().map(|(i, k)| {
+            let ev = &self.events[i];
+            assert!(k.children.is_empty() || ev.live(), "checker bug: a free slot e{i} has children");
+            (ev.obj.unwrap_or(0), EventId(i as u32), k)
+        });
+        for (o, parent, k) in roots.chain(nodes) {
             assert_eq!(k.children.len(), k.by_pred.len(), "checker bug: children of {parent:?} on {o}");
             for (i, (c, &b)) in k.children.iter().zip(&k.by_pred).enumerate() {
                 assert_eq!(c.thread, self.events[b.index()].thread, "checker bug: thread runs of {parent:?} on {o}");
+                assert_eq!(self.events[c.event.index()].obj, Some(o), "checker bug: child {:?} of {parent:?}", c.event);
                 assert_eq!(
                     self.events[c.event.index()].opred,
                     parent,
