@@ -212,7 +212,8 @@ fn key_hash(thread: ThreadId, action: Action, tpred: EventId, opred: EventId, ex
 /// object-tree parent's children): an open-addressing table (linear probing) of event ids, each slot
 /// with the top 32 bits of its event's [`key_hash`] so that a probe touches an event
 /// only when those match; the event itself is the key (8 bytes a slot instead of a
-/// copy of the key). Never has deletions: [`Unfolding::retain`] rebuilds it.
+/// copy of the key). [`Unfolding::retain`] rebuilds it, [`Unfolding::retain_young`] deletes
+/// the entries of the events it frees.
 #[derive(Clone, Default)]
 struct EventIndex {
     // (hash >> 32, event); event BOTTOM: empty. Length 0 or a power of two.
@@ -265,6 +266,39 @@ impl EventIndex {
             }
         }
         self.put((hash >> 32) as u32, e);
+    }
+
+    /// Remove `e` (with hash `hash`) if present, shifting back the entries after it
+    /// that its slot kept from their start (linear probing's deletion).
+    fn remove(&mut self, hash: u64, e: EventId) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.start((hash >> 32) as u32);
+        while self.slots[i].1 != e {
+            if self.slots[i].1 == BOTTOM {
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+        let mut j = i;
+        loop {
+            j = (j + 1) & mask;
+            let (tag, x) = self.slots[j];
+            if x == BOTTOM {
+                break;
+            }
+            // The entry at j stays when its start is cyclically in (i, j].
+            let h = self.start(tag);
+            let stays = if i <= j { i < h && h <= j } else { i < h || h <= j };
+            if !stays {
+                self.slots[i] = self.slots[j];
+                i = j;
+            }
+        }
+        self.slots[i] = (0, BOTTOM);
+        self.len -= 1;
     }
 
     /// A copy with the entries for which `keep` holds, sized for them.
@@ -619,6 +653,8 @@ pub struct Unfolding {
     // The generation of each slot's event: `retain` calls before it was added.
     born: Vec<u32>,
     generation: u32,
+    // The events added since the last retain (born in this generation).
+    young: Vec<EventId>,
     // Scratch buffers of `find_or_add` (tmax, lmax, a merge), kept between calls: a new
     // event's vectors are built here and copied once into exact-size boxes (growing
     // them in place cost several reallocations per event).
@@ -664,6 +700,7 @@ impl Unfolding {
             peak: 0,
             born: Vec::new(),
             generation: 0,
+            young: Vec::new(),
             scratch: Default::default(),
         }
     }
@@ -1326,11 +1363,13 @@ impl Unfolding {
         self.peak = self.peak.max(self.live);
         if let Some(e) = self.free.pop() {
             self.born[e.index()] = self.generation;
+            self.young.push(e);
             return e;
         }
         self.born.push(self.generation);
         self.kids.push(Kids::default());
         let id = u32::try_from(self.events.len()).ok().filter(|&i| i != u32::MAX).expect("more than 2^32-1 events");
+        self.young.push(EventId(id));
         self.events.push(Event {
             thread: ThreadId(0),
             flags: 0,
@@ -1429,40 +1468,47 @@ impl Unfolding {
         self.retain_among(keep, false)
     }
 
-    /// [`Unfolding::retain`] for a `keep` that holds every live event added before the
-    /// last retain: only the events added since are looked at (their causes among the
-    /// older events are kept already), so its cost follows them, not `U`.
+    /// Free the events added since the last retain ([`Unfolding::young`]) that are not
+    /// in `keep` and not a cause of one in `keep`; every older event stays. Only the
+    /// entries of `keep` for those events are read, and they are all false again on
+    /// return (the caller can keep the vector, all false, for the next call: the cost
+    /// follows the young events, not `U`). Returns the number of events freed.
     pub fn retain_young(&mut self, keep: &mut Vec<bool>) -> usize {
         self.retain_among(keep, true)
+    }
+
+    /// The events added since the last retain, all live.
+    pub fn young(&self) -> &[EventId] {
+        &self.young
     }
 
     fn retain_among(&mut self, keep: &mut Vec<bool>, young_only: bool) -> usize {
         keep.resize(self.events.len(), false);
         let generation = self.generation;
-        // The candidates: every live event, or those added since the last retain (a slot
-        // born in this generation was allocated since, and nothing frees in between).
-        let candidates: Vec<u32> = if young_only {
-            debug_assert!(
-                (0..self.events.len()).all(|i| keep[i] || !self.events[i].live() || self.born[i] == generation),
-                "checker bug: retain_young with an older event not kept"
-            );
-            (0..self.born.len() as u32).filter(|&i| self.born[i as usize] == generation).collect()
+        let young = std::mem::take(&mut self.young);
+        // The candidates: every live event, or those added since the last retain.
+        let candidates: Vec<EventId> = if young_only {
+            young
         } else {
-            (0..self.events.len() as u32).filter(|&i| self.events[i as usize].live()).collect()
+            (0..self.events.len() as u32).map(EventId).filter(|&e| self.events[e.index()].live()).collect()
         };
+        // Between young events, `keep` decides; an older one stays.
+        let (born, events) = (&self.born, &self.events);
+        let decides = |e: EventId| !young_only || born[e.index()] == generation;
         // Causal closure (explicit stack).
-        let mut stack: Vec<EventId> = candidates.iter().filter(|&&i| keep[i as usize]).map(|&i| EventId(i)).collect();
+        let mut stack: Vec<EventId> = candidates.iter().copied().filter(|&e| keep[e.index()]).collect();
         while let Some(e) = stack.pop() {
-            let ev = &self.events[e.index()];
-            for &p in [ev.tpred, ev.opred].iter().chain(self.extra(e)) {
-                if p != BOTTOM && !keep[p.index()] {
+            let ev = &events[e.index()];
+            let extra = if ev.has_extra() { &self.extras[&e][..] } else { &[] };
+            for &p in [ev.tpred, ev.opred].iter().chain(extra) {
+                if p != BOTTOM && !keep[p.index()] && decides(p) {
                     keep[p.index()] = true;
                     stack.push(p);
                 }
             }
         }
-        let freed: Vec<EventId> = candidates.iter().filter(|&&i| !keep[i as usize]).map(|&i| EventId(i)).collect();
-        let kept = |e: EventId| keep[e.index()];
+        let freed: Vec<EventId> = candidates.iter().copied().filter(|&e| !keep[e.index()]).collect();
+        let kept = |e: EventId| keep[e.index()] || !decides(e);
         // Out of the object trees first (the freed events' fields are still there). The
         // children of a freed event are all freed (a kept one would have kept it): its
         // own list goes whole.
@@ -1508,6 +1554,10 @@ impl Unfolding {
             self.root_kids.iter_mut().for_each(filter);
         }
         for &f in &freed {
+            if young_only && !self.deduplicated_in_tree(f) {
+                let hash = self.hash_of(f);
+                self.index.remove(hash, f);
+            }
             let i = f.index();
             let ev = &self.events[i];
             // Vectors, skip runs and extras are owned by this event alone: every event
@@ -1531,9 +1581,15 @@ impl Unfolding {
             self.free.push(f);
         }
         self.live -= freed.len();
-        // The dedup index has no deletions: rebuild it from its entries of kept events
-        // (their tags are their hashes' upper halves, all that placing them needs).
-        self.index = self.index.rebuilt(kept);
+        if young_only {
+            for &e in &candidates {
+                keep[e.index()] = false;
+            }
+        } else {
+            // Rebuilt from its entries of kept events (their tags are their hashes'
+            // upper halves, all that placing them needs).
+            self.index = self.index.rebuilt(|e| keep[e.index()]);
+        }
         self.generation += 1;
         freed.len()
     }

@@ -93,14 +93,14 @@
 //! before the first inner-lock operation of the branch, and both rules keep them
 //! (measured in `docs/qpor-performance.md`). The spike scan does not pay for them:
 //! `Unfolding::preds_below` leaves out the variants whose history is not below the
-//! branch (`Qpor::spike_ranges`). Pruning runs when `U` has grown by half since the
-//! last pruning (`PRUNE_GROWTH`), which keeps its cost amortised constant per event
-//! (the peak is at most 1.5 times the kept set plus the slack). Deciding one event
-//! walks at most `PRUNE_WALK` nodes of its window; an event not decided by then is kept
-//! (keeping is always safe).
-//! Only every `PRUNE_FULL_EVERY`-th pruning decides on every event; the others decide on
-//! the events added since the last pruning and keep the older ones (those hardly ever
-//! go: nearly all the events a pruning frees are ones the runs added since the last).
+//! branch (`Qpor::spike_ranges`). Pruning decides on every event when `U` has grown by
+//! half since the last such pruning (`PRUNE_GROWTH`), which keeps its cost amortised
+//! constant per event (the peak is at most 1.5 times the kept set plus the slack), and
+//! in between, while each next run runs, on the events added since the last pruning
+//! once there are `YOUNG_PRUNE` of them (most of a run's new events are useless once the
+//! backtracking has passed them; the older ones stay until the next full pruning). Both
+//! wait until `U` outgrows the slack. Deciding one event walks at most `PRUNE_WALK`
+//! nodes of its window; an event not decided by then is kept (keeping is always safe).
 //!
 //! # Where Algorithm 1's lines are
 //!
@@ -208,10 +208,10 @@ pub struct Qpor {
     c: Configuration,
     // nodes[i] for i in 0..=c.len(); nodes beyond are stale (reused allocations).
     nodes: Vec<Node>,
-    // Live-event count after the last pruning.
+    // Live-event count after the last full pruning.
     pruned_at: usize,
-    // Prunings so far.
-    prunings: u32,
+    // All false: the marks of a young pruning (`Qpor::prune`), kept between them.
+    young_keep: Vec<bool>,
     // The pending action of main before the branch, and after step i of the branch
     // (for i < c.len()): the moving thread's next action and, for a create, the new
     // thread's first one — as the run that made the branch reported them. A thread's
@@ -241,7 +241,7 @@ impl Qpor {
             c: Configuration::new(),
             nodes: vec![Node::default()],
             pruned_at: 0,
-            prunings: 0,
+            young_keep: Vec::new(),
             first_pending: None,
             next_pending: Vec::new(),
             comb: Comb::default(),
@@ -810,16 +810,25 @@ impl Qpor {
 
     /// Prune `U` to the causal closure of `K(C, D)` (the rule and why it suffices are
     /// in the module documentation, section "Memory").
-    fn prune(&mut self) {
-        let full = self.prunings.is_multiple_of(PRUNE_FULL_EVERY);
-        self.prunings += 1;
-        let mut keep = vec![false; self.u.slots()];
-        for &e in self.c.events() {
-            keep[e.index()] = true;
+    ///
+    /// `full`: decide on every event; otherwise only on the events added since the last
+    /// pruning ([`Unfolding::young`]), at a cost that follows them. `also`: events to keep
+    /// besides (the alternative the next run follows).
+    fn prune(&mut self, full: bool, also: &[EventId]) {
+        let mut keep = if full { vec![false; self.u.slots()] } else { std::mem::take(&mut self.young_keep) };
+        keep.resize(self.u.slots(), false);
+        // A young pruning reads and resets the marks of young events only.
+        let mark = |keep: &mut Vec<bool>, u: &Unfolding, e: EventId| {
+            if full || u.added_since_retain(e) {
+                keep[e.index()] = true;
+            }
+        };
+        for &e in self.c.events().iter().chain(also) {
+            mark(&mut keep, &self.u, e);
         }
         for node in &self.nodes[..=self.c.len()] {
             for &d in &node.sleep {
-                keep[d.index()] = true;
+                mark(&mut keep, &self.u, d);
             }
         }
         // Positions in C of the operations on each object, in order.
@@ -891,15 +900,10 @@ impl Qpor {
         // operation on its object).
         let compatible_at =
             |x: EventId, j: u32| self.u.lmax_all(x).all(|(o, y)| self.u.obj_comparable(y, last_in_prefix(o, j)));
-        for (i, kept) in keep.iter_mut().enumerate() {
-            let x = EventId(i as u32);
-            // Between full prunings, events older than the last pruning are kept without
-            // deciding: nearly every event a pruning frees was added since the last one.
-            // (Asked first: it reads a dense array, not the event.)
-            if !full && !self.u.added_since_retain(x) {
-                *kept = true;
-                continue;
-            }
+        let candidates: Vec<EventId> =
+            if full { (0..keep.len() as u32).map(EventId).collect() } else { self.u.young().to_vec() };
+        for x in candidates {
+            let kept = &mut keep[x.index()];
             if *kept || !self.u.is_live(x) {
                 continue;
             }
@@ -943,13 +947,15 @@ impl Qpor {
         }
         if full {
             self.u.retain(&mut keep);
+            self.pruned_at = self.u.len();
         } else {
             self.u.retain_young(&mut keep);
+            self.young_keep = keep;
         }
-        self.pruned_at = self.u.len();
         // The tests' small unfoldings are checked whole after every pruning.
         if cfg!(debug_assertions) && self.u.len() <= 4096 {
             self.u.assert_invariants();
+            assert!(!self.young_keep.contains(&true), "checker bug: a young pruning left a mark");
         }
     }
 }
@@ -961,11 +967,13 @@ impl Qpor {
 /// prunings cost more than the smaller `U` saves (41.4–43.0 against 37.5–39.6 µs).
 const PRUNE_GROWTH: usize = 2;
 
-/// Every how many prunings `Qpor::prune` decides on every event; the others decide only
-/// on the events added since the last pruning and keep the older ones (keeping is
-/// always safe). On mpat_nested K=6 a pruning freed 27–2 863 older events against
-/// 47 850–94 940 newer ones, while 55 000–110 000 older ones stayed.
-const PRUNE_FULL_EVERY: u32 = 4;
+/// How many events added since the last pruning make `Qpor::prune` decide on them (and
+/// only them) while the next run runs: most of a run's new events are useless once the
+/// backtracking has passed them (of the 40 000–62 000 added between two prunings on
+/// mpat_nested K=6, 33 000–51 000 went), and a pruning of a few dozen events takes less
+/// than a run, so it costs the critical path nothing, where one of tens of thousands
+/// stopped the worker for milliseconds.
+const YOUNG_PRUNE: usize = 32;
 
 /// The most nodes `Qpor::prune` examines for one event before it keeps the event
 /// without deciding (which is always safe): bounds the cost of a pruning to
@@ -1015,9 +1023,12 @@ impl Explorer for Qpor {
                             added += q.cexp(q.c.events()[i]);
                         }
                         spent = t.elapsed();
-                        if q.u.len() > q.pruned_at + q.pruned_at / PRUNE_GROWTH + slack {
+                        let full = q.u.len() > q.pruned_at + q.pruned_at / PRUNE_GROWTH + slack;
+                        // (Nothing is pruned while `U` is within the slack.)
+                        let young = q.u.len() > slack && q.u.young().len() >= YOUNG_PRUNE.min(slack).max(1);
+                        if full || young {
                             let t = Instant::now();
-                            q.prune();
+                            q.prune(full, &expect);
                             pruning = t.elapsed();
                         }
                         true
