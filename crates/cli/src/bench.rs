@@ -329,9 +329,16 @@ fn run_one(exe: &Path, row: &Row, alg: &Alg, timeout: f64) -> Outcome {
         )
     };
     let mut killed = false;
+    let mut forwarded = false;
     let status = loop {
         match child.try_wait() {
             Ok(Some(s)) => break Some(s),
+            Ok(None) if unfold_runtime::interrupted() && !forwarded => {
+                // Stopped (Ctrl-C reaches the child too, `kill` only us): the child stops
+                // as cleanly, then the suite ends.
+                unfold_runtime::interrupt_child(&child);
+                forwarded = true;
+            }
             Ok(None) if started.elapsed() > hard => {
                 let _ = child.kill();
                 killed = true;
@@ -464,6 +471,9 @@ pub fn bench(a: BenchArgs) -> Result<u8> {
         for alg in &row.algs {
             done += 1;
             let o = run_one(&exe, row, alg, suite.timeout);
+            if unfold_runtime::interrupted() {
+                bail!("stopped during run {done} of {total}: no results written");
+            }
             say!(
                 "  [{done}/{total}] {} {} {}: {} — {} executions, {} configurations, {} SSB, {:.2}s{}",
                 row.bench,

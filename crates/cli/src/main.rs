@@ -105,7 +105,8 @@ enum Cmd {
     Replay(ReplayArgs),
     /// Run a benchmark suite (programs × parameters × algorithms) and write tables and plots.
     #[command(after_help = "Exit status: 0 every finished run agrees, 1 a DISAGREEMENT (or a failed run), \
-2 usage or suite error. See bench/README.md for the suite format.")]
+2 usage or suite error, 3 stopped by SIGINT, SIGTERM or SIGHUP (the run in progress is stopped too; nothing \
+is written). See bench/README.md for the suite format.")]
     Bench(bench::BenchArgs),
 }
 

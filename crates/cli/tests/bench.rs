@@ -205,3 +205,74 @@ fn bad_input_is_a_clear_error_with_exit_status_2_and_writes_nothing() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("reading suite suites/absent.toml"));
     assert!(!dir.path().join("res").exists());
 }
+
+/// The command lines of the processes whose working directory is `dir`.
+fn processes_in(dir: &Path) -> Vec<String> {
+    let dir = dir.canonicalize().expect("canonical path");
+    let procs = std::fs::read_dir("/proc").expect("/proc").flatten();
+    procs
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter(|e| std::fs::read_link(e.path().join("cwd")).is_ok_and(|c| c == dir))
+        .map(|e| {
+            String::from_utf8_lossy(&std::fs::read(e.path().join("cmdline")).unwrap_or_default()).replace('\0', " ")
+        })
+        .collect()
+}
+
+/// `kill` (SIGTERM to the suite alone) stops the run in progress too, as cleanly as a
+/// lone `unfold check`: status 3, no process, no temporary file and no half-written
+/// results left behind.
+#[test]
+fn a_signal_stops_the_suite_and_its_run_and_writes_nothing() {
+    // 11! maximal configurations: minutes of work, so only the signal can end it.
+    let dir = setup(
+        r#"
+name = "long"
+timeout = 600
+algorithms = ["optimal-dpor"]
+[[benchmark]]
+name = "Locks"
+program = "../locks.c"
+family = "N"
+params = [ { N = 11, threads = 12 } ]
+"#,
+    );
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mut bench = Command::new(env!("CARGO_BIN_EXE_unfold"))
+        .current_dir(dir.path())
+        .env("TMPDIR", tmp.path())
+        .args(["bench", "suites/s.toml", "--out", "out"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start unfold bench");
+    // Wait until the run's worker explores (the suite, its check and the check's worker).
+    let start = std::time::Instant::now();
+    while processes_in(dir.path()).iter().filter(|p| p.contains("check")).count() < 2 {
+        assert!(start.elapsed().as_secs() < 60, "the run did not start: {:?}", processes_in(dir.path()));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let kill = Command::new("kill").args(["-TERM", &bench.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let waited = std::time::Instant::now();
+    while bench.try_wait().expect("wait").is_none() {
+        assert!(waited.elapsed().as_secs() < 30, "SIGTERM did not stop the suite");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = bench.wait_with_output().expect("output");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("interrupted by SIGTERM") && stderr.contains("run 1 of 1"), "{stderr}");
+    assert!(!dir.path().join("out").exists(), "results written by a stopped suite");
+    let mut left = processes_in(dir.path());
+    for _ in 0..50 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        left = processes_in(dir.path());
+    }
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+    assert!(std::fs::read_dir(tmp.path()).expect("TMPDIR").next().is_none(), "files left in TMPDIR");
+}

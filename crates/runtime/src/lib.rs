@@ -101,7 +101,9 @@ pub use exec::{decode_site, site_role, site_word_offset, EntryHook, SiteKind, Si
 pub use image::Image;
 pub use memory::{memory_addr, memory_obj, MemoryMode};
 pub use nondet::{Draw, NondetKind, Valuation};
-pub use signals::{describe_wait_status, die_with_parent, install_interrupt_handler, interrupt_signal, interrupted};
+pub use signals::{
+    describe_wait_status, die_with_parent, install_interrupt_handler, interrupt_child, interrupt_signal, interrupted,
+};
 pub use worker::{CProgram, Mode, NondetDraws, NondetLog, Options, PendingSites, Region, Timing};
 
 /// The header force-included (`cc -include`) into every program.

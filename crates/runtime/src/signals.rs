@@ -49,6 +49,21 @@ pub fn interrupt_signal() -> Option<String> {
     }
 }
 
+/// Pass the signal that interrupted this process ([`interrupted`]; SIGTERM if none) on to
+/// `child`, which then stops as cleanly as this one (an `unfold check` child kills its
+/// worker and removes its files). Only for a child not reaped yet (`try_wait` last
+/// returned `None`): a reaped child's pid may be another process's.
+pub fn interrupt_child(child: &std::process::Child) {
+    let sig = match INTERRUPT_SIGNAL.load(Ordering::SeqCst) {
+        0 => libc::SIGTERM,
+        s => s,
+    };
+    let Ok(pid) = libc::pid_t::try_from(child.id()) else { return };
+    // SAFETY: kill has no memory preconditions; by the contract the child is not reaped
+    // (std reaps only in wait/try_wait), so the pid is still its.
+    unsafe { libc::kill(pid, sig) };
+}
+
 /// Make the processes `cmd` starts die (SIGKILL) when this process dies, however it dies:
 /// a checker killed by CI must not leave compilers or benchmark runs behind.
 pub fn die_with_parent(cmd: &mut std::process::Command) {
