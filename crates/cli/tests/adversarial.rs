@@ -18,6 +18,9 @@
 //! directory. Two runs of the same program print the same JSON apart from times and
 //! memory.
 
+mod common;
+
+use common::{processes_in, processes_left_in};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -71,23 +74,6 @@ fn check(prog: &Path, extra: &[String]) -> (Output, Value, tempfile::TempDir) {
     (out, j, work)
 }
 
-/// Processes whose working directory is `dir` (the checker's workers inherit it).
-fn processes_in(dir: &Path) -> Vec<String> {
-    let dir = dir.canonicalize().expect("canonical path");
-    let mut found = Vec::new();
-    for e in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let pid = e.file_name().to_string_lossy().into_owned();
-        if pid.parse::<u32>().is_err() {
-            continue;
-        }
-        if std::fs::read_link(e.path().join("cwd")).is_ok_and(|c| c == dir) {
-            let cmd = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-            found.push(format!("{pid}: {}", text(&cmd).replace('\0', " ")));
-        }
-    }
-    found
-}
-
 #[test]
 fn every_adversarial_program_gets_its_expected_verdict_and_leaves_nothing_behind() {
     let mut failures = Vec::new();
@@ -136,15 +122,8 @@ fn every_adversarial_program_gets_its_expected_verdict_and_leaves_nothing_behind
             if !ok || !diag_ok {
                 failures.push(format!("{name}: expected {expect}, got exit {code:?} {j}\nstderr: {stderr}"));
             }
-            // Workers die with the checker: give the kernel a moment to deliver the signal.
-            let mut left = processes_in(work.path());
-            for _ in 0..50 {
-                if left.is_empty() {
-                    break;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(20));
-                left = processes_in(work.path());
-            }
+            // Workers die with the checker.
+            let left = processes_left_in(work.path());
             if !left.is_empty() {
                 failures.push(format!("{name}: processes left behind: {left:?}"));
             }
@@ -240,14 +219,7 @@ fn a_constructor_that_loops_does_not_keep_the_checker_from_stopping() {
     let j: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(j["verdict"], "incomplete", "{j}");
     assert!(std::fs::read_dir(tmp.path()).expect("TMPDIR").next().is_none(), "files left in TMPDIR");
-    let mut left = processes_in(work.path());
-    for _ in 0..50 {
-        if left.is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        left = processes_in(work.path());
-    }
+    let left = processes_left_in(work.path());
     assert!(left.is_empty(), "processes left behind: {left:?}");
 }
 

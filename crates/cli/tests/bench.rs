@@ -1,6 +1,9 @@
 //! Runs the real `unfold bench` on tiny suites in a temporary directory: the files it
 //! writes, the figures in them, the disagreement detection, and bad input.
 
+mod common;
+
+use common::{processes_in, processes_left_in};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -206,19 +209,6 @@ fn bad_input_is_a_clear_error_with_exit_status_2_and_writes_nothing() {
     assert!(!dir.path().join("res").exists());
 }
 
-/// The command lines of the processes whose working directory is `dir`.
-fn processes_in(dir: &Path) -> Vec<String> {
-    let dir = dir.canonicalize().expect("canonical path");
-    let procs = std::fs::read_dir("/proc").expect("/proc").flatten();
-    procs
-        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
-        .filter(|e| std::fs::read_link(e.path().join("cwd")).is_ok_and(|c| c == dir))
-        .map(|e| {
-            String::from_utf8_lossy(&std::fs::read(e.path().join("cmdline")).unwrap_or_default()).replace('\0', " ")
-        })
-        .collect()
-}
-
 /// `kill` (SIGTERM to the suite alone) stops the run in progress too, as cleanly as a
 /// lone `unfold check`: status 3, no process, no temporary file and no half-written
 /// results left behind.
@@ -265,14 +255,7 @@ params = [ { N = 11, threads = 12 } ]
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("interrupted by SIGTERM") && stderr.contains("run 1 of 1"), "{stderr}");
     assert!(!dir.path().join("out").exists(), "results written by a stopped suite");
-    let mut left = processes_in(dir.path());
-    for _ in 0..50 {
-        if left.is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        left = processes_in(dir.path());
-    }
+    let left = processes_left_in(dir.path());
     assert!(left.is_empty(), "processes left behind: {left:?}");
     assert!(std::fs::read_dir(tmp.path()).expect("TMPDIR").next().is_none(), "files left in TMPDIR");
 }
