@@ -20,7 +20,7 @@
 
 mod common;
 
-use common::{processes_in, processes_left_in};
+use common::{processes_left_in, terminate_when_running};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -189,33 +189,14 @@ fn a_constructor_that_loops_does_not_keep_the_checker_from_stopping() {
     let work = tempfile::tempdir().expect("temp dir");
     let tmp = tempfile::tempdir().expect("temp dir");
     std::fs::copy(&prog, work.path().join("ctor_loop.c")).expect("copy");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_unfold"))
-        .current_dir(work.path())
-        .env("TMPDIR", tmp.path())
-        .args(["check", "ctor_loop.c", "--json", "--exec-timeout", "600"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("start unfold");
-    // Wait until the constructor runs in a worker (a second process in the directory).
-    let start = std::time::Instant::now();
-    while processes_in(work.path()).iter().filter(|p| p.contains("check ctor_loop.c")).count() < 2 {
-        assert!(start.elapsed().as_secs() < 60, "no worker started");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
-    assert!(kill.success());
-    let waited = std::time::Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        assert!(waited.elapsed().as_secs() < 30, "SIGTERM did not stop the checker");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let out = child.wait_with_output().expect("output");
-    assert_eq!(status.code(), Some(3), "{}", text(&out.stderr));
+    // Stopped once the constructor runs in a worker (a second process in the directory).
+    let out = terminate_when_running(
+        work.path(),
+        tmp.path(),
+        &["check", "ctor_loop.c", "--json", "--exec-timeout", "600"],
+        "check ctor_loop.c",
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     let j: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(j["verdict"], "incomplete", "{j}");
     assert!(std::fs::read_dir(tmp.path()).expect("TMPDIR").next().is_none(), "files left in TMPDIR");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{processes_in, processes_left_in};
+use common::{processes_left_in, terminate_when_running};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -228,29 +228,8 @@ params = [ { N = 11, threads = 12 } ]
 "#,
     );
     let tmp = tempfile::tempdir().expect("temp dir");
-    let mut bench = Command::new(env!("CARGO_BIN_EXE_unfold"))
-        .current_dir(dir.path())
-        .env("TMPDIR", tmp.path())
-        .args(["bench", "suites/s.toml", "--out", "out"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("start unfold bench");
-    // Wait until the run's worker explores (the suite, its check and the check's worker).
-    let start = std::time::Instant::now();
-    while processes_in(dir.path()).iter().filter(|p| p.contains("check")).count() < 2 {
-        assert!(start.elapsed().as_secs() < 60, "the run did not start: {:?}", processes_in(dir.path()));
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let kill = Command::new("kill").args(["-TERM", &bench.id().to_string()]).status().expect("kill");
-    assert!(kill.success());
-    let waited = std::time::Instant::now();
-    while bench.try_wait().expect("wait").is_none() {
-        assert!(waited.elapsed().as_secs() < 30, "SIGTERM did not stop the suite");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let out = bench.wait_with_output().expect("output");
+    // Stopped once the run's check explores (the check and its worker).
+    let out = terminate_when_running(dir.path(), tmp.path(), &["bench", "suites/s.toml", "--out", "out"], "check");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("interrupted by SIGTERM") && stderr.contains("run 1 of 1"), "{stderr}");

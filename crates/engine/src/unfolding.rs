@@ -528,6 +528,14 @@ impl Child {
     }
 }
 
+/// Where the children of `thread` with key `key` ([`Child::key`]) are in a node's
+/// children (`Kids::children`, sorted by thread, then key): empty at the place such a
+/// child goes, after its equals.
+fn key_run(c: &[Child], thread: ThreadId, key: (u32, EventId)) -> std::ops::Range<usize> {
+    let lo = c.partition_point(|x| (x.thread, x.key()) < (thread, key));
+    lo..lo + c[lo..].partition_point(|x| (x.thread, x.key()) == (thread, key))
+}
+
 /// The children of one object-tree node: thread by thread (by increasing thread id, so
 /// that a thread's run is a binary search away), each thread's run in two orders.
 #[derive(Clone, Debug, Default)]
@@ -1173,49 +1181,36 @@ impl Unfolding {
         let tparent = if same_thread { tpred } else { BOTTOM };
         // Where the event is, or goes: an operation on an object among its object-tree
         // parent's children (its thread's run, at its key), anything else in the index.
-        let mut hash = None;
+        let in_tree = obj.is_some() && preds.extra.is_empty();
         let mut at = 0;
-        match obj {
-            Some(o) if preds.extra.is_empty() => {
-                let key = (self.depth(tparent, false) + 1, tpred);
-                if let Some(k) = self.kids_of(o, opred) {
-                    let c = &k.children;
-                    let lo = c.partition_point(|x| x.thread < thread);
-                    let hi = lo + c[lo..].partition_point(|x| x.thread == thread);
-                    let a = lo + c[lo..hi].partition_point(|x| x.key() < key);
-                    let b = a + c[a..hi].partition_point(|x| x.key() == key);
-                    for x in &c[a..b] {
-                        if key_action(self.action(x.event)) == key_action(action)
-                            && !self.events[x.event.index()].has_extra()
-                        {
-                            return (x.event, false);
-                        }
-                    }
-                    at = b;
+        if let Some(o) = obj {
+            let c = self.obj_kids(o, opred).0;
+            let run = key_run(c, thread, (self.depth(tparent, false) + 1, tpred));
+            let same = |x: &&Child| {
+                key_action(self.action(x.event)) == key_action(action) && !self.events[x.event.index()].has_extra()
+            };
+            if in_tree {
+                if let Some(x) = c[run.clone()].iter().find(same) {
+                    return (x.event, false);
                 }
             }
-            _ => {
-                let h = key_hash(thread, action, tpred, opred, &preds.extra);
-                let found = self.index.find(h, |e| {
-                    let ev = &self.events[e.index()];
-                    ev.thread == thread
-                        && ev.tpred == tpred
-                        && ev.opred == opred
-                        && key_action(self.action(e)) == key_action(action)
-                        && self.extra(e) == preds.extra.as_slice()
-                });
-                if let Some(e) = found {
-                    return (e, false);
-                }
-                hash = Some(h);
-                if let Some(o) = obj {
-                    let c = self.obj_kids(o, opred).0;
-                    let child_key = (self.depth(tparent, false) + 1, tpred);
-                    let lo = c.partition_point(|x| x.thread < thread);
-                    let hi = c.partition_point(|x| x.thread <= thread);
-                    at = lo + c[lo..hi].partition_point(|x| x.key() <= child_key);
-                }
+            at = run.end;
+        }
+        let mut hash = None;
+        if !in_tree {
+            let h = key_hash(thread, action, tpred, opred, &preds.extra);
+            let found = self.index.find(h, |e| {
+                let ev = &self.events[e.index()];
+                ev.thread == thread
+                    && ev.tpred == tpred
+                    && ev.opred == opred
+                    && key_action(self.action(e)) == key_action(action)
+                    && self.extra(e) == preds.extra.as_slice()
+            });
+            if let Some(e) = found {
+                return (e, false);
             }
+            hash = Some(h);
         }
         let e = self.alloc();
         let (tdepth, tskips) = self.make_node(tparent, false);
@@ -1531,10 +1526,7 @@ impl Unfolding {
                 let (thread, key) = (ev.thread, (ev.tdepth, ev.tpred));
                 let k =
                     if ev.opred == BOTTOM { &mut self.root_kids[o as usize] } else { &mut self.kids[ev.opred.index()] };
-                let c = &k.children;
-                let lo = c.partition_point(|x| (x.thread, x.key()) < (thread, key));
-                let hi = lo + c[lo..].partition_point(|x| (x.thread, x.key()) == (thread, key));
-                if c[lo..hi].iter().any(|x| x.event == f) {
+                if k.children[key_run(&k.children, thread, key)].iter().any(|x| x.event == f) {
                     filter(k);
                 }
             }
