@@ -32,8 +32,11 @@ pub(crate) struct InitFini {
 
 /// Run the program's constructors, as the loader would: `f(argc, argv, envp)`.
 pub(crate) fn run_constructors(argc: c_int, argv: *mut *mut c_char, envp: *mut *mut c_char) {
-    let ctors = with_rt(|rt| rt.init_fini.ctors.clone());
-    for f in ctors {
+    // One entry at a time: no allocation lives in this frame while program code runs
+    // (it may suspend the thread; a checkpoint copies the frame, not what it owns).
+    let mut i = 0;
+    while let Some(f) = with_rt(|rt| rt.init_fini.ctors.get(i).copied()) {
+        i += 1;
         // SAFETY: an entry of the program's .init_array, relocated by the loader: a
         // constructor, which glibc calls with (argc, argv, envp) (extra arguments are
         // harmless under the C calling convention for a `void f(void)`).
@@ -56,8 +59,10 @@ pub(crate) fn run_exit_handlers() {
         // SAFETY: calling the program's handler, as exit would.
         unsafe { f() };
     }
-    let dtors = with_rt(|rt| rt.init_fini.dtors.clone());
-    for &f in dtors.iter().rev() {
+    let mut left = with_rt(|rt| rt.init_fini.dtors.len());
+    while left > 0 {
+        left -= 1;
+        let f = with_rt(|rt| rt.init_fini.dtors[left]);
         // SAFETY: an entry of the program's .fini_array, relocated by the loader.
         let f: unsafe extern "C" fn() = unsafe { std::mem::transmute::<usize, _>(f) };
         // SAFETY: calling the program's destructor, as exit would.
