@@ -189,6 +189,12 @@ struct BuildArgs {
     /// cannot cover), `persistent`, or `fork` (one process per execution).
     #[arg(long, value_name = "MODE", default_value = "auto", value_parser = ["auto", "persistent", "fork"], help_heading = "Execution")]
     isolation: String,
+    /// With a persistent worker, keep each execution as it stands at the point where
+    /// the next one branches off, and start the next one there instead of running the
+    /// program again from its start (`on`); `off` runs every execution from the start.
+    /// Results are the same either way.
+    #[arg(long, value_name = "ON|OFF", default_value = "on", value_parser = ["on", "off"], help_heading = "Execution")]
+    checkpoints: String,
     /// How shared memory is treated: `races` (plain accesses are checked for data races
     /// in every execution; atomics are scheduling points), `sc` (every shared access,
     /// plain or atomic, is a scheduling point under sequential consistency; races are not
@@ -589,6 +595,7 @@ fn load(file: &Path, build: &Build, b: &BuildArgs, quiet: bool) -> Result<Loaded
             0 => unfold_runtime::mem::ARENA_SLOT,
             h => h as usize,
         },
+        checkpoints: b.checkpoints == "on",
     };
     let prog = CProgram::new(image, opts)?;
     // Maps the object's debug info: it stays readable once the file is gone.

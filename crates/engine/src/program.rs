@@ -552,6 +552,19 @@ impl<'a> Scheduler<'a> {
         Scheduler { req, pos: before.pos, asleep: Vec::new(), sleep_loaded: false, last: before.last }
     }
 
+    /// A scheduler that goes on with `req` from its step `pos` (within its replay),
+    /// `last` having taken the step before: for an execution put back at that step
+    /// (the C frontend's checkpoints), whose scheduler was [`Scheduler::last`] there.
+    pub fn at(req: RunRequest<'a>, pos: usize, last: Option<ThreadId>) -> Self {
+        debug_assert!(pos <= req.replay.len());
+        Scheduler { req, pos, asleep: Vec::new(), sleep_loaded: false, last }
+    }
+
+    /// The thread that took the last step.
+    pub fn last(&self) -> Option<ThreadId> {
+        self.last
+    }
+
     /// Decide who moves next in `state`. Errors if the replay names a thread that
     /// cannot move.
     pub fn decide(&mut self, state: &SchedState) -> Result<Decision, ProgramError> {

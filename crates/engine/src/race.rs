@@ -117,7 +117,7 @@ fn join(into: &mut Clock, from: &Clock) {
 /// Happens-before in one execution: every thread's vector clock and the clocks the
 /// synchronising objects published (module documentation, "Algorithm"). Shared with the
 /// tests' reference detector, which differs only in its shadow memory.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Clocks {
     threads: Vec<Clock>,
     /// Final clock of each exited thread (for joins).
@@ -455,7 +455,7 @@ pub enum AtomicOp {
 }
 
 /// The happens-before detector of one execution (see the module documentation).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct RaceDetector {
     /// Happens-before: the threads' clocks and what the objects published.
     hb: Clocks,
@@ -467,6 +467,79 @@ pub struct RaceDetector {
     /// thread has already written / read at that epoch: repeating such an access can
     /// neither race nor change the shadow state (the hot path of a loop).
     hot: Option<Hot>,
+}
+
+/// `dst := src` for a map of clocks, reusing `dst`'s clocks (the C frontend's
+/// checkpoints copy the detector at every branch point).
+fn clone_clocks_from<K: Copy + Eq + std::hash::Hash>(dst: &mut HashMap<K, Clock>, src: &HashMap<K, Clock>) {
+    dst.retain(|k, _| src.contains_key(k));
+    for (k, c) in src {
+        dst.entry(*k).or_default().clone_from(c);
+    }
+}
+
+// Clones that reuse the destination's allocations (`clone_from`), for the C frontend's
+// checkpoints, which copy a detector back and forth at every branch point.
+impl Clone for Clocks {
+    fn clone(&self) -> Self {
+        let mut c = Clocks::default();
+        c.clone_from(self);
+        c
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.threads.clone_from(&src.threads);
+        self.finals.clone_from(&src.finals);
+        clone_clocks_from(&mut self.objects, &src.objects);
+        clone_clocks_from(&mut self.read_released, &src.read_released);
+        self.fence_released.clone_from(&src.fence_released);
+        self.fence_pending.clone_from(&src.fence_pending);
+        self.heads.clone_from(&src.heads);
+        clone_clocks_from(&mut self.rounds, &src.rounds);
+    }
+}
+
+impl Clone for Shadow {
+    /// The pages in use and their index; not the spare pages (each copy keeps its own).
+    fn clone(&self) -> Self {
+        let mut c = Shadow::default();
+        c.clone_from(self);
+        c
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.index.clone_from(&src.index);
+        let n = src.pages.len();
+        while self.pages.len() > n {
+            let mut p = self.pages.pop().expect("longer");
+            p.fill(EMPTY);
+            self.spare.push(p);
+        }
+        while self.pages.len() < n {
+            self.pages.push(self.spare.pop().unwrap_or_else(|| Box::new([EMPTY; WORDS])));
+        }
+        for (d, s) in self.pages.iter_mut().zip(&src.pages) {
+            d.copy_from_slice(&s[..]);
+        }
+        self.last = src.last;
+        self.splits.clone_from(&src.splits);
+        self.free_splits.clone_from(&src.free_splits);
+    }
+}
+
+impl Clone for RaceDetector {
+    fn clone(&self) -> Self {
+        let mut c = RaceDetector::default();
+        c.clone_from(self);
+        c
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.hb.clone_from(&src.hb);
+        self.shadow.clone_from(&src.shadow);
+        self.log.clone_from(&src.log);
+        self.hot = src.hot;
+    }
 }
 
 /// See [`RaceDetector::hot`].
@@ -799,7 +872,7 @@ const WORDS: usize = 1 << (PAGE_BITS - 3);
 
 /// One cell per 8-byte word of the address space touched in this execution, in pages
 /// allocated on first touch (see the module documentation).
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Shadow {
     /// Page number (address >> [`PAGE_BITS`]) → index into `pages`.
     index: HashMap<u64, u32>,
@@ -952,6 +1025,15 @@ impl RaceDetector {
         self.shadow.reset();
         self.log.reset();
         self.hot = None;
+    }
+
+    /// About how many bytes of memory the detector's state of this execution holds (its
+    /// shadow pages and its log): what a copy of it costs.
+    pub fn footprint(&self) -> usize {
+        self.shadow.pages.len() * WORDS * std::mem::size_of::<Cell>()
+            + self.log.accesses.len() * std::mem::size_of::<Access>()
+            + self.log.set_items.len() * 4
+            + self.hb.threads.iter().map(Vec::len).sum::<usize>() * 8
     }
 
     /// The synchronisation of a visible step of `t` that is not a memory access

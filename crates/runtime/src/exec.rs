@@ -24,8 +24,7 @@ use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_void};
 use unfold_engine::program::{drive_until, Frontend, Site};
 use unfold_engine::{
-    Action, Defect, DefectKind, End, ObjId, ProgramError, RunRequest, SchedState, Scheduler, Step, ThreadId,
-    ThreadNames,
+    Action, Defect, DefectKind, End, ObjId, ProgramError, SchedState, Scheduler, Step, ThreadId, ThreadNames,
 };
 
 extern "C" {
@@ -119,7 +118,7 @@ fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
             with_rt(|rt| rt.exit_code = code);
             // Returning from main is exit(code).
             crate::process::run_exit_handlers();
-            y.suspend(Yield::Pending(Action::ExitProcess, 0));
+            suspend_on(y, Yield::Pending(Action::ExitProcess, 0));
         }
         Body::Start { f, arg } => {
             let low = crate::memory::program_code_begins(t);
@@ -130,12 +129,27 @@ fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
             let r = unsafe { f(arg as *mut c_void) };
             with_rt(|rt| rt.thread(t).retval = r as usize);
             run_key_destructors(t);
-            y.suspend(Yield::Pending(Action::Exit, 0));
+            suspend_on(y, Yield::Pending(Action::Exit, 0));
         }
     }
     loop {
-        y.suspend(Yield::Stopped);
+        suspend_on(y, Yield::Stopped);
     }
+}
+
+thread_local! {
+    /// The stack pointer of the coroutine that suspended last, near enough: the address
+    /// of a local of [`suspend_on`], above the frames of the switch itself (see
+    /// [`CHECKPOINT_MARGIN`]). Read by [`Executor::resume`].
+    static SUSPENDED_SP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Suspend the current coroutine through `y`, noting where its stack ends.
+#[inline(never)]
+fn suspend_on(y: &Yielder<u64, Yield>, v: Yield) -> u64 {
+    let marker = 0u8;
+    SUSPENDED_SP.with(|c| c.set(std::hint::black_box(&marker) as *const u8 as usize));
+    y.suspend(v)
 }
 
 /// glibc's `PTHREAD_DESTRUCTOR_ITERATIONS` (and C11's `TSS_DTOR_ITERATIONS`).
@@ -148,29 +162,33 @@ pub(crate) const DESTRUCTOR_ITERATIONS: usize = 4;
 /// perform visible operations.
 pub(crate) fn run_key_destructors(t: ThreadId) {
     for _ in 0..DESTRUCTOR_ITERATIONS {
-        let calls: Vec<(usize, usize)> = with_rt(|rt| {
-            let keys = rt.keys.clone();
-            let th = rt.thread(t);
-            let mut calls = Vec::new();
-            for &(key, dtor) in &keys {
+        // One key at a time, its value taken from the runtime state just before its
+        // destructor runs: no Rust value with an allocation lives in this frame while
+        // the program's destructor runs (it may suspend the thread, and a checkpoint
+        // taken then copies the frame, not what it owns).
+        let mut next_key = 0;
+        let mut called = false;
+        while let Some((dtor, v)) = with_rt(|rt| {
+            while let Some(&(key, dtor)) = rt.keys.get(next_key) {
+                next_key += 1;
+                let th = rt.thread(t);
                 if let Some(v) = th.specific.iter_mut().find(|(k, _)| *k == key) {
                     if v.1 != 0 && dtor != 0 {
-                        calls.push((dtor, v.1));
-                        v.1 = 0;
+                        return Some((dtor, std::mem::take(&mut v.1)));
                     }
                 }
             }
-            calls
-        });
-        if calls.is_empty() {
-            return;
-        }
-        for (dtor, v) in calls {
+            None
+        }) {
+            called = true;
             // SAFETY: `dtor` is the destructor the program passed to pthread_key_create
             // (stored as usize), called with the value the thread set, as pthread would.
             let f: unsafe extern "C" fn(*mut c_void) = unsafe { std::mem::transmute::<usize, _>(dtor) };
             // SAFETY: calling the program's destructor with its own value.
             unsafe { f(v as *mut c_void) };
+        }
+        if !called {
+            return;
         }
     }
 }
@@ -499,7 +517,7 @@ fn suspend_with(p: usize, y: Yield) -> u64 {
     // SAFETY: `yielder` was set by the current coroutine's body to its own Yielder, which
     // lives on that coroutine's stack for as long as the coroutine has not finished; we
     // are running on that coroutine now (shims run only inside program threads).
-    unsafe { (*p).suspend(y) }
+    suspend_on(unsafe { &*p }, y)
 }
 
 /// Stop the current thread for good.
@@ -558,6 +576,8 @@ pub(crate) struct Executor {
     errnos: Vec<c_int>,
     /// [`errno_addr`], read once: the worker's one OS thread runs every program thread.
     errno: u64,
+    /// Where each suspended thread's stack ends ([`SUSPENDED_SP`]).
+    sps: Vec<usize>,
 }
 
 /// The address of the OS thread's `errno` (the one every program thread uses, saved and
@@ -588,6 +608,7 @@ impl Executor {
             sites: Vec::new(),
             errnos: Vec::new(),
             errno,
+            sps: Vec::new(),
         }
     }
 
@@ -598,6 +619,7 @@ impl Executor {
             self.sites.resize(i + 1, 0);
             self.blocks.resize(i + 1, 0);
             self.errnos.resize(i + 1, 0);
+            self.sps.resize(i + 1, 0);
         }
         i
     }
@@ -649,6 +671,7 @@ impl Executor {
         let resumed = co.resume(v);
         // SAFETY: as above.
         self.errnos[i] = unsafe { *errno };
+        self.sps[i] = SUSPENDED_SP.with(|c| c.get());
         let r = match resumed {
             CoroutineResult::Yield(Yield::Pending(a, site)) => {
                 self.sites[i] = site;
@@ -669,18 +692,6 @@ impl Executor {
                 unsafe { c.force_reset() };
             }
         }
-    }
-
-    /// Run one execution from the current (pristine) state.
-    pub fn run(&mut self, req: &RunRequest<'_>, sink: &mut dyn StepSink) -> Result<Outcome, ProgramError> {
-        let r = self.begin(sink).and_then(|first| {
-            let mut state = SchedState::default();
-            state.reset(first);
-            let end = self.advance(&mut Scheduler::new(*req), &mut state, sink, |_| false)?;
-            Ok(Outcome { first, end: end.expect("never paused") })
-        });
-        self.end();
-        r
     }
 
     /// Start an execution from the current (pristine) state: reset the runtime's state
@@ -749,6 +760,225 @@ impl Executor {
         if !new.is_empty() {
             sink.names(&new);
         }
+    }
+}
+
+/// Bytes kept below a suspended thread's noted stack end ([`SUSPENDED_SP`]): the frames
+/// of `Yielder::suspend` and the context switch, which hold the registers the thread
+/// resumes with (40 bytes on x86-64, checked in debug builds).
+const CHECKPOINT_MARGIN: usize = 256;
+
+/// The runtime state of an execution at a step, for [`Executor::restore`]: the fields of
+/// [`Rt`] an execution changes.
+#[derive(Debug, Default)]
+struct RtCheckpoint {
+    current: Option<ThreadId>,
+    threads: Vec<ThreadRt>,
+    held: HashMap<u64, (ThreadId, u32)>,
+    defects: Vec<Defect>,
+    assumed: Vec<ThreadId>,
+    steps_done: usize,
+    exit_code: c_int,
+    too_many_threads: bool,
+    mem: crate::memory::MemState,
+    pending: crate::memory::PendingWrites,
+    unsupported: Option<ProgramError>,
+    keys: Vec<(u32, usize)>,
+    heap: crate::heapcheck::HeapCheck,
+    atexit: Vec<usize>,
+    exiting: bool,
+}
+
+/// An execution stopped between two steps, whole: the program's memory (its writable
+/// data, heap, stacks and thread-local blocks), its threads' coroutines and the
+/// runtime's state ([`Executor::checkpoint`]). Restoring it ([`Executor::restore`])
+/// puts the execution back at that step, so that a run whose schedule starts the same
+/// way need not repeat those steps. A checkpoint is refilled in place, reusing its
+/// allocations.
+#[derive(Default)]
+pub(crate) struct Checkpoint {
+    rt: RtCheckpoint,
+    sync: crate::sync::SyncCheckpoint,
+    /// Bitwise copies of the coroutines (never dropped: [`Executor::restore`] copies
+    /// them again, and the copies are discarded like any coroutine, by `force_reset`).
+    coros: Vec<Option<std::mem::ManuallyDrop<Co>>>,
+    sites: Vec<Site>,
+    blocks: Vec<usize>,
+    errnos: Vec<c_int>,
+    sps: Vec<usize>,
+    /// The lowest address of each started thread's stack that `memory` holds.
+    stacks: Vec<(ThreadId, usize)>,
+    /// Memory copied back, `(start, length)` each, their bytes one after the other in
+    /// `bytes`: the live part of each started thread's stack, each thread-local block,
+    /// the program's writable data.
+    regions: Vec<(usize, usize)>,
+    bytes: Vec<u8>,
+    arena: Option<crate::mem::ArenaCheckpoint>,
+}
+
+impl Checkpoint {
+    /// About how many bytes the checkpoint holds (its copies of memory, of the heap and
+    /// of the race detector's state).
+    pub fn footprint(&self) -> usize {
+        self.bytes.len() + self.arena.as_ref().map_or(0, |a| a.bytes()) + self.rt.mem.detector.footprint()
+    }
+}
+
+impl std::fmt::Debug for Checkpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Checkpoint").field("threads", &self.coros.len()).field("bytes", &self.bytes.len()).finish()
+    }
+}
+
+impl Executor {
+    /// Fill `c` with the execution in progress, whole, between two steps (no program
+    /// thread runs). `writable`: the program's writable data. False (and `c` unusable)
+    /// when its heap and data are larger than `limit` bytes (copying them would cost
+    /// more than the steps it saves) or a thread's stack end is unknown.
+    pub fn checkpoint(&self, c: &mut Checkpoint, writable: &[(usize, usize)], limit: usize) -> bool {
+        let heap = with_rt(|rt| rt.arena.as_ref().map_or(0, |a| a.used_bytes()));
+        if heap + writable.iter().map(|w| w.1).sum::<usize>() > limit {
+            return false;
+        }
+        c.regions.clear();
+        c.bytes.clear();
+        c.stacks.clear();
+        let copy = |c: &mut Checkpoint, lo: usize, hi: usize| {
+            // SAFETY: the callers pass committed, readable memory of the program (its
+            // data, a thread's stack above its end, a thread-local block).
+            c.bytes.extend_from_slice(unsafe { std::slice::from_raw_parts(lo as *const u8, hi - lo) });
+            c.regions.push((lo, hi - lo));
+        };
+        for (i, co) in self.coros.iter().enumerate() {
+            let Some(co) = co else { continue };
+            if co.started() && !co.done() {
+                let t = ThreadId(i as u16);
+                let Some((low, top)) = self.stacks.committed_range(t) else { return false };
+                let sp = self.sps[i];
+                if sp <= low || sp > top {
+                    return false;
+                }
+                #[cfg(debug_assertions)]
+                {
+                    // The coroutine's saved stack pointer (one of its words) lies within
+                    // the margin below the noted end.
+                    // SAFETY: reading the bytes of a live value as words.
+                    let words = unsafe {
+                        std::slice::from_raw_parts(co as *const Co as *const usize, std::mem::size_of::<Co>() / 8)
+                    };
+                    assert!(
+                        words.iter().any(|&w| w < sp && sp - w <= CHECKPOINT_MARGIN),
+                        "unfold bug: a suspended thread's stack pointer lies below the checkpoint margin"
+                    );
+                }
+                let lo = sp.saturating_sub(CHECKPOINT_MARGIN).max(low);
+                copy(c, lo, top);
+                c.stacks.push((t, lo));
+            }
+            if let (Some(tls), &b) = (&self.tls, &self.blocks[i]) {
+                if b != 0 {
+                    copy(c, b, b + tls.block_len());
+                }
+            }
+        }
+        for &(start, len) in writable {
+            copy(c, start, start + len);
+        }
+        with_rt(|rt| {
+            let r = &mut c.rt;
+            r.current = Some(rt.current);
+            r.threads.clone_from(&rt.threads);
+            r.held.clone_from(&rt.held);
+            r.defects.clone_from(&rt.defects);
+            r.assumed.clone_from(&rt.assumed);
+            r.steps_done = rt.steps_done;
+            r.exit_code = rt.exit_code;
+            r.too_many_threads = rt.too_many_threads;
+            r.mem.clone_from(&rt.mem);
+            r.pending.clone_from(&rt.pending);
+            r.unsupported.clone_from(&rt.unsupported);
+            r.keys.clone_from(&rt.keys);
+            r.heap.clone_from(&rt.heap);
+            r.atexit.clone_from(&rt.atexit);
+            r.exiting = rt.exiting;
+            c.arena = rt.arena.as_ref().filter(|a| a.used_bytes() > 0).map(|a| a.checkpoint());
+        });
+        crate::sync::checkpoint(&mut c.sync);
+        c.coros.clear();
+        // SAFETY: a bitwise copy of a suspended (or finished) coroutine: its state is its
+        // stack pointer and its stack's bytes, which `memory` keeps; the copy is never
+        // dropped (ManuallyDrop) and only copied back by `restore`.
+        c.coros.extend(
+            self.coros
+                .iter()
+                .map(|co| co.as_ref().map(|co| std::mem::ManuallyDrop::new(unsafe { std::ptr::read(co) }))),
+        );
+        c.sites.clone_from(&self.sites);
+        c.blocks.clone_from(&self.blocks);
+        c.errnos.clone_from(&self.errnos);
+        c.sps.clone_from(&self.sps);
+        true
+    }
+
+    /// Put the execution back as `c` found it, in place of the one in progress (which
+    /// is discarded, as by [`Executor::end`]). False, with nothing in progress, when a
+    /// stack `c` copied is no longer committed (a thread's stack size changed since).
+    pub fn restore(&mut self, c: &Checkpoint) -> bool {
+        self.discard();
+        let committed = |&(t, lo): &(ThreadId, usize)| self.stacks.committed_range(t).is_some_and(|(low, _)| low <= lo);
+        if !c.stacks.iter().all(committed) {
+            return false;
+        }
+        let mut at = 0;
+        for &(start, len) in &c.regions {
+            // SAFETY: memory the checkpoint read, still committed and writable (stacks
+            // checked above; data and thread-local blocks stay mapped for the life of the
+            // worker); no program thread runs and no Rust reference points into it.
+            unsafe { std::ptr::copy_nonoverlapping(c.bytes[at..at + len].as_ptr(), start as *mut u8, len) };
+            at += len;
+        }
+        let n = c.coros.len();
+        if n > 0 {
+            self.slot(ThreadId((n - 1) as u16));
+        }
+        for (i, dst) in self.coros.iter_mut().enumerate() {
+            // SAFETY: see `checkpoint`: each restore makes a new bitwise copy of the
+            // suspended coroutine whose stack was just copied back.
+            *dst = c.coros.get(i).and_then(|co| co.as_ref()).map(|co| unsafe { std::ptr::read(&**co) });
+        }
+        self.sites[..n].copy_from_slice(&c.sites);
+        self.blocks[..n].copy_from_slice(&c.blocks);
+        self.errnos[..n].copy_from_slice(&c.errnos);
+        self.sps[..n].copy_from_slice(&c.sps);
+        let r = &c.rt;
+        with_rt(|rt| {
+            rt.active = true;
+            // The thread that ran last: the one whose pending plain writes the next visit
+            // of the runtime state judges (`memory::settle`).
+            rt.current = r.current.unwrap_or(ThreadId::MAIN);
+            rt.threads.clone_from(&r.threads);
+            rt.held.clone_from(&r.held);
+            rt.defects.clone_from(&r.defects);
+            rt.assumed.clone_from(&r.assumed);
+            rt.steps_done = r.steps_done;
+            rt.exit_code = r.exit_code;
+            rt.too_many_threads = r.too_many_threads;
+            rt.mem.clone_from(&r.mem);
+            rt.pending.clone_from(&r.pending);
+            rt.unsupported.clone_from(&r.unsupported);
+            rt.keys.clone_from(&r.keys);
+            rt.heap.clone_from(&r.heap);
+            rt.atexit.clone_from(&r.atexit);
+            rt.exiting = r.exiting;
+            if let Some(a) = rt.arena.as_mut() {
+                match c.arena.as_ref() {
+                    Some(ca) => a.restore(ca),
+                    None => a.reset(),
+                }
+            }
+        });
+        crate::sync::restore(&c.sync);
+        true
     }
 }
 

@@ -218,6 +218,45 @@ impl Shadow {
         unsafe { std::ptr::write_bytes((self.map as *mut u8).add(g0 as usize), FREED, (g1 - g0) as usize) };
     }
 
+    /// The shadow bytes of the arena's `[off, off + len)` (its granules, then its
+    /// uninitialised bits if they are checked), for [`Shadow::load`].
+    pub fn save(&self, off: u64, len: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (map, unit) in [(self.map, GRANULE), (self.uninit, 8)] {
+            if map == 0 {
+                continue;
+            }
+            let (a, b) = (off / unit, (off + len).div_ceil(unit).min(self.len / unit));
+            if b > a {
+                // SAFETY: [a, b) lies inside the mapping (len / unit bytes), readable.
+                out.extend_from_slice(unsafe {
+                    std::slice::from_raw_parts((map as *const u8).add(a as usize), (b - a) as usize)
+                });
+            }
+        }
+        out
+    }
+
+    /// Write back what [`Shadow::save`] returned for the same range.
+    pub fn load(&mut self, off: u64, len: u64, saved: &[u8]) {
+        let mut at = 0;
+        for (map, unit) in [(self.map, GRANULE), (self.uninit, 8)] {
+            if map == 0 {
+                continue;
+            }
+            let (a, b) = (off / unit, (off + len).div_ceil(unit).min(self.len / unit));
+            if b > a {
+                let n = (b - a) as usize;
+                // SAFETY: [a, b) lies inside the mapping, writable; `saved` holds the
+                // bytes `save` read from it.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(saved[at..at + n].as_ptr(), (map as *mut u8).add(a as usize), n)
+                };
+                at += n;
+            }
+        }
+    }
+
     /// Forget everything about the arena bytes `[off, off + len)` (offsets from the
     /// arena's base): the reset of a used arena slot.
     pub fn clear(&mut self, off: u64, len: u64) {
@@ -340,7 +379,7 @@ fn slot_of(r: (u64, u64, u64), addr: u64) -> Option<usize> {
 const MAX_REPORTS: usize = 16;
 
 /// Per-execution state of the memory-error checks (in the runtime state [`Rt`]).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct HeapCheck {
     /// Blocks per arena slot, in allocation (= address) order.
     blocks: Vec<Vec<Block>>,

@@ -208,6 +208,42 @@ impl Arena {
         unsafe { (p.sub(HDR) as *const usize).read() }
     }
 
+    /// The heap as it is now, for [`Arena::restore`]: each used slot's bytes and
+    /// shadow.
+    pub fn checkpoint(&self) -> ArenaCheckpoint {
+        let mut slots = Vec::new();
+        for s in 0..SLOTS {
+            let n = self.used[s];
+            if n > 0 {
+                let start = self.res.base + s * self.slot;
+                // SAFETY: [start, start + used) is committed memory of slot s.
+                let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, n) }.to_vec();
+                let shadow = self.shadow.save((s * self.slot) as u64, n as u64);
+                slots.push((s, bytes, shadow));
+            }
+        }
+        ArenaCheckpoint { slots }
+    }
+
+    /// Bytes a checkpoint of the heap would copy now.
+    pub fn used_bytes(&self) -> usize {
+        self.used.iter().sum()
+    }
+
+    /// Put the heap back as [`Arena::checkpoint`] found it: what was allocated since is
+    /// zeroed (allocations are zero), the rest copied back.
+    pub fn restore(&mut self, c: &ArenaCheckpoint) {
+        self.reset();
+        for (s, bytes, shadow) in &c.slots {
+            let start = self.res.base + s * self.slot;
+            // SAFETY: the slot's first `bytes.len()` bytes were committed when the
+            // checkpoint was taken and committed memory stays committed (`committed`).
+            unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), start as *mut u8, bytes.len()) };
+            self.shadow.load((s * self.slot) as u64, bytes.len() as u64, shadow);
+            self.used[*s] = bytes.len();
+        }
+    }
+
     /// Forget every allocation, zeroing what was used.
     pub fn reset(&mut self) {
         for s in 0..SLOTS {
@@ -229,6 +265,20 @@ impl Arena {
                 self.used[s] = 0;
             }
         }
+    }
+}
+
+/// The heap of an execution at a step ([`Arena::checkpoint`]): per used thread slot,
+/// its bytes and their shadow.
+#[derive(Debug)]
+pub struct ArenaCheckpoint {
+    slots: Vec<(usize, Vec<u8>, Vec<u8>)>,
+}
+
+impl ArenaCheckpoint {
+    /// The bytes it holds.
+    pub fn bytes(&self) -> usize {
+        self.slots.iter().map(|(_, b, s)| b.len() + s.len()).sum()
     }
 }
 
@@ -270,6 +320,16 @@ impl Stacks {
         }
         self.committed[s] = size;
         Some(SlotStack { base: self.res.base + top, limit: self.res.base + top - size })
+    }
+
+    /// The top of thread `t`'s stack and the lowest address committed below it (`None`
+    /// when `t` has no slot).
+    pub fn committed_range(&self, t: ThreadId) -> Option<(usize, usize)> {
+        let s = t.index();
+        (s < SLOTS).then(|| {
+            let top = self.res.base + s * STACK_SLOT + STACK_SLOT;
+            (top - self.committed[s], top)
+        })
     }
 
     /// The slots: (base address, bytes per slot, number of slots).
@@ -351,6 +411,11 @@ impl TlsBlocks {
 
     /// Initialise thread `t`'s block from the image and return its address (None when
     /// `t` has no slot).
+    /// The bytes of a thread's block in use.
+    pub fn block_len(&self) -> usize {
+        self.memsz
+    }
+
     pub fn init(&mut self, t: ThreadId) -> Option<usize> {
         let s = t.index();
         if s >= SLOTS {

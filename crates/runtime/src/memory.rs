@@ -89,6 +89,26 @@ pub(crate) struct MemState {
     pub rmw_changed: Option<bool>,
 }
 
+// A copy that reuses the destination's allocations (`clone_from`): the checkpoints
+// (`crate::exec::Checkpoint`) copy the memory state at every branch point.
+impl Clone for MemState {
+    fn clone(&self) -> Self {
+        let mut c = MemState::default();
+        c.clone_from(self);
+        c
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.mode = src.mode;
+        self.detector.clone_from(&src.detector);
+        self.reported.clone_from(&src.reported);
+        self.versions.clone_from(&src.versions);
+        self.writes.clone_from(&src.writes);
+        self.awaited.clone_from(&src.awaited);
+        self.rmw_changed = src.rmw_changed;
+    }
+}
+
 impl MemState {
     /// Start an execution.
     pub fn reset(&mut self) {
@@ -375,7 +395,7 @@ impl SpinTracker {
 /// yet judged: (address, size, the bytes there before the write). Only the current
 /// thread can have any: every entry into the runtime state judges them first
 /// ([`settle`]), and threads switch only inside the runtime.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct PendingWrites(Vec<(u64, u8, [u8; 8])>);
 
 impl PendingWrites {

@@ -55,7 +55,7 @@ pub fn set_spurious_wakeups(on: bool) {
 }
 
 /// Holders of a read-write lock in this execution.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct RwHold {
     writer: Option<ThreadId>,
     /// One entry per read lock held (a thread may hold several).
@@ -105,6 +105,37 @@ thread_local! {
 
 fn with_sync<R>(f: impl FnOnce(&mut SyncRt) -> R) -> R {
     SYNC.with(|s| f(&mut s.borrow_mut()))
+}
+
+/// The per-execution state of the shims at a step ([`checkpoint`]).
+#[derive(Debug, Default)]
+pub(crate) struct SyncCheckpoint {
+    cond: HashMap<u64, (u64, u32)>,
+    rw: HashMap<u64, RwHold>,
+    sem_waiting: HashMap<u64, u32>,
+    spurious_used: HashSet<ThreadId>,
+}
+
+/// The per-execution state of the shims now, into `c`, for [`restore`].
+pub(crate) fn checkpoint(c: &mut SyncCheckpoint) {
+    with_sync(|s| {
+        c.cond.clone_from(&s.cond);
+        c.rw.clone_from(&s.rw);
+        c.sem_waiting.clone_from(&s.sem_waiting);
+        c.spurious_used.clone_from(&s.spurious_used);
+    })
+}
+
+/// Put the per-execution state back as [`checkpoint`] found it (the cache of readable
+/// addresses is emptied: it only saves probes).
+pub(crate) fn restore(c: &SyncCheckpoint) {
+    with_sync(|s| {
+        s.cond.clone_from(&c.cond);
+        s.rw.clone_from(&c.rw);
+        s.sem_waiting.clone_from(&c.sem_waiting);
+        s.spurious_used.clone_from(&c.spurious_used);
+        s.valid = [0; VALID_SLOTS];
+    });
 }
 
 /// Forget the per-execution state (called by the executor before each execution).

@@ -77,6 +77,32 @@ pub struct Options {
     /// Heap bytes per thread ([`crate::mem::MIN_HEAP`] to [`crate::mem::MAX_HEAP`]): an
     /// allocation beyond it stops the run with "heap limit of the checker reached".
     pub heap_size: usize,
+    /// A persistent worker keeps the execution as it stood at each request's branch
+    /// point and starts the next request whose schedule begins the same way from
+    /// there, instead of running the program from its start ("Checkpoints" at
+    /// `WorkerCtx`).
+    pub checkpoints: bool,
+}
+
+/// The most bytes of heap and writable data a checkpoint copies: past it a run starts
+/// from the beginning (copying would cost about as much as the steps it saves).
+const CHECKPOINT_LIMIT: usize = 1 << 20;
+
+/// The most bytes all kept checkpoints may hold: past it no new one is kept until
+/// deeper ones go (the worker's memory stays bounded whatever the executions' length).
+const CHECKPOINTS_BUDGET: usize = 32 << 20;
+
+/// An execution kept at a branch point ([`Options::checkpoints`]).
+#[derive(Debug, Default)]
+struct WorkerCheckpoint {
+    /// Steps taken: the execution stands before its step `depth`.
+    depth: usize,
+    /// Main's first action.
+    first: Option<Action>,
+    /// The thread of the last step.
+    last: Option<ThreadId>,
+    state: SchedState,
+    exec: crate::exec::Checkpoint,
 }
 
 /// Time spent per phase, over all executions (see the benchmark).
@@ -397,6 +423,20 @@ impl StepSink for AheadSink<'_> {
 /// the time (QPOR on mpat_nested K=6: 22 500 of 45 000 requests); pausing at the last
 /// one never runs past it then, and costs only the steps between the two points,
 /// replayed after the request instead of before (docs/execution-cost.md, round 9).
+///
+/// # Checkpoints
+///
+/// The prefix a request shares with the last execution need not run again at all.
+/// With [`Options::checkpoints`], a run keeps the execution as it stands before the
+/// step where its request branched off ([`WorkerCtx::go_on_keeping`],
+/// [`crate::exec::Checkpoint`]); these checkpoints form a stack along the last
+/// execution's schedule, and a run whose known prefix reaches one starts there
+/// ([`Scheduler::at`]) instead of at the program's start — a run ahead of its request
+/// from the deepest one where it would pause, a request served directly from the
+/// deepest one within its known prefix. Deeper checkpoints go when a request branches
+/// off above them, all of them when a run fails or the valuation or the independence
+/// relation changes; a run put back that does not repeat its steps turns them off
+/// ([`WorkerCtx::checkpoints_failed`]). Docs/execution-cost.md, round 14.
 struct WorkerCtx<'a> {
     exec: Executor,
     hdr: &'a Header,
@@ -419,10 +459,23 @@ struct WorkerCtx<'a> {
     drew_nothing: bool,
     /// The last request's independence relation.
     independence: Independence,
+    /// The one before it (checkpoints are kept while it does not change).
+    independence_before: Independence,
     /// How many steps of the last request the parent knew ([`Header::known_len`]): where
     /// the last execution branched off its predecessor, at least. A run ahead with a
     /// bound pauses there too ("Running ahead").
     last_known: usize,
+    /// Checkpoints are taken ([`Options::checkpoints`]).
+    use_checkpoints: bool,
+    /// The executions kept at the branch points of the last execution's schedule, the
+    /// deepest last. invariant: each one's first `depth` steps are the last execution's.
+    checkpoints: Vec<WorkerCheckpoint>,
+    /// Checkpoints no longer kept, whose allocations the next ones reuse.
+    spare: Vec<WorkerCheckpoint>,
+    /// Reset the program's memory to its state at load.
+    pristine: &'a dyn Fn(),
+    /// The program's writable data (what a checkpoint copies besides heap and stacks).
+    writable: Vec<(usize, usize)>,
 }
 
 /// A request, decoded ([`WorkerCtx::decode_request`]).
@@ -456,40 +509,138 @@ impl WorkerCtx<'_> {
         hdr.awaits.clear();
     }
 
+    /// Go on with the execution in progress to its end. With `keep_at`, keep it as it
+    /// stands before that step on the way (a checkpoint, pushed on
+    /// [`WorkerCtx::checkpoints`]), unless a nondeterministic value was drawn before it
+    /// (a run put back there would not draw it again) or its steps diverged.
+    fn go_on_keeping(
+        &mut self,
+        sched: &mut Scheduler<'_>,
+        state: &mut SchedState,
+        sink: &mut ShmSink<'_>,
+        first: Option<Action>,
+        keep_at: Option<usize>,
+    ) -> Result<End, ProgramError> {
+        let mut end = self.exec.advance(sched, state, sink, |i| Some(i) == keep_at)?;
+        if let (None, Some(depth)) = (end.as_ref(), keep_at) {
+            if self.hdr.ndraws.load(Ordering::Relaxed) == 0 && sink.diverged.is_none() {
+                let mut c = self.spare.pop().unwrap_or_default();
+                if self.exec.checkpoint(&mut c.exec, &self.writable, CHECKPOINT_LIMIT) {
+                    (c.depth, c.first, c.last) = (depth, first, sched.last());
+                    c.state.clone_from(state);
+                    self.checkpoints.push(c);
+                } else {
+                    self.spare.push(c);
+                }
+            }
+            end = self.exec.advance(sched, state, sink, |_| false)?;
+        }
+        Ok(end.expect("never paused"))
+    }
+
+    /// Where the next run keeps a checkpoint: the request's branch point (`known`
+    /// steps), unless one is kept there or deeper, or the kept ones fill the budget.
+    fn keep_at(&self, known: usize) -> Option<usize> {
+        let held: usize = self.checkpoints.iter().map(|c| c.exec.footprint()).sum();
+        (self.use_checkpoints
+            && self.checkpoints.last().is_none_or(|c| c.depth < known)
+            && known > 0
+            && held < CHECKPOINTS_BUDGET)
+            .then_some(known)
+    }
+
+    /// A run put back at a checkpoint did not repeat the steps that followed it the
+    /// first time: the program depends on something a checkpoint does not restore (the
+    /// bytes below a thread's stack pointer, read uninitialised), so the worker stops
+    /// taking checkpoints and resets the program for a run from its start. No step of
+    /// the failed run reached the parent: a divergence stops a run at the first known
+    /// step it does not repeat, and known steps are not written.
+    fn checkpoints_failed(&mut self) {
+        self.use_checkpoints = false;
+        self.drop_checkpoints(0);
+        self.spare.clear();
+        (self.pristine)();
+    }
+
+    /// Forget the checkpoints deeper than `known` steps (the next execution branches off
+    /// there), or all of them.
+    fn drop_checkpoints(&mut self, deeper_than: usize) {
+        while self.checkpoints.last().is_some_and(|c| c.depth > deeper_than) {
+            self.spare.extend(self.checkpoints.pop());
+        }
+    }
+
     /// Run one execution described in the header, write the results into it.
     fn run_one(&mut self) {
         let t0 = Instant::now();
         self.hdr.nsteps.store(0, Ordering::Relaxed);
         self.hdr.ahead_ns.store(0, Ordering::Relaxed);
         self.clear_results();
+        let mut from_checkpoint = false;
         let r = match self.decode_request() {
             Ok(d) => {
                 let mut schedule = std::mem::take(&mut self.schedule);
-                schedule.clear();
                 let mut digests = std::mem::take(&mut self.digests);
-                digests.clear();
                 let replay = std::mem::take(&mut self.replay_buf);
                 let sleep = std::mem::take(&mut self.sleep_buf);
                 let req =
                     RunRequest { replay: &replay, sleep: &sleep, independence: d.independence, max_steps: d.max_steps };
+                // Start from the deepest checkpoint on the way to the branch point, if any.
+                if !(d.same_valuation && d.independence == self.independence_before) {
+                    self.drop_checkpoints(0);
+                }
+                self.drop_checkpoints(d.known);
+                while self.checkpoints.last().is_some_and(|c| !self.exec.restore(&c.exec)) {
+                    self.drop_checkpoints(0);
+                }
+                let start = self.checkpoints.last().map(|c| (c.depth, c.first, c.last, c.state.clone()));
+                let depth = start.as_ref().map_or(0, |s| s.0);
+                schedule.truncate(depth);
+                digests.truncate(depth);
+                if depth > 0 {
+                    self.hdr.nsteps.store(depth as u64, Ordering::Release);
+                }
+                let (hdr, steps, known) = (self.hdr, self.steps, self.known);
                 let mut sink = ShmSink {
-                    hdr: self.hdr,
-                    steps: self.steps,
-                    n: 0,
+                    hdr,
+                    steps,
+                    n: depth,
                     last: None,
                     full: None,
-                    known: &self.known[..d.known],
+                    known: &known[..d.known],
                     diverged: None,
                     schedule: &mut schedule,
                     digests: &mut digests,
                 };
-                let r = self.exec.run(&req, &mut sink);
+                let began = match start {
+                    Some((_, first, last, state)) => Ok((first, state, Scheduler::at(req, depth, last))),
+                    None => self.exec.begin(&mut sink).map(|first| {
+                        let mut state = SchedState::default();
+                        state.reset(first);
+                        (first, state, Scheduler::new(req))
+                    }),
+                };
+                let keep_at = self.keep_at(d.known);
+                let r = began.and_then(|(first, mut state, mut sched)| {
+                    let end = self.go_on_keeping(&mut sched, &mut state, &mut sink, first, keep_at)?;
+                    Ok(Outcome { first, end })
+                });
+                self.exec.end();
                 let r = sink_verdict(r, sink.full, sink.diverged);
+                if r.is_err() {
+                    self.drop_checkpoints(0);
+                }
+                from_checkpoint = depth > 0;
                 (self.replay_buf, self.sleep_buf, self.schedule, self.digests) = (replay, sleep, schedule, digests);
                 r
             }
             Err(c) => Err(ProgramError::Failed(c.message())),
         };
+        if from_checkpoint && matches!(r, Err(ProgramError::Divergence { .. })) {
+            self.checkpoints_failed();
+            self.run_one();
+            return;
+        }
         self.publish(r, t0);
     }
 
@@ -508,26 +659,43 @@ impl WorkerCtx<'_> {
             // as it makes them.
             self.clear_results();
         }
-        restore();
-        let reset = t0.elapsed();
-        let t1 = Instant::now();
         let last = std::mem::take(&mut self.schedule);
         let digests = std::mem::take(&mut self.digests);
         // The last step is where the next execution branches off at the latest.
         let limit = last.len().saturating_sub(1).min(digests.len());
         let pause_at = self.last_known;
+        // The run starts from the deepest checkpoint where it would pause at the latest,
+        // if any, else from the program's start.
+        let bound = if early { pause_at.min(limit) } else { limit };
+        let from = self.checkpoints.iter().rposition(|c| c.depth <= bound);
+        let from = from.filter(|&i| self.exec.restore(&self.checkpoints[i].exec)).map(|i| &self.checkpoints[i]);
+        if from.is_none() {
+            restore();
+        }
+        let reset = t0.elapsed();
+        let t1 = Instant::now();
         let independence = self.independence;
         let req = RunRequest { replay: &last[..limit], sleep: &[], independence, max_steps: limit };
-        let mut sink = AheadSink { known: &digests[..limit], n: 0, diverged: false, running: None, names: Vec::new() };
+        let depth = from.map_or(0, |c| c.depth);
+        let mut sink =
+            AheadSink { known: &digests[..limit], n: depth, diverged: false, running: None, names: Vec::new() };
         let mut state = SchedState::default();
-        let mut sched = Scheduler::new(req);
+        let mut sched = match from {
+            Some(c) => {
+                state.clone_from(&c.state);
+                Scheduler::at(req, depth, c.last)
+            }
+            None => Scheduler::new(req),
+        };
         // Started early, a draw of a nondeterministic value must not be recorded in
         // shared memory yet: the last execution made none, so one now means the run does
         // not repeat it.
         let sink_before = early.then(crate::nondet::detach_sink);
-        let first = self.exec.begin(&mut sink);
-        let going = first.as_ref().is_ok_and(|&f| {
-            state.reset(f);
+        let first = match from {
+            Some(c) => Ok(c.first),
+            None => self.exec.begin(&mut sink).inspect(|&f| state.reset(f)),
+        };
+        let going = first.as_ref().is_ok_and(|_| {
             // Before each step: has the request come, or is the next branch point known
             // to be here (`Header::ahead_limit`)?
             let paused = self.exec.advance(&mut sched, &mut state, &mut sink, |i| {
@@ -573,23 +741,34 @@ impl WorkerCtx<'_> {
                 schedule.truncate(taken);
                 let mut digests = digests;
                 digests.truncate(taken);
+                let (steps, known) = (self.steps, self.known);
                 let mut sink = ShmSink {
                     hdr,
-                    steps: self.steps,
+                    steps,
                     n: taken,
                     last: None,
                     full: None,
-                    known: &self.known[..d.known],
+                    known: &known[..d.known],
                     diverged: None,
                     schedule: &mut schedule,
                     digests: &mut digests,
                 };
-                let r = self.exec.advance(&mut sched, &mut state, &mut sink, |_| false);
-                self.exec.end();
+                self.drop_checkpoints(d.known);
+                let keep_at = self.keep_at(d.known);
                 let first = first.expect("going");
-                let r = r.map(|end| Outcome { first, end: end.expect("never paused") });
+                let r = self.go_on_keeping(&mut sched, &mut state, &mut sink, first, keep_at);
+                self.exec.end();
+                let r = r.map(|end| Outcome { first, end });
                 let r = sink_verdict(r, sink.full, sink.diverged);
+                if r.is_err() {
+                    self.drop_checkpoints(0);
+                }
                 (self.replay_buf, self.sleep_buf, self.schedule, self.digests) = (replay, sleep, schedule, digests);
+                if depth > 0 && matches!(r, Err(ProgramError::Divergence { .. })) {
+                    self.checkpoints_failed();
+                    self.run_one();
+                    return true;
+                }
                 self.publish(r, t2);
             }
             _ => {
@@ -705,6 +884,7 @@ impl WorkerCtx<'_> {
         });
         // Known steps lie within the replay (the parent knows nothing past it).
         let known = load_len(&hdr.known_len, self.replay_buf.len(), "known steps")?;
+        self.independence_before = self.independence;
         self.independence = independence;
         self.last_known = known;
         Ok(Decoded { independence, max_steps, known, same_valuation })
@@ -967,6 +1147,11 @@ impl CProgram {
                 rt.names.child(p, nth);
             }
         });
+        let snapshot = &self.snapshot;
+        let restore = || {
+            snapshot.restore();
+            crate::exec::with_rt(|rt| rt.arena.as_mut().map(|a| a.reset()));
+        };
         let mut ctx = WorkerCtx {
             exec: Executor::new(self.image.main, argv, stacks, tls),
             hdr: self.hdr.one(),
@@ -980,15 +1165,16 @@ impl CProgram {
             repeatable: false,
             drew_nothing: false,
             independence: Independence::default(),
+            independence_before: Independence::default(),
             last_known: 0,
+            use_checkpoints: self.opts.checkpoints && self.opts.mode == Mode::Persistent,
+            checkpoints: Vec::new(),
+            spare: Vec::new(),
+            pristine: &restore,
+            writable: self.image.writable.clone(),
         };
         let persistent = self.opts.mode == Mode::Persistent;
         let ahead = persistent && self.opts.quiet;
-        let snapshot = &self.snapshot;
-        let restore = || {
-            snapshot.restore();
-            crate::exec::with_rt(|rt| rt.arena.as_mut().map(|a| a.reset()));
-        };
         let mut dirty = false;
         let mut seen = seen;
         let mut spinner = Spinner::new(WORKER_SPIN);
