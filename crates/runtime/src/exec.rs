@@ -768,6 +768,28 @@ impl Executor {
 /// resumes with (40 bytes on x86-64, checked in debug builds).
 const CHECKPOINT_MARGIN: usize = 256;
 
+/// `dst := src` for the fields of [`Rt`] a checkpoint keeps (both ways: [`Rt`] and
+/// [`RtCheckpoint`] name them alike), reusing `dst`'s allocations.
+macro_rules! copy_checkpointed {
+    ($dst:expr, $src:expr) => {{
+        let (d, s) = (&mut *$dst, &*$src);
+        d.threads.clone_from(&s.threads);
+        d.held.clone_from(&s.held);
+        d.defects.clone_from(&s.defects);
+        d.assumed.clone_from(&s.assumed);
+        d.steps_done = s.steps_done;
+        d.exit_code = s.exit_code;
+        d.too_many_threads = s.too_many_threads;
+        d.mem.clone_from(&s.mem);
+        d.pending.clone_from(&s.pending);
+        d.unsupported.clone_from(&s.unsupported);
+        d.keys.clone_from(&s.keys);
+        d.heap.clone_from(&s.heap);
+        d.atexit.clone_from(&s.atexit);
+        d.exiting = s.exiting;
+    }};
+}
+
 /// The runtime state of an execution at a step, for [`Executor::restore`]: the fields of
 /// [`Rt`] an execution changes.
 #[derive(Debug, Default)]
@@ -887,20 +909,7 @@ impl Executor {
         with_rt(|rt| {
             let r = &mut c.rt;
             r.current = Some(rt.current);
-            r.threads.clone_from(&rt.threads);
-            r.held.clone_from(&rt.held);
-            r.defects.clone_from(&rt.defects);
-            r.assumed.clone_from(&rt.assumed);
-            r.steps_done = rt.steps_done;
-            r.exit_code = rt.exit_code;
-            r.too_many_threads = rt.too_many_threads;
-            r.mem.clone_from(&rt.mem);
-            r.pending.clone_from(&rt.pending);
-            r.unsupported.clone_from(&rt.unsupported);
-            r.keys.clone_from(&rt.keys);
-            r.heap.clone_from(&rt.heap);
-            r.atexit.clone_from(&rt.atexit);
-            r.exiting = rt.exiting;
+            copy_checkpointed!(r, rt);
             c.arena = rt.arena.as_ref().filter(|a| a.used_bytes() > 0).map(|a| a.checkpoint());
         });
         crate::sync::checkpoint(&mut c.sync);
@@ -956,20 +965,7 @@ impl Executor {
             // The thread that ran last: the one whose pending plain writes the next visit
             // of the runtime state judges (`memory::settle`).
             rt.current = r.current.unwrap_or(ThreadId::MAIN);
-            rt.threads.clone_from(&r.threads);
-            rt.held.clone_from(&r.held);
-            rt.defects.clone_from(&r.defects);
-            rt.assumed.clone_from(&r.assumed);
-            rt.steps_done = r.steps_done;
-            rt.exit_code = r.exit_code;
-            rt.too_many_threads = r.too_many_threads;
-            rt.mem.clone_from(&r.mem);
-            rt.pending.clone_from(&r.pending);
-            rt.unsupported.clone_from(&r.unsupported);
-            rt.keys.clone_from(&r.keys);
-            rt.heap.clone_from(&r.heap);
-            rt.atexit.clone_from(&r.atexit);
-            rt.exiting = r.exiting;
+            copy_checkpointed!(rt, r);
             if let Some(a) = rt.arena.as_mut() {
                 match c.arena.as_ref() {
                     Some(ca) => a.restore(ca),
