@@ -103,6 +103,8 @@ struct WorkerCheckpoint {
     last: Option<ThreadId>,
     state: SchedState,
     exec: crate::exec::Checkpoint,
+    /// Bytes it holds ([`crate::exec::Checkpoint::footprint`], counted when taken).
+    footprint: usize,
 }
 
 /// Time spent per phase, over all executions (see the benchmark).
@@ -459,8 +461,6 @@ struct WorkerCtx<'a> {
     drew_nothing: bool,
     /// The last request's independence relation.
     independence: Independence,
-    /// The one before it (checkpoints are kept while it does not change).
-    independence_before: Independence,
     /// How many steps of the last request the parent knew ([`Header::known_len`]): where
     /// the last execution branched off its predecessor, at least. A run ahead with a
     /// bound pauses there too ("Running ahead").
@@ -474,6 +474,9 @@ struct WorkerCtx<'a> {
     spare: Vec<WorkerCheckpoint>,
     /// Reset the program's memory to its state at load.
     pristine: &'a dyn Fn(),
+    /// The program's memory is not as loaded: an execution ran since the last
+    /// [`WorkerCtx::pristine`] (a run put back at a checkpoint does not need it).
+    dirty: bool,
     /// The program's writable data (what a checkpoint copies besides heap and stacks).
     writable: Vec<(usize, usize)>,
 }
@@ -528,6 +531,7 @@ impl WorkerCtx<'_> {
                 if self.exec.checkpoint(&mut c.exec, &self.writable, CHECKPOINT_LIMIT) {
                     (c.depth, c.first, c.last) = (depth, first, sched.last());
                     c.state.clone_from(state);
+                    c.footprint = c.exec.footprint();
                     self.checkpoints.push(c);
                 } else {
                     self.spare.push(c);
@@ -541,7 +545,7 @@ impl WorkerCtx<'_> {
     /// Where the next run keeps a checkpoint: the request's branch point (`known`
     /// steps), unless one is kept there or deeper, or the kept ones fill the budget.
     fn keep_at(&self, known: usize) -> Option<usize> {
-        let held: usize = self.checkpoints.iter().map(|c| c.exec.footprint()).sum();
+        let held: usize = self.checkpoints.iter().map(|c| c.footprint).sum();
         (self.use_checkpoints
             && self.checkpoints.last().is_none_or(|c| c.depth < known)
             && known > 0
@@ -560,6 +564,7 @@ impl WorkerCtx<'_> {
         self.drop_checkpoints(0);
         self.spare.clear();
         (self.pristine)();
+        self.dirty = false;
     }
 
     /// Forget the checkpoints deeper than `known` steps (the next execution branches off
@@ -570,9 +575,24 @@ impl WorkerCtx<'_> {
         }
     }
 
-    /// Run one execution described in the header, write the results into it.
+    /// Put back the deepest checkpoint at most `bound` steps deep; its index, or None
+    /// (nothing in progress then) when there is none. One that cannot be put back (a
+    /// stack it copied is no longer committed: a thread's stack changed size since) is
+    /// forgotten with the deeper ones, and the next shallower one tried.
+    fn restore_deepest(&mut self, bound: usize) -> Option<usize> {
+        loop {
+            let i = self.checkpoints.iter().rposition(|c| c.depth <= bound)?;
+            if self.exec.restore(&self.checkpoints[i].exec) {
+                return Some(i);
+            }
+            self.spare.extend(self.checkpoints.drain(i..));
+        }
+    }
+
+    /// Run one execution described in the header, write the results into it. It starts
+    /// from the deepest checkpoint on the way, or from the program as loaded.
     fn run_one(&mut self) {
-        let t0 = Instant::now();
+        let mut t0 = Instant::now();
         self.hdr.nsteps.store(0, Ordering::Relaxed);
         self.hdr.ahead_ns.store(0, Ordering::Relaxed);
         self.clear_results();
@@ -586,14 +606,20 @@ impl WorkerCtx<'_> {
                 let req =
                     RunRequest { replay: &replay, sleep: &sleep, independence: d.independence, max_steps: d.max_steps };
                 // Start from the deepest checkpoint on the way to the branch point, if any.
-                if !(d.same_valuation && d.independence == self.independence_before) {
-                    self.drop_checkpoints(0);
-                }
+                // (Neither the valuation nor the independence relation matters to a
+                // checkpoint: none is kept after a drawn value, and the steps before a
+                // branch point are replayed.)
                 self.drop_checkpoints(d.known);
-                while self.checkpoints.last().is_some_and(|c| !self.exec.restore(&c.exec)) {
-                    self.drop_checkpoints(0);
+                let start = self.restore_deepest(d.known).map(|i| {
+                    let c = &self.checkpoints[i];
+                    (c.depth, c.first, c.last, c.state.clone())
+                });
+                if start.is_none() && self.dirty {
+                    (self.pristine)();
                 }
-                let start = self.checkpoints.last().map(|c| (c.depth, c.first, c.last, c.state.clone()));
+                self.dirty = true;
+                self.hdr.reset_ns.store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                t0 = Instant::now();
                 let depth = start.as_ref().map_or(0, |s| s.0);
                 schedule.truncate(depth);
                 digests.truncate(depth);
@@ -651,7 +677,7 @@ impl WorkerCtx<'_> {
     /// [`WorkerCtx::drew_nothing`], `Header::ahead_bounded`), it writes nothing into shared
     /// memory before the request comes; otherwise the draws it makes are recorded as it
     /// makes them.
-    fn run_ahead(&mut self, seen: u64, early: bool, fd: c_int, spinner: &mut Spinner, restore: &dyn Fn()) -> bool {
+    fn run_ahead(&mut self, seen: u64, early: bool, fd: c_int, spinner: &mut Spinner) -> bool {
         let hdr = self.hdr;
         let t0 = Instant::now();
         if !early {
@@ -667,11 +693,11 @@ impl WorkerCtx<'_> {
         // The run starts from the deepest checkpoint where it would pause at the latest,
         // if any, else from the program's start.
         let bound = if early { pause_at.min(limit) } else { limit };
-        let from = self.checkpoints.iter().rposition(|c| c.depth <= bound);
-        let from = from.filter(|&i| self.exec.restore(&self.checkpoints[i].exec)).map(|i| &self.checkpoints[i]);
+        let from = self.restore_deepest(bound).map(|i| &self.checkpoints[i]);
         if from.is_none() {
-            restore();
+            (self.pristine)();
         }
+        self.dirty = true;
         let reset = t0.elapsed();
         let t1 = Instant::now();
         let independence = self.independence;
@@ -776,9 +802,6 @@ impl WorkerCtx<'_> {
                 // `run_one` reports): start afresh.
                 self.exec.end();
                 (self.schedule, self.digests) = (last, digests);
-                let t = Instant::now();
-                restore();
-                hdr.reset_ns.store(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 self.run_one();
             }
         }
@@ -884,7 +907,6 @@ impl WorkerCtx<'_> {
         });
         // Known steps lie within the replay (the parent knows nothing past it).
         let known = load_len(&hdr.known_len, self.replay_buf.len(), "known steps")?;
-        self.independence_before = self.independence;
         self.independence = independence;
         self.last_known = known;
         Ok(Decoded { independence, max_steps, known, same_valuation })
@@ -1165,17 +1187,16 @@ impl CProgram {
             repeatable: false,
             drew_nothing: false,
             independence: Independence::default(),
-            independence_before: Independence::default(),
             last_known: 0,
             use_checkpoints: self.opts.checkpoints && self.opts.mode == Mode::Persistent,
             checkpoints: Vec::new(),
             spare: Vec::new(),
             pristine: &restore,
+            dirty: false,
             writable: self.image.writable.clone(),
         };
         let persistent = self.opts.mode == Mode::Persistent;
         let ahead = persistent && self.opts.quiet;
-        let mut dirty = false;
         let mut seen = seen;
         let mut spinner = Spinner::new(WORKER_SPIN);
         loop {
@@ -1194,7 +1215,7 @@ impl CProgram {
                     ))
                 && h.req_seq.load(Ordering::Acquire) == seen
             {
-                if !ctx.run_ahead(seen, early, req, &mut spinner, &restore) {
+                if !ctx.run_ahead(seen, early, req, &mut spinner) {
                     break;
                 }
                 seen = h.req_seq.load(Ordering::SeqCst);
@@ -1210,12 +1231,7 @@ impl CProgram {
             seen = h.req_seq.load(Ordering::SeqCst);
             let t0 = Instant::now();
             if persistent {
-                if dirty {
-                    restore();
-                }
-                h.reset_ns.store(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 ctx.run_one();
-                dirty = true;
             } else {
                 // SAFETY: getpid has no preconditions.
                 let server = unsafe { libc::getpid() };
