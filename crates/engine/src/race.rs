@@ -644,7 +644,7 @@ struct Access {
 
 /// The accesses and read sets the shadow's states refer to (per execution). Both are
 /// append-only: a state, once made, never changes meaning.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Log {
     /// Interned accesses; index 0 is unused (it means "none" in a state).
     accesses: Vec<Access>,
@@ -660,6 +660,24 @@ struct Log {
     /// The last read transition: (old read half, reading access) → new read half. Valid
     /// while no clock moves (cleared at every synchronisation).
     memo: Option<(u32, u32, u32)>,
+}
+
+impl Clone for Log {
+    fn clone(&self) -> Self {
+        let mut c = Log::default();
+        c.clone_from(self);
+        c
+    }
+
+    /// Field by field, reusing the destination's buffers (see [`RaceDetector`]'s).
+    fn clone_from(&mut self, src: &Self) {
+        let Log { accesses, interned, last, sets, set_items, memo } = src;
+        self.accesses.clone_from(accesses);
+        self.interned.clone_from(interned);
+        self.sets.clone_from(sets);
+        self.set_items.clone_from(set_items);
+        (self.last, self.memo) = (*last, *memo);
+    }
 }
 
 /// What an access (or a free) checks a state against, and what it becomes.

@@ -299,7 +299,7 @@ pub fn decode_site(s: Site) -> SiteKind {
 }
 
 /// Per-thread C-side state.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub(crate) struct ThreadRt {
     pub yielder: usize,
     pub created: u32,
@@ -345,6 +345,53 @@ pub(crate) struct ThreadRt {
     pub cancel: (bool, bool),
     /// The name given with `pthread_setname_np` (NUL-padded, at most 15 bytes).
     pub name_np: Option<[u8; 16]>,
+}
+
+impl Clone for ThreadRt {
+    fn clone(&self) -> Self {
+        let mut t = ThreadRt::default();
+        t.clone_from(self);
+        t
+    }
+
+    /// Field by field, reusing the destination's buffers: a checkpoint copies every
+    /// thread's state when taken and when put back.
+    fn clone_from(&mut self, src: &Self) {
+        let ThreadRt {
+            yielder,
+            created,
+            spawn,
+            retval,
+            detached,
+            born_detached,
+            joined_by,
+            exists,
+            atomic_depth,
+            stack_top,
+            spin,
+            clean_unlock,
+            rand,
+            stack_size,
+            keys_created,
+            specific,
+            nondet_calls,
+            clock_ns,
+            clock_steps,
+            cancel,
+            name_np,
+        } = src;
+        (self.yielder, self.created, self.spawn, self.retval) = (*yielder, *created, *spawn, *retval);
+        (self.detached, self.born_detached, self.joined_by, self.exists) =
+            (*detached, *born_detached, *joined_by, *exists);
+        (self.atomic_depth, self.stack_top) = (*atomic_depth, *stack_top);
+        self.spin.clone_from(spin);
+        self.clean_unlock = *clean_unlock;
+        self.rand.clone_from(rand);
+        (self.stack_size, self.keys_created) = (*stack_size, *keys_created);
+        self.specific.clone_from(specific);
+        (self.nondet_calls, self.clock_ns, self.clock_steps) = (*nondet_calls, *clock_ns, *clock_steps);
+        (self.cancel, self.name_np) = (*cancel, *name_np);
+    }
 }
 
 /// The C side's state for the execution in progress (see the module docs).
@@ -910,7 +957,10 @@ impl Executor {
             let r = &mut c.rt;
             r.current = Some(rt.current);
             copy_checkpointed!(r, rt);
-            c.arena = rt.arena.as_ref().filter(|a| a.used_bytes() > 0).map(|a| a.checkpoint());
+            match rt.arena.as_ref().filter(|a| a.used_bytes() > 0) {
+                Some(a) => a.checkpoint(c.arena.get_or_insert_default()),
+                None => c.arena = None,
+            }
         });
         crate::sync::checkpoint(&mut c.sync);
         c.coros.clear();

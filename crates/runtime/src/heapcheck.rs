@@ -218,10 +218,10 @@ impl Shadow {
         unsafe { std::ptr::write_bytes((self.map as *mut u8).add(g0 as usize), FREED, (g1 - g0) as usize) };
     }
 
-    /// The shadow bytes of the arena's `[off, off + len)` (its granules, then its
-    /// uninitialised bits if they are checked), for [`Shadow::load`].
-    pub fn save(&self, off: u64, len: u64) -> Vec<u8> {
-        let mut out = Vec::new();
+    /// Fill `out` with the shadow bytes of the arena's `[off, off + len)` (its granules,
+    /// then its uninitialised bits if they are checked), for [`Shadow::load`].
+    pub fn save(&self, off: u64, len: u64, out: &mut Vec<u8>) {
+        out.clear();
         for (map, unit) in [(self.map, GRANULE), (self.uninit, 8)] {
             if map == 0 {
                 continue;
@@ -234,10 +234,9 @@ impl Shadow {
                 });
             }
         }
-        out
     }
 
-    /// Write back what [`Shadow::save`] returned for the same range.
+    /// Write back what [`Shadow::save`] saved for the same range.
     pub fn load(&mut self, off: u64, len: u64, saved: &[u8]) {
         let mut at = 0;
         for (map, unit) in [(self.map, GRANULE), (self.uninit, 8)] {
@@ -379,7 +378,7 @@ fn slot_of(r: (u64, u64, u64), addr: u64) -> Option<usize> {
 const MAX_REPORTS: usize = 16;
 
 /// Per-execution state of the memory-error checks (in the runtime state [`Rt`]).
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub(crate) struct HeapCheck {
     /// Blocks per arena slot, in allocation (= address) order.
     blocks: Vec<Vec<Block>>,
@@ -394,6 +393,26 @@ pub(crate) struct HeapCheck {
     any_foreign: bool,
     reported: Vec<(DefectKind, Site, Site)>,
     pub regions: Regions,
+}
+
+impl Clone for HeapCheck {
+    fn clone(&self) -> Self {
+        let mut c = HeapCheck::default();
+        c.clone_from(self);
+        c
+    }
+
+    /// Field by field, reusing the destination's buffers (checkpoints copy the state
+    /// back and forth at every branch point).
+    fn clone_from(&mut self, src: &Self) {
+        let HeapCheck { blocks, used, exited, any_exited, foreign, any_foreign, reported, regions } = src;
+        self.blocks.clone_from(blocks);
+        self.used.clone_from(used);
+        self.exited.clone_from(exited);
+        self.foreign.clone_from(foreign);
+        self.reported.clone_from(reported);
+        (self.any_exited, self.any_foreign, self.regions) = (*any_exited, *any_foreign, *regions);
+    }
 }
 
 impl HeapCheck {

@@ -208,21 +208,27 @@ impl Arena {
         unsafe { (p.sub(HDR) as *const usize).read() }
     }
 
-    /// The heap as it is now, for [`Arena::restore`]: each used slot's bytes and
-    /// shadow.
-    pub fn checkpoint(&self) -> ArenaCheckpoint {
-        let mut slots = Vec::new();
+    /// Fill `c` (reusing its buffers) with the heap as it is now, for
+    /// [`Arena::restore`]: each used slot's bytes and shadow.
+    pub fn checkpoint(&self, c: &mut ArenaCheckpoint) {
+        let mut k = 0;
         for s in 0..SLOTS {
             let n = self.used[s];
             if n > 0 {
+                if k == c.slots.len() {
+                    c.slots.push(Default::default());
+                }
+                let (slot, bytes, shadow) = &mut c.slots[k];
                 let start = self.res.base + s * self.slot;
+                bytes.clear();
                 // SAFETY: [start, start + used) is committed memory of slot s.
-                let bytes = unsafe { std::slice::from_raw_parts(start as *const u8, n) }.to_vec();
-                let shadow = self.shadow.save((s * self.slot) as u64, n as u64);
-                slots.push((s, bytes, shadow));
+                bytes.extend_from_slice(unsafe { std::slice::from_raw_parts(start as *const u8, n) });
+                self.shadow.save((s * self.slot) as u64, n as u64, shadow);
+                *slot = s;
+                k += 1;
             }
         }
-        ArenaCheckpoint { slots }
+        c.slots.truncate(k);
     }
 
     /// Bytes a checkpoint of the heap would copy now.
@@ -270,7 +276,7 @@ impl Arena {
 
 /// The heap of an execution at a step ([`Arena::checkpoint`]): per used thread slot,
 /// its bytes and their shadow.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct ArenaCheckpoint {
     slots: Vec<(usize, Vec<u8>, Vec<u8>)>,
 }

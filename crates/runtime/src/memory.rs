@@ -239,7 +239,7 @@ fn report_race(rt: &mut crate::exec::Rt, r: &Race) {
 /// one load (or one failed read-modify-write) before its wait. The stack bytes live in a
 /// buffer the tracker keeps when it forgets its visits (`SpinTracker::live`), so that
 /// recording a visit after a change copies the stack without allocating.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 struct Visit {
     site: Site,
     /// [`state_hash`] of the recorded state: a visit is compared with up to
@@ -258,6 +258,22 @@ struct Visit {
     comparable: bool,
     /// [`SpinTracker::clock_reads`] then.
     clocks: u32,
+}
+
+impl Clone for Visit {
+    fn clone(&self) -> Self {
+        let mut v = Visit::default();
+        v.clone_from(self);
+        v
+    }
+
+    /// Field by field, reusing the stack buffer (checkpoints copy visits back and forth).
+    fn clone_from(&mut self, src: &Self) {
+        let Visit { site, hash, regs, stack, reads, locks, comparable, clocks } = src;
+        (self.site, self.hash, self.regs) = (*site, *hash, *regs);
+        self.stack.clone_from(stack);
+        (self.reads, self.locks, self.comparable, self.clocks) = (*reads, *locks, *comparable, *clocks);
+    }
 }
 
 /// A hash of a local state (registers and stack bytes), for [`Visit::hash`].
@@ -307,7 +323,7 @@ impl Visit {
 }
 
 /// Per-thread spin-loop detection state.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub(crate) struct SpinTracker {
     /// The visits since the last change are `visits[..live]`; the entries after them are
     /// spare stack buffers.
@@ -345,6 +361,43 @@ pub(crate) struct SpinTracker {
     /// Time already jumped for this loop (see [`checkpoint`]): set by the jump, reset
     /// by any change.
     pub jumped: bool,
+}
+
+impl Clone for SpinTracker {
+    fn clone(&self) -> Self {
+        let mut t = SpinTracker::default();
+        t.clone_from(self);
+        t
+    }
+
+    /// Field by field, reusing the destination's buffers; of the visits only the live
+    /// ones are copied (the others are spare buffers, whatever they hold).
+    fn clone_from(&mut self, src: &Self) {
+        let SpinTracker {
+            visits,
+            live,
+            reads,
+            plain_reads,
+            locks,
+            deferred,
+            released,
+            scrubbed,
+            dirty,
+            clock_reads,
+            jumped,
+        } = src;
+        if self.visits.len() < *live {
+            self.visits.resize_with(*live, Visit::default);
+        }
+        for (d, s) in self.visits.iter_mut().zip(&visits[..*live]) {
+            d.clone_from(s);
+        }
+        self.live = *live;
+        self.reads.clone_from(reads);
+        self.locks.clone_from(locks);
+        (self.plain_reads, self.deferred, self.released) = (*plain_reads, *deferred, *released);
+        (self.scrubbed, self.dirty, self.clock_reads, self.jumped) = (*scrubbed, *dirty, *clock_reads, *jumped);
+    }
 }
 
 /// Whether [`program_code_begins`] zeroes the stack window (where `tsan.c` implements
@@ -395,8 +448,18 @@ impl SpinTracker {
 /// yet judged: (address, size, the bytes there before the write). Only the current
 /// thread can have any: every entry into the runtime state judges them first
 /// ([`settle`]), and threads switch only inside the runtime.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 pub(crate) struct PendingWrites(Vec<(u64, u8, [u8; 8])>);
+
+impl Clone for PendingWrites {
+    fn clone(&self) -> Self {
+        PendingWrites(self.0.clone())
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.0.clone_from(&src.0);
+    }
+}
 
 impl PendingWrites {
     /// Forget them (a new execution).
