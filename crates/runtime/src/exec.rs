@@ -810,9 +810,11 @@ impl Executor {
     }
 }
 
-/// Bytes kept below a suspended thread's noted stack end ([`SUSPENDED_SP`]): the frames
-/// of `Yielder::suspend` and the context switch, which hold the registers the thread
-/// resumes with (40 bytes on x86-64, checked in debug builds).
+/// Bytes kept below a suspended thread's noted stack end ([`SUSPENDED_SP`]) at least:
+/// the frames of `Yielder::suspend` and the context switch hold the registers the
+/// thread resumes with. A checkpoint keeps everything from the coroutine's saved stack
+/// pointer up (40 bytes below the noted end on x86-64 in an optimized build, several
+/// hundred in an unoptimized one), and this margin if that is less.
 const CHECKPOINT_MARGIN: usize = 256;
 
 /// `dst := src` for the fields of [`Rt`] a checkpoint keeps (both ways: [`Rt`] and
@@ -927,20 +929,19 @@ impl Executor {
                 if sp <= low || sp > top {
                     return false;
                 }
-                #[cfg(debug_assertions)]
-                {
-                    // The coroutine's saved stack pointer (one of its words) lies within
-                    // the margin below the noted end.
-                    // SAFETY: reading the bytes of a live value as words.
-                    let words = unsafe {
-                        std::slice::from_raw_parts(co as *const Co as *const usize, std::mem::size_of::<Co>() / 8)
-                    };
-                    assert!(
-                        words.iter().any(|&w| w < sp && sp - w <= CHECKPOINT_MARGIN),
-                        "unfold bug: a suspended thread's stack pointer lies below the checkpoint margin"
-                    );
-                }
-                let lo = sp.saturating_sub(CHECKPOINT_MARGIN).max(low);
+                // The coroutine's saved stack pointer, one of its words: the closest one
+                // below the noted end within the stack. The frames of the switch lie
+                // between the two (40 bytes in an optimized build, more in an
+                // unoptimized one); without it, no checkpoint.
+                // SAFETY: reading the bytes of a live value as words.
+                let words = unsafe {
+                    std::slice::from_raw_parts(co as *const Co as *const usize, std::mem::size_of::<Co>() / 8)
+                };
+                let Some(saved) = words.iter().copied().filter(|&w| w > low && w < sp).max() else {
+                    debug_assert!(false, "unfold bug: no saved stack pointer in a suspended coroutine");
+                    return false;
+                };
+                let lo = saved.min(sp.saturating_sub(CHECKPOINT_MARGIN)).max(low);
                 copy(c, lo, top);
                 c.stacks.push((t, lo));
             }

@@ -92,6 +92,13 @@ const CHECKPOINT_LIMIT: usize = 1 << 20;
 /// deeper ones go (the worker's memory stays bounded whatever the executions' length).
 const CHECKPOINTS_BUDGET: usize = 32 << 20;
 
+/// In builds with debug assertions (the tests), the requests served from a checkpoint
+/// numbered 1, 2, 4, 8... and every multiple of this are run again from the program's
+/// start, and both runs must take the same steps ([`WorkerCtx::cross_check`]): a
+/// checkpoint that does not put everything back shows up there, not only when a known
+/// step differs.
+const CROSS_CHECK_EVERY: u64 = 8;
+
 /// An execution kept at a branch point ([`Options::checkpoints`]).
 #[derive(Debug, Default)]
 struct WorkerCheckpoint {
@@ -436,9 +443,11 @@ impl StepSink for AheadSink<'_> {
 /// ([`Scheduler::at`]) instead of at the program's start — a run ahead of its request
 /// from the deepest one where it would pause, a request served directly from the
 /// deepest one within its known prefix. Deeper checkpoints go when a request branches
-/// off above them, all of them when a run fails or the valuation or the independence
-/// relation changes; a run put back that does not repeat its steps turns them off
-/// ([`WorkerCtx::checkpoints_failed`]). Docs/execution-cost.md, round 14.
+/// off above them, all of them when a run fails; a run put back that does not repeat
+/// its known steps turns them off ([`WorkerCtx::checkpoints_failed`]), and in builds
+/// with debug assertions a sample of the runs put back is run again from the program's
+/// start and compared step by step ([`CROSS_CHECK_EVERY`]). Docs/execution-cost.md,
+/// rounds 14 and 15.
 struct WorkerCtx<'a> {
     exec: Executor,
     hdr: &'a Header,
@@ -477,6 +486,8 @@ struct WorkerCtx<'a> {
     /// The program's memory is not as loaded: an execution ran since the last
     /// [`WorkerCtx::pristine`] (a run put back at a checkpoint does not need it).
     dirty: bool,
+    /// Requests served from a checkpoint (for [`CROSS_CHECK_EVERY`]).
+    restored_runs: u64,
     /// The program's writable data (what a checkpoint copies besides heap and stacks).
     writable: Vec<(usize, usize)>,
 }
@@ -667,11 +678,63 @@ impl WorkerCtx<'_> {
             self.run_one();
             return;
         }
+        if from_checkpoint && self.cross_check_due() {
+            self.cross_check(&r);
+            return;
+        }
         self.publish(r, t0);
     }
 
+    /// Whether the request just served from a checkpoint is to be run again from the
+    /// program's start (see [`CROSS_CHECK_EVERY`]).
+    fn cross_check_due(&mut self) -> bool {
+        self.restored_runs += 1;
+        cfg!(debug_assertions)
+            && (self.restored_runs.is_power_of_two() || self.restored_runs.is_multiple_of(CROSS_CHECK_EVERY))
+    }
+
+    /// Serve the request again from the program's start, without checkpoints, and check
+    /// that it takes the steps the run put back at a checkpoint took (`r`: its result),
+    /// unless either was cut short by the time limit. The second run's results are the
+    /// ones published.
+    fn cross_check(&mut self, r: &Result<Outcome, ProgramError>) {
+        let (schedule, digests) = (self.schedule.clone(), self.digests.clone());
+        let kept = std::mem::take(&mut self.checkpoints);
+        let on = std::mem::replace(&mut self.use_checkpoints, false);
+        self.run_one();
+        self.use_checkpoints = on;
+        let hdr = self.hdr;
+        let ended = |tag: u64| tag != end_tag::TIMEOUT;
+        if hdr.error.load(Ordering::Relaxed) != error_code::NONE {
+            // The run from the start failed (a time limit, a divergence of its own):
+            // nothing to compare, and the checkpoints of the first run are not trusted.
+            self.spare.extend(kept);
+            return;
+        }
+        self.checkpoints = kept;
+        if r.as_ref().is_ok_and(|o| !matches!(o.end, End::Timeout | End::Crash(_)))
+            && ended(hdr.end_tag.load(Ordering::Relaxed))
+        {
+            let differ = schedule
+                .iter()
+                .zip(&self.schedule)
+                .zip(digests.iter().zip(&self.digests))
+                .position(|((t1, t2), (d1, d2))| t1 != t2 || d1 != d2);
+            if differ.is_some() || schedule.len() != self.schedule.len() {
+                let at = differ.unwrap_or(schedule.len().min(self.schedule.len()));
+                let msg = format!(
+                    "unfold bug: a run put back at a checkpoint took other steps than the same run from the \
+                     program's start (from step {at}: {} and {} steps); --checkpoints off avoids it",
+                    schedule.len(),
+                    self.schedule.len()
+                );
+                self.publish(Err(ProgramError::Failed(msg)), Instant::now());
+            }
+        }
+    }
+
     /// Run the next execution ahead of its request ("Running ahead"), then serve the
-    /// request. `restore` resets the program's memory. False when the parent is gone.
+    /// request. False when the parent is gone.
     ///
     /// Started `early` (before the parent has read the last execution's results:
     /// [`WorkerCtx::drew_nothing`], `Header::ahead_bounded`), it writes nothing into shared
@@ -793,6 +856,10 @@ impl WorkerCtx<'_> {
                 if depth > 0 && matches!(r, Err(ProgramError::Divergence { .. })) {
                     self.checkpoints_failed();
                     self.run_one();
+                    return true;
+                }
+                if depth > 0 && self.cross_check_due() {
+                    self.cross_check(&r);
                     return true;
                 }
                 self.publish(r, t2);
@@ -1193,6 +1260,7 @@ impl CProgram {
             spare: Vec::new(),
             pristine: &restore,
             dirty: false,
+            restored_runs: 0,
             writable: self.image.writable.clone(),
         };
         let persistent = self.opts.mode == Mode::Persistent;
