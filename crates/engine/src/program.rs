@@ -319,12 +319,29 @@ enum Status {
 /// the state of every synchronising object (asked of [`crate::objects`]), who has
 /// exited. Used by [`Scheduler`] and by explorers that need `enabled(s)` at every state
 /// of an execution.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct SchedState {
     // invariant: threads[t] is Some for every thread created so far.
     threads: Vec<Option<Status>>,
     objects: HashMap<ObjId, ObjState>,
     exited_process: bool,
+}
+
+impl Clone for SchedState {
+    fn clone(&self) -> Self {
+        let mut s = SchedState::default();
+        s.clone_from(self);
+        s
+    }
+
+    /// Field by field, reusing the destination's allocations (the C frontend's
+    /// checkpoints copy the state at every branch point).
+    fn clone_from(&mut self, src: &Self) {
+        let SchedState { threads, objects, exited_process } = src;
+        self.threads.clone_from(threads);
+        self.objects.clone_from(objects);
+        self.exited_process = *exited_process;
+    }
 }
 
 impl SchedState {

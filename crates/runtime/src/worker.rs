@@ -488,6 +488,8 @@ struct WorkerCtx<'a> {
     dirty: bool,
     /// Requests served from a checkpoint (for [`CROSS_CHECK_EVERY`]).
     restored_runs: u64,
+    /// The scheduler's state of a run (its allocations reused).
+    state_buf: SchedState,
     /// The program's writable data (what a checkpoint copies besides heap and stacks).
     writable: Vec<(usize, usize)>,
 }
@@ -621,9 +623,11 @@ impl WorkerCtx<'_> {
                 // checkpoint: none is kept after a drawn value, and the steps before a
                 // branch point are replayed.)
                 self.drop_checkpoints(d.known);
+                let mut state = std::mem::take(&mut self.state_buf);
                 let start = self.restore_deepest(d.known).map(|i| {
                     let c = &self.checkpoints[i];
-                    (c.depth, c.first, c.last, c.state.clone())
+                    state.clone_from(&c.state);
+                    (c.depth, c.first, c.last)
                 });
                 if start.is_none() && self.dirty {
                     (self.pristine)();
@@ -650,18 +654,18 @@ impl WorkerCtx<'_> {
                     digests: &mut digests,
                 };
                 let began = match start {
-                    Some((_, first, last, state)) => Ok((first, state, Scheduler::at(req, depth, last))),
+                    Some((_, first, last)) => Ok((first, Scheduler::at(req, depth, last))),
                     None => self.exec.begin(&mut sink).map(|first| {
-                        let mut state = SchedState::default();
                         state.reset(first);
-                        (first, state, Scheduler::new(req))
+                        (first, Scheduler::new(req))
                     }),
                 };
                 let keep_at = self.keep_at(d.known);
-                let r = began.and_then(|(first, mut state, mut sched)| {
+                let r = began.and_then(|(first, mut sched)| {
                     let end = self.go_on_keeping(&mut sched, &mut state, &mut sink, first, keep_at)?;
                     Ok(Outcome { first, end })
                 });
+                self.state_buf = state;
                 self.exec.end();
                 let r = sink_verdict(r, sink.full, sink.diverged);
                 if r.is_err() {
@@ -768,7 +772,7 @@ impl WorkerCtx<'_> {
         let depth = from.map_or(0, |c| c.depth);
         let mut sink =
             AheadSink { known: &digests[..limit], n: depth, diverged: false, running: None, names: Vec::new() };
-        let mut state = SchedState::default();
+        let mut state = std::mem::take(&mut self.state_buf);
         let mut sched = match from {
             Some(c) => {
                 state.clone_from(&c.state);
@@ -846,6 +850,7 @@ impl WorkerCtx<'_> {
                 let keep_at = self.keep_at(d.known);
                 let first = first.expect("going");
                 let r = self.go_on_keeping(&mut sched, &mut state, &mut sink, first, keep_at);
+                self.state_buf = std::mem::take(&mut state);
                 self.exec.end();
                 let r = r.map(|end| Outcome { first, end });
                 let r = sink_verdict(r, sink.full, sink.diverged);
@@ -869,6 +874,7 @@ impl WorkerCtx<'_> {
                 // `run_one` reports): start afresh.
                 self.exec.end();
                 (self.schedule, self.digests) = (last, digests);
+                self.state_buf = std::mem::take(&mut state);
                 self.run_one();
             }
         }
@@ -1261,6 +1267,7 @@ impl CProgram {
             pristine: &restore,
             dirty: false,
             restored_runs: 0,
+            state_buf: SchedState::default(),
             writable: self.image.writable.clone(),
         };
         let persistent = self.opts.mode == Mode::Persistent;
