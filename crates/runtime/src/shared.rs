@@ -544,6 +544,8 @@ pub(crate) mod error_code {
     pub(crate) const FAILED: u64 = 2;
     pub(crate) const UNSUPPORTED: u64 = 3;
     pub(crate) const LIMIT: u64 = 4;
+    /// A checker bug: the worker panicked (its panic hook wrote the message) and died.
+    pub(crate) const PANIC: u64 = 5;
 }
 
 pub(crate) fn encode_independence(i: Independence) -> u64 {

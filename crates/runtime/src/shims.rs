@@ -16,13 +16,28 @@ use unfold_engine::{Action, DefectKind, ObjId, ProgramError, ThreadId};
 
 /// Run a shim body; a panic (an unfold bug) aborts instead of unwinding into C.
 pub(crate) fn guard<R>(f: impl FnOnce() -> R) -> R {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+    let body = || {
+        // Compiled out of release builds (see `fault_injected`).
+        if cfg!(debug_assertions) && fault_injected() {
+            panic!("fault injected (UNFOLD_FAULT=shim-panic)");
+        }
+        f()
+    };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
         Ok(r) => r,
         Err(_) => {
             eprintln!("unfold: internal error in a C shim (see the panic message above)");
             std::process::abort()
         }
     }
+}
+
+/// In builds with debug assertions, `UNFOLD_FAULT=shim-panic` makes every shim panic
+/// as a checker bug would: the tests check that such a bug reaches the user as an
+/// internal error with its message, not as a crash of the program.
+fn fault_injected() -> bool {
+    static FAULT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FAULT.get_or_init(|| std::env::var_os("UNFOLD_FAULT").is_some_and(|v| v == "shim-panic"))
 }
 
 /// `pthread_t` values are ThreadId + 1 (so that a zeroed `pthread_t` names no thread).

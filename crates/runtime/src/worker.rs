@@ -986,6 +986,31 @@ impl WorkerCtx<'_> {
     }
 }
 
+/// Make a panic of the worker (a checker bug: the shims abort on one, `shims::guard`)
+/// reach the parent as an internal error with its message, not as the program dying of
+/// SIGABRT: the hook writes the message into the header (`error_code::PANIC`), which
+/// the parent reads when the worker dies ([`worker_panic`]). The worker's stderr is
+/// the program's, discarded by default, so the message would be lost otherwise.
+fn install_panic_hook(hdr: *const Header) {
+    let hdr = hdr as usize;
+    std::panic::set_hook(Box::new(move |info| {
+        // SAFETY: the header's mapping is never unmapped in a worker (nor in the
+        // execution processes forked from it) and is only accessed atomically.
+        let hdr = unsafe { &*(hdr as *const Header) };
+        hdr.error_msg.store(&format!("unfold bug: the worker panicked: {info}"));
+        hdr.error.store(error_code::PANIC, Ordering::SeqCst);
+    }));
+}
+
+/// The worker (or an execution process) died: the internal error its panic hook
+/// recorded, if it panicked.
+fn worker_panic(hdr: &Header) -> Result<Option<ProgramError>, Corrupt> {
+    if hdr.error.load(Ordering::SeqCst) != error_code::PANIC {
+        return Ok(None);
+    }
+    Ok(Some(ProgramError::Failed(hdr.error_msg.load(&|| "panic message".into())?)))
+}
+
 /// The result of a run, given what its sink saw: a full list of waits or a known step
 /// not repeated stops the run with an error.
 fn sink_verdict(
@@ -1215,6 +1240,7 @@ impl CProgram {
         }
         crate::signals::set_program_range(self.image.range);
         install_crash_handler(self.hdr.as_ptr());
+        install_panic_hook(self.hdr.as_ptr());
         crate::nondet::SINK.store(self.hdr.as_ptr() as usize, Ordering::Relaxed);
         let mut argv: Vec<*mut c_char> = self.argv_c.iter().map(|c| c.as_ptr() as *mut c_char).collect();
         argv.push(std::ptr::null_mut());
@@ -1743,6 +1769,9 @@ impl CProgram {
                 if self.opts.mode == Mode::ForkPerExecution {
                     self.timing.processes += 1;
                     let st = hdr.child_status.load(Ordering::Relaxed);
+                    if let Some(e) = worker_panic(hdr)? {
+                        return Ok(Err(e));
+                    }
                     if libc::WIFSIGNALED(st) {
                         crashed = Some(libc::WTERMSIG(st));
                     } else if !libc::WIFEXITED(st) || libc::WEXITSTATUS(st) != 0 {
@@ -1754,6 +1783,9 @@ impl CProgram {
                 }
             }
             Ok(false) => {
+                if let Some(e) = worker_panic(hdr)? {
+                    return Ok(Err(e));
+                }
                 if libc::WIFSIGNALED(status) {
                     crashed = Some(libc::WTERMSIG(status));
                 } else {
