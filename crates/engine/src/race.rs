@@ -488,14 +488,16 @@ impl Clone for Clocks {
     }
 
     fn clone_from(&mut self, src: &Self) {
-        self.threads.clone_from(&src.threads);
-        self.finals.clone_from(&src.finals);
-        clone_clocks_from(&mut self.objects, &src.objects);
-        clone_clocks_from(&mut self.read_released, &src.read_released);
-        self.fence_released.clone_from(&src.fence_released);
-        self.fence_pending.clone_from(&src.fence_pending);
-        self.heads.clone_from(&src.heads);
-        clone_clocks_from(&mut self.rounds, &src.rounds);
+        // Destructured: a field added later must be listed here.
+        let Clocks { threads, finals, objects, read_released, fence_released, fence_pending, heads, rounds } = src;
+        self.threads.clone_from(threads);
+        self.finals.clone_from(finals);
+        clone_clocks_from(&mut self.objects, objects);
+        clone_clocks_from(&mut self.read_released, read_released);
+        self.fence_released.clone_from(fence_released);
+        self.fence_pending.clone_from(fence_pending);
+        self.heads.clone_from(heads);
+        clone_clocks_from(&mut self.rounds, rounds);
     }
 }
 
@@ -508,8 +510,10 @@ impl Clone for Shadow {
     }
 
     fn clone_from(&mut self, src: &Self) {
-        self.index.clone_from(&src.index);
-        let n = src.pages.len();
+        // Destructured: a field added later must be listed here (`spare` is each copy's own).
+        let Shadow { index, pages, spare: _, last, splits, free_splits } = src;
+        self.index.clone_from(index);
+        let n = pages.len();
         while self.pages.len() > n {
             let mut p = self.pages.pop().expect("longer");
             p.fill(EMPTY);
@@ -518,12 +522,12 @@ impl Clone for Shadow {
         while self.pages.len() < n {
             self.pages.push(self.spare.pop().unwrap_or_else(|| Box::new([EMPTY; WORDS])));
         }
-        for (d, s) in self.pages.iter_mut().zip(&src.pages) {
+        for (d, s) in self.pages.iter_mut().zip(pages) {
             d.copy_from_slice(&s[..]);
         }
-        self.last = src.last;
-        self.splits.clone_from(&src.splits);
-        self.free_splits.clone_from(&src.free_splits);
+        self.last = *last;
+        self.splits.clone_from(splits);
+        self.free_splits.clone_from(free_splits);
     }
 }
 
@@ -535,10 +539,11 @@ impl Clone for RaceDetector {
     }
 
     fn clone_from(&mut self, src: &Self) {
-        self.hb.clone_from(&src.hb);
-        self.shadow.clone_from(&src.shadow);
-        self.log.clone_from(&src.log);
-        self.hot = src.hot;
+        let RaceDetector { hb, shadow, log, hot } = src;
+        self.hb.clone_from(hb);
+        self.shadow.clone_from(shadow);
+        self.log.clone_from(log);
+        self.hot = *hot;
     }
 }
 

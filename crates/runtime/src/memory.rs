@@ -99,13 +99,15 @@ impl Clone for MemState {
     }
 
     fn clone_from(&mut self, src: &Self) {
-        self.mode = src.mode;
-        self.detector.clone_from(&src.detector);
-        self.reported.clone_from(&src.reported);
-        self.versions.clone_from(&src.versions);
-        self.writes.clone_from(&src.writes);
-        self.awaited.clone_from(&src.awaited);
-        self.rmw_changed = src.rmw_changed;
+        // Destructured: a field added later must be listed here (checkpoints copy it).
+        let MemState { mode, detector, reported, versions, writes, awaited, rmw_changed } = src;
+        self.mode = *mode;
+        self.detector.clone_from(detector);
+        self.reported.clone_from(reported);
+        self.versions.clone_from(versions);
+        self.writes.clone_from(writes);
+        self.awaited.clone_from(awaited);
+        self.rmw_changed = *rmw_changed;
     }
 }
 
