@@ -1079,7 +1079,7 @@ fn preprocessed_programs_check_as_their_sources() {
         "mutex_lock_uninitialised.c",
         "recursive_mutex.c",
         "mem_double_free.c",
-        "mem_double_free.c",
+        "mem_use_after_free.c",
         "mem_stack_exit_race.c",
         "mem_heap_overflow_past_end.c",
         "thread_specific.c",
@@ -1144,7 +1144,8 @@ fn preprocessed_programs_check_as_their_sources() {
                         };
                         let source = run(&corpus.join(f));
                         for &(suffix, cpp_flags) in variants {
-                            let pre = tmp.join(f.replace(".c", &format!("_{suffix}")));
+                            // (Named after the thread too: two threads never write one file.)
+                            let pre = tmp.join(f.replace(".c", &format!("_{i}_{suffix}")));
                             let cc =
                                 Command::new("cc").args(cpp_flags).arg(corpus.join(f)).arg("-o").arg(&pre).status();
                             assert!(cc.expect("cc runs").success(), "cc -E {f}");
