@@ -249,19 +249,23 @@ pub trait Program {
         self.run(req, out)
     }
 
-    /// [`Program::run_streaming`], calling `meanwhile` once after the run has started and
-    /// before waiting for its end, so that an explorer can work while the program runs
-    /// (the C frontend runs it in another process, on another core). `meanwhile` must not
-    /// depend on this run: the explorer finishes the previous execution's analysis there.
-    /// The default calls `meanwhile` first, then runs.
+    /// [`Program::run_streaming`], with `meanwhile` called while the program runs, so
+    /// that an explorer can work in the meantime (the C frontend runs the program in
+    /// another process, on another core). `meanwhile` does a part of its work per call
+    /// and returns whether more is left; it is called again until it returns false,
+    /// all of it before this returns. An implementation that streams steps calls it when
+    /// it has none to hand to `early` (the steps go first: what the explorer has not
+    /// taken when the run ends is left on the critical path). `meanwhile` must not
+    /// depend on this run: the explorer finishes the previous execution's analysis
+    /// there. The default calls it to the end first, then runs.
     fn run_overlapped(
         &mut self,
         req: &RunRequest<'_>,
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
-        meanwhile: &mut dyn FnMut(),
+        meanwhile: &mut dyn FnMut() -> bool,
     ) -> Result<(), ProgramError> {
-        meanwhile();
+        while meanwhile() {}
         self.run_streaming(req, out, early)
     }
 
@@ -294,7 +298,7 @@ impl<P: Program + ?Sized> Program for &mut P {
         req: &RunRequest<'_>,
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
-        meanwhile: &mut dyn FnMut(),
+        meanwhile: &mut dyn FnMut() -> bool,
     ) -> Result<(), ProgramError> {
         (**self).run_overlapped(req, out, early, meanwhile)
     }

@@ -1,6 +1,6 @@
 //! The DPOR family against brute force and against the papers' numbers.
 mod common;
-use common::{brute_force, canon, Canon, RunsFirst};
+use common::{brute_force, canon, Canon, Interleaved, RunsFirst};
 use std::collections::BTreeSet;
 use unfold_engine::model::{programs, random, Model};
 use unfold_engine::{explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Program, Stats};
@@ -1561,8 +1561,10 @@ fn optimal_runs_the_same_schedules_whether_its_analysis_ends_before_or_after_the
             for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
                 let first = schedules(&mut m.clone(), mode);
                 let late = schedules(&mut RunsFirst(m.clone()), mode);
+                let between = schedules(&mut Interleaved(m.clone()), mode);
                 assert_eq!(first.0, first.1.len() as u64);
                 assert_eq!(first, late, "seed {seed} {mode:?}\n{m:?}");
+                assert_eq!(first, between, "seed {seed} {mode:?}: parts between the steps\n{m:?}");
                 compared += usize::from(first.0 > 1);
             }
         }

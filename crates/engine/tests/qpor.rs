@@ -1,7 +1,7 @@
 //! QPOR (optimal and k-partial alternatives) against brute force and the paper's
 //! Figure 1.
 mod common;
-use common::{brute_force, canon, Canon, RunsFirst};
+use common::{brute_force, canon, Canon, Interleaved, RunsFirst};
 use std::collections::BTreeSet;
 use unfold_engine::model::{programs, random, Model};
 use unfold_engine::{explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Program, Stats};
@@ -521,24 +521,28 @@ fn random_programs_with_shared_words_match_brute_force() {
 
 /// QPOR asks for its next run before it has added the conflicting extensions of the
 /// last run's events left in the branch, and prunes while the run runs. Whether that
-/// work comes before the run's steps are taken (the model, the C frontend) or after
-/// some of them (`RunsFirst`), it must explore the same traces, each once.
+/// work comes before the run's steps are taken (the model), after them (`RunsFirst`)
+/// or a part between two steps (`Interleaved`, the C frontend's order), it must
+/// explore the same traces, each once.
 #[test]
-fn the_work_done_while_a_run_runs_may_come_before_or_after_its_steps() {
+fn the_work_done_while_a_run_runs_may_come_before_between_or_after_its_steps() {
     let mut compared = 0;
     for seed in 0..200u64 {
         let m = random::program(seed);
         for k in [None, Some(2)] {
             let (before, traces_before) = run_program(&mut m.clone(), k, 0);
-            let (after, traces_after) = run_program(&mut RunsFirst(m.clone()), k, 0);
-            assert_eq!(traces_before, traces_after, "seed {seed} k={k:?}: different traces\n{m:?}");
-            if k.is_none() {
-                assert_eq!(
-                    (before.executions, before.redundant),
-                    (after.executions, after.redundant),
-                    "seed {seed}: executions, redundant\n{m:?}"
-                );
-                assert_eq!(after.redundant, 0, "seed {seed}: a trace explored twice\n{m:?}");
+            let after = run_program(&mut RunsFirst(m.clone()), k, 0);
+            let between = run_program(&mut Interleaved(m.clone()), k, 0);
+            for (order, (stats, traces)) in [("after", after), ("between", between)] {
+                assert_eq!(traces_before, traces, "seed {seed} k={k:?}: different traces {order}\n{m:?}");
+                if k.is_none() {
+                    assert_eq!(
+                        (before.executions, before.redundant),
+                        (stats.executions, stats.redundant),
+                        "seed {seed}: executions, redundant {order}\n{m:?}"
+                    );
+                    assert_eq!(stats.redundant, 0, "seed {seed}: a trace explored twice {order}\n{m:?}");
+                }
             }
             compared += usize::from(before.executions > 1);
         }

@@ -1400,12 +1400,21 @@ impl CProgram {
 
     /// Wait for the worker's answer. Ok(true): answered; Ok(false): the worker died
     /// (returns its wait status through `status`); Err: timeout or interrupt.
+    ///
+    /// While it waits, the steps the worker publishes go to `early`, and when there are
+    /// none to take, `meanwhile` does a part of its work (`Meanwhile`: it is set to `None`
+    /// once done). The steps go first: an explorer that is behind the worker when the
+    /// run ends has that much left on the critical path, while its other work may wait
+    /// for the gaps between steps. The execution's time limit (`exec_timeout`, from
+    /// `started`) does not count the time `meanwhile` took.
+    #[allow(clippy::too_many_arguments)]
     fn wait(
         &mut self,
-        deadline: Option<Instant>,
+        started: Instant,
         status: &mut c_int,
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
+        meanwhile: &mut Meanwhile<'_>,
     ) -> Result<bool, bool> {
         let w = self.worker.as_ref().expect("a worker is running");
         let h = self.hdr.one();
@@ -1436,12 +1445,22 @@ impl CProgram {
             let progress = out.steps.len() > before;
             if progress {
                 early(&out.steps);
+                return true;
             }
-            progress
+            // No step to take: a part of the other work (counted as progress, so that
+            // the wait goes on spinning rather than yielding the core).
+            meanwhile.part()
         };
         if self.spinner.spin(done, decode) {
             return Ok(true);
         }
+        // Every part of `meanwhile` is done before the wait blocks (a part reports
+        // progress, so the spinner only gives up once there is none left).
+        meanwhile.finish();
+        let deadline = match (self.opts.exec_timeout.map(|d| started + d + meanwhile.spent), self.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         loop {
             h.parent_waiting.store(1, Ordering::SeqCst);
             if h.resp_seq.load(Ordering::SeqCst) == seq {
@@ -1543,15 +1562,41 @@ impl Program for CProgram {
         self.run_in_worker(req, out, early, None)
     }
 
-    /// Posts the request, does `meanwhile` while the worker runs, then waits.
+    /// Posts the request, does `meanwhile` in the gaps between the steps the worker
+    /// publishes, then waits.
     fn run_overlapped(
         &mut self,
         req: &RunRequest<'_>,
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
-        meanwhile: &mut dyn FnMut(),
+        meanwhile: &mut dyn FnMut() -> bool,
     ) -> Result<(), ProgramError> {
         self.run_in_worker(req, out, early, Some(meanwhile))
+    }
+}
+
+/// The explorer's work during a run ([`Program::run_overlapped`]), done a part at a
+/// time in `CProgram::wait`, and the time it took.
+struct Meanwhile<'a> {
+    work: Option<&'a mut dyn FnMut() -> bool>,
+    spent: Duration,
+}
+
+impl Meanwhile<'_> {
+    /// Do a part of the work; false if none was left.
+    fn part(&mut self) -> bool {
+        let Some(work) = self.work.as_mut() else { return false };
+        let t = Instant::now();
+        if !work() {
+            self.work = None;
+        }
+        self.spent += t.elapsed();
+        true
+    }
+
+    /// Do what is left of the work.
+    fn finish(&mut self) {
+        while self.part() {}
     }
 }
 
@@ -1571,7 +1616,7 @@ impl CProgram {
         req: &RunRequest<'_>,
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
-        meanwhile: Option<&mut dyn FnMut()>,
+        meanwhile: Option<&mut dyn FnMut() -> bool>,
     ) -> Result<(), ProgramError> {
         out.clear();
         // The steps this request repeats from the last execution: the same threads in the
@@ -1620,22 +1665,17 @@ impl CProgram {
             self.kill_worker();
             return Err(ProgramError::Failed("the worker process is gone".into()));
         }
-        let worked = meanwhile.map_or(Duration::ZERO, |meanwhile| {
-            let tm = Instant::now();
-            meanwhile();
-            tm.elapsed()
-        });
         if known > 0 {
             early(&out.steps);
         }
-        // The execution's time limit counts from now: the explorer's work is not the
-        // program's (the limit can only be generous by that much).
-        let deadline = match (self.opts.exec_timeout.map(|d| Instant::now() + d), self.deadline) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let mut meanwhile = Meanwhile { work: meanwhile, spent: Duration::ZERO };
         let mut status = 0;
-        let waited = self.wait(deadline, &mut status, out, early);
+        // The execution's time limit counts from now, less the explorer's work (the
+        // limit can only be generous by the time `early` takes).
+        let waited = self.wait(Instant::now(), &mut status, out, early, &mut meanwhile);
+        // (A worker that answered early leaves the rest of the work to here.)
+        meanwhile.finish();
+        let worked = meanwhile.spent;
         let roundtrip = t0.elapsed();
         self.timing.executions += 1;
         let ran = self.timing.run + self.timing.reset;

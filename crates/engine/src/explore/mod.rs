@@ -332,6 +332,19 @@ pub enum ExploreError {
     Unsupported(String),
 }
 
+/// One part of the work an explorer does while the program runs
+/// ([`Session::run_overlapped`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Meanwhile {
+    /// More is left: call again.
+    More,
+    /// The work is done; whether the run asked for is still wanted.
+    Done {
+        /// False: the analysis changed the choice of the run (it is dropped).
+        wanted: bool,
+    },
+}
+
 /// The context of one exploration: runs executions and keeps the shared statistics.
 pub struct Session<'p> {
     program: &'p mut dyn Program,
@@ -398,20 +411,21 @@ impl<'p> Session<'p> {
 
     /// Run one execution while the explorer works on the previous one
     /// ([`Program::run_overlapped`]), handing `early` the steps known to be final as
-    /// [`Session::run_streaming`] does: `meanwhile` runs once while the program runs and
-    /// returns whether this run is still wanted. An explorer that asks for its next run
-    /// before its analysis of the last one is complete checks there that the analysis
-    /// did not change its choice. A run that is not wanted is neither counted nor
-    /// reported, and an error it ends with is dropped (the run that replaces it would
-    /// meet it again). Returns whether the run was wanted. The time `meanwhile` takes is
-    /// the explorer's, not the run's.
+    /// [`Session::run_streaming`] does: `meanwhile` is called while the program runs,
+    /// one part of the work per call ([`Meanwhile`]), and says at the end whether this
+    /// run is still wanted. An explorer that asks for its next run before its analysis
+    /// of the last one is complete checks there that the analysis did not change its
+    /// choice. A run that is not wanted is neither counted nor reported, and an error it
+    /// ends with is dropped (the run that replaces it would meet it again). Returns
+    /// whether the run was wanted. The time `meanwhile` takes is the explorer's, not the
+    /// run's.
     pub fn run_overlapped(
         &mut self,
         replay: &[ThreadId],
         sleep: &[(ThreadId, Action)],
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
-        meanwhile: &mut dyn FnMut() -> bool,
+        meanwhile: &mut dyn FnMut() -> Meanwhile,
     ) -> Result<bool, ExploreError> {
         let req = self.request(replay, sleep);
         let t0 = Instant::now();
@@ -419,8 +433,15 @@ impl<'p> Session<'p> {
         let mut spent = Duration::ZERO;
         let ran = self.program.run_overlapped(&req, out, early, &mut || {
             let t = Instant::now();
-            wanted = meanwhile();
+            let more = match meanwhile() {
+                Meanwhile::More => true,
+                Meanwhile::Done { wanted: w } => {
+                    wanted = w;
+                    false
+                }
+            };
             spent += t.elapsed();
+            more
         });
         self.stats.time.run += t0.elapsed().saturating_sub(spent);
         if !wanted {

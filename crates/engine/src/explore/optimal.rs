@@ -42,7 +42,7 @@
 //! again, and a run that does not match it would be dropped and the right one run.
 
 use super::dpor::{filter_sleep, Analysis, Driver, Kind};
-use super::{ExploreConfig, ExploreError, Explorer, Session};
+use super::{ExploreConfig, ExploreError, Explorer, Meanwhile, Session};
 use crate::action::{Action, ObjKind};
 use crate::ids::{ObjId, ThreadId};
 use crate::program::{Execution, Step};
@@ -272,7 +272,7 @@ fn explore(session: &mut Session<'_>) -> Result<(), ExploreError> {
     loop {
         let mut finish = || {
             if !std::mem::take(&mut tail) {
-                return true;
+                return Meanwhile::Done { wanted: true };
             }
             for e in (0..branch).rev() {
                 an.node(&mut d, e);
@@ -286,7 +286,7 @@ fn explore(session: &mut Session<'_>) -> Result<(), ExploreError> {
             if !same {
                 std::mem::swap(&mut path, &mut fresh);
             }
-            same
+            Meanwhile::Done { wanted: same }
         };
         // The happens-before analysis of the run is built from its steps as they come.
         next.begin(mode);

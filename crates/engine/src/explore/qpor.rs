@@ -124,7 +124,7 @@
 //!   conflict test of Theorem 5.1 (one `lmax` per tree) nor `cexp` (one tree walked)
 //!   would cover it. The DPOR family supports it.
 
-use super::{ExploreConfig, ExploreError, Explorer, Session};
+use super::{ExploreConfig, ExploreError, Explorer, Meanwhile, Session};
 use crate::action::{Action, Independence};
 use crate::configuration::Configuration;
 use crate::ids::{EventId, ThreadId};
@@ -197,6 +197,19 @@ struct Node {
     sleep: Vec<EventId>,
 }
 
+/// The buffers of [`Qpor::prune`] (see there): per object, the positions of its
+/// operations in the branch and the nodes where the threads pending on it change; per
+/// thread, the object of its pending action; per object, how many threads are pending
+/// on it; the events to decide.
+#[derive(Debug, Default)]
+struct PruneScratch {
+    chains: Vec<Vec<u32>>,
+    pending_changes: Vec<Vec<(u32, u32, u32)>>,
+    pend: Vec<Option<ObjIdx>>,
+    count: Vec<(u32, u32)>,
+    candidates: Vec<EventId>,
+}
+
 /// Quasi-optimal POR explorer (QPOR Algorithm 1 with k-partial alternatives).
 #[derive(Debug)]
 pub struct Qpor {
@@ -212,6 +225,9 @@ pub struct Qpor {
     pruned_at: usize,
     // All false: the marks of a young pruning (`Qpor::prune`), kept between them.
     young_keep: Vec<bool>,
+    // The other buffers of `Qpor::prune`, kept between calls (a young pruning runs
+    // every few executions).
+    prune_scratch: PruneScratch,
     // The pending action of main before the branch, and after step i of the branch
     // (for i < c.len()): the moving thread's next action and, for a create, the new
     // thread's first one — as the run that made the branch reported them. A thread's
@@ -242,6 +258,7 @@ impl Qpor {
             nodes: vec![Node::default()],
             pruned_at: 0,
             young_keep: Vec::new(),
+            prune_scratch: PruneScratch::default(),
             first_pending: None,
             next_pending: Vec::new(),
             comb: Comb::default(),
@@ -834,8 +851,14 @@ impl Qpor {
                 mark(&mut keep, &self.u, d);
             }
         }
+        let PruneScratch { mut chains, mut pending_changes, mut pend, mut count, mut candidates } =
+            std::mem::take(&mut self.prune_scratch);
+        let objects = self.u.objects();
+        chains.iter_mut().for_each(Vec::clear);
+        chains.resize_with(objects, Vec::new);
+        pending_changes.iter_mut().for_each(Vec::clear);
+        pending_changes.resize_with(objects, Vec::new);
         // Positions in C of the operations on each object, in order.
-        let mut chains: Vec<Vec<u32>> = vec![Vec::new(); self.u.objects()];
         for (i, &e) in self.c.events().iter().enumerate() {
             if let Some(o) = self.u.event(e).obj {
                 chains[o as usize].push(i as u32);
@@ -854,10 +877,10 @@ impl Qpor {
         // Per object, the nodes where the number of threads whose pending action is on
         // it changes: (node j, count at C_j, xor of those threads' indices — the
         // thread itself when the count is 1).
-        let mut pending_changes: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); self.u.objects()];
         {
-            let mut pend: Vec<Option<ObjIdx>> = Vec::new();
-            let mut count: Vec<(u32, u32)> = vec![(0, 0); self.u.objects()];
+            pend.clear();
+            count.clear();
+            count.resize(objects, (0, 0));
             let u = &self.u;
             let obj_of = |a: Option<Action>| a.and_then(|a| a.object()).and_then(|o| u.obj_lookup(o));
             let mut set = |t: ThreadId, o: Option<ObjIdx>, j: u32, pend: &mut Vec<Option<ObjIdx>>| {
@@ -903,9 +926,13 @@ impl Qpor {
         // operation on its object).
         let compatible_at =
             |x: EventId, j: u32| self.u.lmax_all(x).all(|(o, y)| self.u.obj_comparable(y, last_in_prefix(o, j)));
-        let candidates: Vec<EventId> =
-            if full { (0..keep.len() as u32).map(EventId).collect() } else { self.u.young().to_vec() };
-        for x in candidates {
+        candidates.clear();
+        if full {
+            candidates.extend((0..keep.len() as u32).map(EventId));
+        } else {
+            candidates.extend_from_slice(self.u.young());
+        }
+        for &x in &candidates {
             let kept = &mut keep[x.index()];
             if *kept || !self.u.is_live(x) {
                 continue;
@@ -948,6 +975,7 @@ impl Qpor {
                 }
             }
         }
+        self.prune_scratch = PruneScratch { chains, pending_changes, pend, count, candidates };
         if full {
             self.u.retain(&mut keep);
             self.pruned_at = self.u.len();
@@ -977,6 +1005,11 @@ const PRUNE_GROWTH: usize = 2;
 /// than a run, so it costs the critical path nothing, where one of tens of thousands
 /// stopped the worker for milliseconds.
 const YOUNG_PRUNE: usize = 32;
+
+/// How many positions of the branch get their deferred `cexp` per part of the work
+/// done while the next run runs (`Meanwhile`): a part should take well under a step of
+/// the run, which waits for it to be taken.
+const CEXP_PART: usize = 4;
 
 /// The most nodes `Qpor::prune` examines for one event before it keeps the event
 /// without deciding (which is always safe): bounds the cost of a pruning to
@@ -1010,6 +1043,7 @@ impl Explorer for Qpor {
                 // an event once whoever asks first, and pruning is sound at any state.
                 let slack = s.config.prune_slack;
                 let (mut added, mut spent, mut pruning) = (0, Duration::ZERO, Duration::ZERO);
+                let mut next_cexp = lo;
                 let this = std::cell::RefCell::new((&mut *self, &mut feed));
                 s.run_overlapped(
                     &replay,
@@ -1020,12 +1054,19 @@ impl Explorer for Qpor {
                         q.absorb_steps(steps, &expect, feed)
                     },
                     &mut || {
-                        let t = Instant::now();
+                        // A part at a time, in the gaps between the run's steps (which go
+                        // first): the `cexp` of a few positions, then the pruning.
                         let (q, _) = &mut *this.borrow_mut();
-                        for i in lo..from {
-                            added += q.cexp(q.c.events()[i]);
+                        if next_cexp < from {
+                            let t = Instant::now();
+                            let end = (next_cexp + CEXP_PART).min(from);
+                            for i in next_cexp..end {
+                                added += q.cexp(q.c.events()[i]);
+                            }
+                            next_cexp = end;
+                            spent += t.elapsed();
+                            return Meanwhile::More;
                         }
-                        spent = t.elapsed();
                         let full = q.u.len() > q.pruned_at + q.pruned_at / PRUNE_GROWTH + slack;
                         // (Nothing is pruned while `U` is within the slack.)
                         let young = q.u.len() > slack && q.u.young().len() >= YOUNG_PRUNE.min(slack).max(1);
@@ -1034,7 +1075,7 @@ impl Explorer for Qpor {
                             q.prune(full, &expect);
                             pruning = t.elapsed();
                         }
-                        true
+                        Meanwhile::Done { wanted: true }
                     },
                 )?;
                 s.stats.events_added += added;

@@ -205,10 +205,42 @@ impl Program for RunsFirst {
         req: &RunRequest<'_>,
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
-        meanwhile: &mut dyn FnMut(),
+        meanwhile: &mut dyn FnMut() -> bool,
     ) -> Result<(), ProgramError> {
         let ran = self.0.run_streaming(req, out, early);
-        meanwhile();
+        while meanwhile() {}
+        ran
+    }
+}
+
+/// A model whose runs hand their steps over one at a time, with one part of the
+/// explorer's work during the run between two steps (the C frontend's order when the
+/// explorer keeps up with the program): the third order [`Program::run_overlapped`]
+/// allows.
+pub struct Interleaved(pub Model);
+
+impl Program for Interleaved {
+    fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
+        self.0.run(req, out)
+    }
+
+    fn run_overlapped(
+        &mut self,
+        req: &RunRequest<'_>,
+        out: &mut Execution,
+        early: &mut dyn FnMut(&[Step]),
+        meanwhile: &mut dyn FnMut() -> bool,
+    ) -> Result<(), ProgramError> {
+        let ran = self.0.run(req, out);
+        let mut more = true;
+        // Every step but the last goes to `early` (the last one only comes in `out`).
+        for i in 1..out.steps.len() {
+            early(&out.steps[..i]);
+            if more {
+                more = meanwhile();
+            }
+        }
+        while more && meanwhile() {}
         ran
     }
 }
