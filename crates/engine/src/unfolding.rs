@@ -663,6 +663,10 @@ pub struct Unfolding {
     generation: u32,
     // The events added since the last retain (born in this generation).
     young: Vec<EventId>,
+    // Buffers of `retain_among` kept between calls (a young pruning runs every few
+    // executions: allocating them each time, and growing `young` again from nothing,
+    // was most of its allocations): the closure's stack and the freed events.
+    retain_scratch: (Vec<EventId>, Vec<EventId>),
     // Scratch buffers of `find_or_add` (tmax, lmax, a merge), kept between calls: a new
     // event's vectors are built here and copied once into exact-size boxes (growing
     // them in place cost several reallocations per event).
@@ -710,6 +714,7 @@ impl Unfolding {
             generation: 0,
             young: Vec::new(),
             scratch: Default::default(),
+            retain_scratch: Default::default(),
         }
     }
 
@@ -1231,7 +1236,9 @@ impl Unfolding {
             }
         }
         for &p in [tp, op].iter().chain(preds.extra.iter()) {
-            if p == BOTTOM {
+            // (Nor does a further predecessor in the history of the thread's previous
+            // event: a process exit after joining the threads whose last events these are.)
+            if p == BOTTOM || (p != tp && tp != BOTTOM && !preds.extra.is_empty() && self.le(p, tp)) {
                 continue;
             }
             self.merge_into(p, &mut tmax, &mut lmax, &mut merged);
@@ -1410,6 +1417,19 @@ impl Unfolding {
         let ev = &self.events[p.index()];
         let tv = self.tvecs.get(ev.tmax);
         let own = ev.thread.index();
+        if tmax.is_empty() {
+            // The first predecessor: its vectors as they are (`p`, deeper than the
+            // vector's entry for its own thread, replaces it).
+            tmax.extend_from_slice(tv);
+            if tmax.len() <= own {
+                tmax.resize(own + 1, BOTTOM);
+            }
+            tmax[own] = p;
+            if lmax.is_empty() {
+                lmax.extend(self.lmax_all(p));
+                return;
+            }
+        }
         let n = tv.len().max(own + 1);
         if tmax.len() < n {
             tmax.resize(n, BOTTOM);
@@ -1480,18 +1500,20 @@ impl Unfolding {
     fn retain_among(&mut self, keep: &mut Vec<bool>, young_only: bool) -> usize {
         keep.resize(self.events.len(), false);
         let generation = self.generation;
-        let young = std::mem::take(&mut self.young);
+        let mut young = std::mem::take(&mut self.young);
         // The candidates: every live event, or those added since the last retain.
         let candidates: Vec<EventId> = if young_only {
-            young
+            std::mem::take(&mut young)
         } else {
             (0..self.events.len() as u32).map(EventId).filter(|&e| self.events[e.index()].live()).collect()
         };
+        let (mut stack, mut freed) = std::mem::take(&mut self.retain_scratch);
         // Between young events, `keep` decides; an older one stays.
         let (born, events) = (&self.born, &self.events);
         let decides = |e: EventId| !young_only || born[e.index()] == generation;
         // Causal closure (explicit stack).
-        let mut stack: Vec<EventId> = candidates.iter().copied().filter(|&e| keep[e.index()]).collect();
+        stack.clear();
+        stack.extend(candidates.iter().copied().filter(|&e| keep[e.index()]));
         while let Some(e) = stack.pop() {
             let ev = &events[e.index()];
             let extra = if ev.has_extra() { &self.extras[&e][..] } else { &[] };
@@ -1502,11 +1524,14 @@ impl Unfolding {
                 }
             }
         }
-        let freed: Vec<EventId> = candidates.iter().copied().filter(|&e| !keep[e.index()]).collect();
+        freed.clear();
+        freed.extend(candidates.iter().copied().filter(|&e| !keep[e.index()]));
         let kept = |e: EventId| keep[e.index()] || !decides(e);
         // Out of the object trees first (the freed events' fields are still there). The
         // children of a freed event are all freed (a kept one would have kept it): its
-        // own list goes whole.
+        // own list goes whole. A full pruning gives back what a list no longer needs (a
+        // young one leaves the lists their room: the next run adds children at the same
+        // places, and shrinking them reallocated them at every pruning).
         let filter = |k: &mut Kids| {
             k.children.retain(|c| kept(c.event));
             k.by_pred.retain(|&x| kept(x));
@@ -1514,10 +1539,16 @@ impl Unfolding {
             k.by_pred.shrink_to(k.by_pred.len() + k.by_pred.len() / 2);
         };
         if young_only {
-            // A list of a kept node (or a root) with freed children is filtered once: a
-            // freed child no longer at its place went with a sibling.
+            // A freed child of a kept node (or of a root) leaves its lists alone: found by
+            // its key in `children` and among its thread's run in `by_pred`. (Filtering
+            // the whole list instead probed `keep` for every sibling, and the root and
+            // the early nodes of a busy object have thousands: most of a young pruning's
+            // time on mpat_nested K=6, in cache misses.)
             for &f in &freed {
-                self.kids[f.index()] = Kids::default();
+                // (A young event's list is short; its slot's next event reuses it.)
+                let k = &mut self.kids[f.index()];
+                k.children.clear();
+                k.by_pred.clear();
                 let ev = &self.events[f.index()];
                 let Some(o) = ev.obj else { continue };
                 if ev.opred != BOTTOM && !kept(ev.opred) {
@@ -1526,9 +1557,15 @@ impl Unfolding {
                 let (thread, key) = (ev.thread, (ev.tdepth, ev.tpred));
                 let k =
                     if ev.opred == BOTTOM { &mut self.root_kids[o as usize] } else { &mut self.kids[ev.opred.index()] };
-                if k.children[key_run(&k.children, thread, key)].iter().any(|x| x.event == f) {
-                    filter(k);
-                }
+                let run = key_run(&k.children, thread, key);
+                let at = run.start
+                    + k.children[run].iter().position(|x| x.event == f).expect("checker bug: a child not in its list");
+                let lo = k.children[..at].partition_point(|x| x.thread < thread);
+                let hi = at + k.children[at..].partition_point(|x| x.thread <= thread);
+                let at_pred =
+                    lo + k.by_pred[lo..hi].iter().position(|&x| x == f).expect("checker bug: a child not in by_pred");
+                k.children.remove(at);
+                k.by_pred.remove(at_pred);
             }
         } else {
             // Every event the trees hold was live before this call: it stays iff it is
@@ -1573,17 +1610,23 @@ impl Unfolding {
             self.free.push(f);
         }
         self.live -= freed.len();
+        let n = freed.len();
         if young_only {
             for &e in &candidates {
                 keep[e.index()] = false;
             }
+            // The next generation's young events go into the candidates' buffer.
+            young = candidates;
         } else {
             // Rebuilt from its entries of kept events (their tags are their hashes'
             // upper halves, all that placing them needs).
             self.index = self.index.rebuilt(|e| keep[e.index()]);
         }
+        young.clear();
+        self.young = young;
+        self.retain_scratch = (stack, freed);
         self.generation += 1;
-        freed.len()
+        n
     }
 
     /// Check the structural invariants (tests call this; O(|U| · depth)).
