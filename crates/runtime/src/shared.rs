@@ -880,7 +880,11 @@ impl Spinner {
         let mut i = 0u32;
         while !done() {
             if (i >= Self::SPINS || i & 15 == 15) && between() {
-                i = 0;
+                // Progress: look again at once, without pausing (more may have come while
+                // `between` worked: the parent takes a run's steps in batches, and 15
+                // pauses after each batch delayed the next by about as long as taking a
+                // step).
+                i = 15;
                 start = Instant::now();
                 continue;
             }
