@@ -40,7 +40,7 @@
 //! # Memory
 //!
 //! Slots are recycled: [`Unfolding::retain`] frees every event outside a kept set (the
-//! explorer decides what to keep, see `Qpor::prune`, and its causal closure is kept), and
+//! explorer decides what to keep, see `Qpor::prune_begin`, and its causal closure is kept), and
 //! freed slots are reused. A freed event's id must not be used again by the caller.
 //!
 //! An event is 52 bytes plus what it does not share (see [`Unfolding`], "Memory"):
@@ -1480,7 +1480,7 @@ impl Unfolding {
     /// `keep` is a per-slot mark vector (index = event id), extended with causes in
     /// place. Returns the number of events freed.
     pub fn retain(&mut self, keep: &mut Vec<bool>) -> usize {
-        self.retain_among(keep, false)
+        self.retain_among(keep, false, 0)
     }
 
     /// Free the events added since the last retain ([`Unfolding::young`]) that are not
@@ -1489,7 +1489,15 @@ impl Unfolding {
     /// return (the caller can keep the vector, all false, for the next call: the cost
     /// follows the young events, not `U`). Returns the number of events freed.
     pub fn retain_young(&mut self, keep: &mut Vec<bool>) -> usize {
-        self.retain_among(keep, true)
+        self.retain_among(keep, true, usize::MAX)
+    }
+
+    /// [`Unfolding::retain_young`] for the first `n` of the events added since the last
+    /// retain ([`Unfolding::young`]) only: the others are kept (with their causes) and
+    /// stay young, for the next call to decide on. (A pruning that was decided while
+    /// more events were added.) The marks of all of them are false again on return.
+    pub fn retain_young_first(&mut self, keep: &mut Vec<bool>, n: usize) -> usize {
+        self.retain_among(keep, true, n)
     }
 
     /// The events added since the last retain, all live.
@@ -1497,10 +1505,15 @@ impl Unfolding {
         &self.young
     }
 
-    fn retain_among(&mut self, keep: &mut Vec<bool>, young_only: bool) -> usize {
+    fn retain_among(&mut self, keep: &mut Vec<bool>, young_only: bool, decided: usize) -> usize {
         keep.resize(self.events.len(), false);
         let generation = self.generation;
         let mut young = std::mem::take(&mut self.young);
+        // Young events past the first `decided`: kept, and young again afterwards.
+        let rest = if young_only && decided < young.len() { young.split_off(decided) } else { Vec::new() };
+        for &e in &rest {
+            keep[e.index()] = true;
+        }
         // The candidates: every live event, or those added since the last retain.
         let candidates: Vec<EventId> = if young_only {
             std::mem::take(&mut young)
@@ -1513,7 +1526,7 @@ impl Unfolding {
         let decides = |e: EventId| !young_only || born[e.index()] == generation;
         // Causal closure (explicit stack).
         stack.clear();
-        stack.extend(candidates.iter().copied().filter(|&e| keep[e.index()]));
+        stack.extend(candidates.iter().chain(&rest).copied().filter(|&e| keep[e.index()]));
         while let Some(e) = stack.pop() {
             let ev = &events[e.index()];
             let extra = if ev.has_extra() { &self.extras[&e][..] } else { &[] };
@@ -1529,9 +1542,7 @@ impl Unfolding {
         let kept = |e: EventId| keep[e.index()] || !decides(e);
         // Out of the object trees first (the freed events' fields are still there). The
         // children of a freed event are all freed (a kept one would have kept it): its
-        // own list goes whole. A full pruning gives back what a list no longer needs (a
-        // young one leaves the lists their room: the next run adds children at the same
-        // places, and shrinking them reallocated them at every pruning).
+        // own list goes whole. A list gives back the room it no longer needs.
         let filter = |k: &mut Kids| {
             k.children.retain(|c| kept(c.event));
             k.by_pred.retain(|&x| kept(x));
@@ -1545,10 +1556,9 @@ impl Unfolding {
             // the early nodes of a busy object have thousands: most of a young pruning's
             // time on mpat_nested K=6, in cache misses.)
             for &f in &freed {
-                // (A young event's list is short; its slot's next event reuses it.)
-                let k = &mut self.kids[f.index()];
-                k.children.clear();
-                k.by_pred.clear();
+                // (Its room goes too: a free slot holding room for children cost 6 MiB
+                // of RSS on mpat_nested K=6, there being tens of thousands of them.)
+                self.kids[f.index()] = Kids::default();
                 let ev = &self.events[f.index()];
                 let Some(o) = ev.obj else { continue };
                 if ev.opred != BOTTOM && !kept(ev.opred) {
@@ -1566,6 +1576,12 @@ impl Unfolding {
                     lo + k.by_pred[lo..hi].iter().position(|&x| x == f).expect("checker bug: a child not in by_pred");
                 k.children.remove(at);
                 k.by_pred.remove(at_pred);
+                // The room the list no longer needs goes back (as in a full pruning's
+                // filter): keeping it (about 5 MiB of RSS on mpat_nested K=6, 39 -> 44,
+                // most of it in short lists) saved no measurable time.
+                let n = k.children.len();
+                k.children.shrink_to(n + n / 2);
+                k.by_pred.shrink_to(n + n / 2);
             }
         } else {
             // Every event the trees hold was live before this call: it stays iff it is
@@ -1612,7 +1628,7 @@ impl Unfolding {
         self.live -= freed.len();
         let n = freed.len();
         if young_only {
-            for &e in &candidates {
+            for &e in candidates.iter().chain(&rest) {
                 keep[e.index()] = false;
             }
             // The next generation's young events go into the candidates' buffer.
@@ -1623,9 +1639,13 @@ impl Unfolding {
             self.index = self.index.rebuilt(|e| keep[e.index()]);
         }
         young.clear();
-        self.young = young;
         self.retain_scratch = (stack, freed);
         self.generation += 1;
+        for &e in &rest {
+            self.born[e.index()] = self.generation;
+        }
+        young.extend_from_slice(&rest);
+        self.young = young;
         n
     }
 
