@@ -40,7 +40,7 @@
 //! # Memory
 //!
 //! Slots are recycled: [`Unfolding::retain`] frees every event outside a kept set (the
-//! explorer decides what to keep, see `Qpor::prune_begin`, and its causal closure is kept), and
+//! explorer decides what to keep, see `Qpor::prune`, and its causal closure is kept), and
 //! freed slots are reused. A freed event's id must not be used again by the caller.
 //!
 //! An event is 52 bytes plus what it does not share (see [`Unfolding`], "Memory"):
@@ -1480,7 +1480,7 @@ impl Unfolding {
     /// `keep` is a per-slot mark vector (index = event id), extended with causes in
     /// place. Returns the number of events freed.
     pub fn retain(&mut self, keep: &mut Vec<bool>) -> usize {
-        self.retain_among(keep, false, 0)
+        self.retain_among(keep, false)
     }
 
     /// Free the events added since the last retain ([`Unfolding::young`]) that are not
@@ -1489,15 +1489,7 @@ impl Unfolding {
     /// return (the caller can keep the vector, all false, for the next call: the cost
     /// follows the young events, not `U`). Returns the number of events freed.
     pub fn retain_young(&mut self, keep: &mut Vec<bool>) -> usize {
-        self.retain_among(keep, true, usize::MAX)
-    }
-
-    /// [`Unfolding::retain_young`] for the first `n` of the events added since the last
-    /// retain ([`Unfolding::young`]) only: the others are kept (with their causes) and
-    /// stay young, for the next call to decide on. (A pruning that was decided while
-    /// more events were added.) The marks of all of them are false again on return.
-    pub fn retain_young_first(&mut self, keep: &mut Vec<bool>, n: usize) -> usize {
-        self.retain_among(keep, true, n)
+        self.retain_among(keep, true)
     }
 
     /// The events added since the last retain, all live.
@@ -1505,15 +1497,10 @@ impl Unfolding {
         &self.young
     }
 
-    fn retain_among(&mut self, keep: &mut Vec<bool>, young_only: bool, decided: usize) -> usize {
+    fn retain_among(&mut self, keep: &mut Vec<bool>, young_only: bool) -> usize {
         keep.resize(self.events.len(), false);
         let generation = self.generation;
         let mut young = std::mem::take(&mut self.young);
-        // Young events past the first `decided`: kept, and young again afterwards.
-        let rest = if young_only && decided < young.len() { young.split_off(decided) } else { Vec::new() };
-        for &e in &rest {
-            keep[e.index()] = true;
-        }
         // The candidates: every live event, or those added since the last retain.
         let candidates: Vec<EventId> = if young_only {
             std::mem::take(&mut young)
@@ -1526,7 +1513,7 @@ impl Unfolding {
         let decides = |e: EventId| !young_only || born[e.index()] == generation;
         // Causal closure (explicit stack).
         stack.clear();
-        stack.extend(candidates.iter().chain(&rest).copied().filter(|&e| keep[e.index()]));
+        stack.extend(candidates.iter().copied().filter(|&e| keep[e.index()]));
         while let Some(e) = stack.pop() {
             let ev = &events[e.index()];
             let extra = if ev.has_extra() { &self.extras[&e][..] } else { &[] };
@@ -1628,7 +1615,7 @@ impl Unfolding {
         self.live -= freed.len();
         let n = freed.len();
         if young_only {
-            for &e in candidates.iter().chain(&rest) {
+            for &e in &candidates {
                 keep[e.index()] = false;
             }
             // The next generation's young events go into the candidates' buffer.
@@ -1639,13 +1626,9 @@ impl Unfolding {
             self.index = self.index.rebuilt(|e| keep[e.index()]);
         }
         young.clear();
+        self.young = young;
         self.retain_scratch = (stack, freed);
         self.generation += 1;
-        for &e in &rest {
-            self.born[e.index()] = self.generation;
-        }
-        young.extend_from_slice(&rest);
-        self.young = young;
         n
     }
 

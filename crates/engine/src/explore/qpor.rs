@@ -65,7 +65,7 @@
 //! - `[x] ∩ D_j = ∅`,
 //!
 //! with `C` the branch and `D` the union of the sleep sets of its nodes. This is the
-//! only rule; `Qpor::prune_begin` implements it. Why it suffices: a spike member at node `j`
+//! only rule; `Qpor::prune` implements it. Why it suffices: a spike member at node `j`
 //! of the branch is a sibling `x` of some `d ∈ D_j` in `d`'s object tree, in another
 //! thread (`Qpor::spike_member`), with `[x] ∪ C_j` a configuration and `[x] ∩ D_j = ∅`
 //! (Def. 6 step 3), and `d ∈ en(C_j)` is the pending action of its thread at `C_j`, on
@@ -111,7 +111,7 @@
 //!   descent is one program run);
 //! - lines 17–18 (`J ∈ Alt(C, D ∪ {e})`, explore right): the backtracking loop of
 //!   `explore` and `Qpor::alternative`;
-//! - line 19 (`U := U ∩ Q`): `Qpor::prune_begin`, lazily.
+//! - line 19 (`U := U ∩ Q`): `Qpor::prune`, lazily.
 //!
 //! # Departures from the paper
 //!
@@ -197,7 +197,7 @@ struct Node {
     sleep: Vec<EventId>,
 }
 
-/// The buffers of [`Qpor::prune_begin`] (see there): per object, the positions of its
+/// The buffers of [`Qpor::prune`] (see there): per object, the positions of its
 /// operations in the branch and the nodes where the threads pending on it change; per
 /// thread, the object of its pending action; per object, how many threads are pending
 /// on it; the events to decide.
@@ -208,23 +208,6 @@ struct PruneScratch {
     pend: Vec<Option<ObjIdx>>,
     count: Vec<(u32, u32)>,
     candidates: Vec<EventId>,
-}
-
-/// A pruning in progress, decided a part at a time while the next run runs
-/// ([`Qpor::prune_begin`], [`Qpor::prune_part`], [`Qpor::prune_end`]): the branch grows
-/// meanwhile, and only the events there were at the start are decided on.
-#[derive(Debug)]
-struct PruneJob {
-    full: bool,
-    // The marks (index: event id): kept by the rule so far.
-    keep: Vec<bool>,
-    // How many young events (`Unfolding::young`) there were at the start: the ones a
-    // young pruning decides on.
-    young: usize,
-    // The branch's length at the start: the nodes the decisions look at.
-    len: u32,
-    // The next candidate to decide on (in `PruneScratch::candidates`).
-    next: usize,
 }
 
 /// Quasi-optimal POR explorer (QPOR Algorithm 1 with k-partial alternatives).
@@ -240,13 +223,11 @@ pub struct Qpor {
     nodes: Vec<Node>,
     // Live-event count after the last full pruning.
     pruned_at: usize,
-    // All false: the marks of a young pruning (`Qpor::prune_begin`), kept between them.
+    // All false: the marks of a young pruning (`Qpor::prune`), kept between them.
     young_keep: Vec<bool>,
-    // The other buffers of `Qpor::prune_begin`, kept between calls (a young pruning runs
+    // The other buffers of `Qpor::prune`, kept between calls (a young pruning runs
     // every few executions).
     prune_scratch: PruneScratch,
-    // The pruning in progress, if any.
-    prune_job: Option<PruneJob>,
     // The pending action of main before the branch, and after step i of the branch
     // (for i < c.len()): the moving thread's next action and, for a create, the new
     // thread's first one — as the run that made the branch reported them. A thread's
@@ -278,14 +259,13 @@ impl Qpor {
             pruned_at: 0,
             young_keep: Vec::new(),
             prune_scratch: PruneScratch::default(),
-            prune_job: None,
             first_pending: None,
             next_pending: Vec::new(),
             comb: Comb::default(),
         })
     }
 
-    /// The unfolding explored so far (pruned as `Qpor::prune_begin` says).
+    /// The unfolding explored so far (pruned as `Qpor::prune` says).
     pub fn unfolding(&self) -> &Unfolding {
         &self.u
     }
@@ -845,9 +825,8 @@ impl Qpor {
 
     // ----- pruning ------------------------------------------------------------------
 
-    /// Start pruning `U` to the causal closure of `K(C, D)` (the rule and why it
-    /// suffices are in the module documentation, section "Memory"); then
-    /// [`Qpor::prune_part`] until it says no more, then [`Qpor::prune_end`].
+    /// Prune `U` to the causal closure of `K(C, D)` (the rule and why it suffices are
+    /// in the module documentation, section "Memory").
     ///
     /// `full`: decide on every event; otherwise only on the events added since the last
     /// pruning ([`Unfolding::young`]), at a cost that follows them. `also`: events to keep
@@ -855,15 +834,23 @@ impl Qpor {
     /// the tests and nested_pairs 6 show (the same counts without them), but the run is
     /// checked against them by id: a freed one whose slot went to another event would
     /// stop the exploration, so they are kept whatever the rule says.
-    ///
-    /// Here: mark what the branch, the sleep sets and `also` keep, and note the branch's
-    /// shape (the positions of each object's operations, the nodes where the threads
-    /// pending on an object change) for the decisions.
-    fn prune_begin(&mut self, full: bool, also: &[EventId]) {
-        debug_assert!(self.prune_job.is_none(), "checker bug: two prunings at once");
+    fn prune(&mut self, full: bool, also: &[EventId]) {
         let mut keep = if full { vec![false; self.u.slots()] } else { std::mem::take(&mut self.young_keep) };
         keep.resize(self.u.slots(), false);
-        self.mark_kept(&mut keep, full, also);
+        // A young pruning reads and resets the marks of young events only.
+        let mark = |keep: &mut Vec<bool>, u: &Unfolding, e: EventId| {
+            if full || u.added_since_retain(e) {
+                keep[e.index()] = true;
+            }
+        };
+        for &e in self.c.events().iter().chain(also) {
+            mark(&mut keep, &self.u, e);
+        }
+        for node in &self.nodes[..=self.c.len()] {
+            for &d in &node.sleep {
+                mark(&mut keep, &self.u, d);
+            }
+        }
         let PruneScratch { mut chains, mut pending_changes, mut pend, mut count, mut candidates } =
             std::mem::take(&mut self.prune_scratch);
         let objects = self.u.objects();
@@ -877,6 +864,16 @@ impl Qpor {
                 chains[o as usize].push(i as u32);
             }
         }
+        // The last operation on `o` in C_j.
+        let last_in_prefix = |o: ObjIdx, j: u32| -> EventId {
+            let chain = &chains[o as usize];
+            let n = chain.partition_point(|&p| p < j);
+            if n == 0 {
+                BOTTOM
+            } else {
+                self.c.events()[chain[n - 1] as usize]
+            }
+        };
         // Per object, the nodes where the number of threads whose pending action is on
         // it changes: (node j, count at C_j, xor of those threads' indices — the
         // thread itself when the count is 1).
@@ -912,53 +909,6 @@ impl Qpor {
                 }
             }
         }
-        candidates.clear();
-        if full {
-            candidates.extend((0..keep.len() as u32).map(EventId));
-        } else {
-            candidates.extend_from_slice(self.u.young());
-        }
-        self.prune_scratch = PruneScratch { chains, pending_changes, pend, count, candidates };
-        let (young, len) = (self.u.young().len(), self.c.len() as u32);
-        self.prune_job = Some(PruneJob { full, keep, young, len, next: 0 });
-    }
-
-    /// Mark in `keep` the events of the branch, of the sleep sets of its nodes and
-    /// `also` (a young pruning marks only young events: it reads and resets no other).
-    fn mark_kept(&self, keep: &mut [bool], full: bool, also: &[EventId]) {
-        let mark = |keep: &mut [bool], e: EventId| {
-            if full || self.u.added_since_retain(e) {
-                keep[e.index()] = true;
-            }
-        };
-        for &e in self.c.events().iter().chain(also) {
-            mark(keep, e);
-        }
-        for node in &self.nodes[..=self.c.len()] {
-            for &d in &node.sleep {
-                mark(keep, d);
-            }
-        }
-    }
-
-    /// Decide on up to `budget` more events of the pruning in progress; whether any are
-    /// left. The decisions look at the branch as it was at the start (its nodes up to
-    /// then do not change while a run adds to it), which is how a pruning before the run
-    /// would have decided.
-    fn prune_part(&mut self, budget: usize) -> bool {
-        let Some(mut job) = self.prune_job.take() else { return false };
-        let PruneScratch { chains, pending_changes, candidates, .. } = &self.prune_scratch;
-        let c_events = &self.c.events()[..job.len as usize];
-        // The last operation on `o` in C_j.
-        let last_in_prefix = |o: ObjIdx, j: u32| -> EventId {
-            let chain = &chains[o as usize];
-            let n = chain.partition_point(|&p| p < j);
-            if n == 0 {
-                BOTTOM
-            } else {
-                c_events[chain[n - 1] as usize]
-            }
-        };
         // The nodes j in lo..=hi where a thread other than t has its pending action on
         // object o, as ranges.
         let others_pending = |o: ObjIdx, t: ThreadId, lo: u32, hi: u32| {
@@ -976,9 +926,14 @@ impl Qpor {
         // operation on its object).
         let compatible_at =
             |x: EventId, j: u32| self.u.lmax_all(x).all(|(o, y)| self.u.obj_comparable(y, last_in_prefix(o, j)));
-        let end = job.next.saturating_add(budget).min(candidates.len());
-        for &x in &candidates[job.next..end] {
-            let kept = &mut job.keep[x.index()];
+        candidates.clear();
+        if full {
+            candidates.extend((0..keep.len() as u32).map(EventId));
+        } else {
+            candidates.extend_from_slice(self.u.young());
+        }
+        for &x in &candidates {
+            let kept = &mut keep[x.index()];
             if *kept || !self.u.is_live(x) {
                 continue;
             }
@@ -989,7 +944,7 @@ impl Qpor {
             let (lo, hi) = if ev.opred == BOTTOM {
                 (0, chains[obj as usize].first().copied())
             } else {
-                match self.c.position(ev.opred).filter(|&p| p < job.len as usize) {
+                match self.c.position(ev.opred) {
                     Some(p) => {
                         let chain = &chains[obj as usize];
                         (p as u32 + 1, chain.get(chain.partition_point(|&q| q <= p as u32)).copied())
@@ -997,7 +952,7 @@ impl Qpor {
                     _ => continue,
                 }
             };
-            let hi = hi.unwrap_or(job.len);
+            let hi = hi.unwrap_or(self.c.len() as u32);
             // A node j of the window where another thread is pending on the object, [x] ∪
             // C_j is a configuration and [x] avoids D_j. Compatibility only gets lost as j
             // grows (C_j grows), so the walk stops at the first incompatible node; a walk
@@ -1020,28 +975,12 @@ impl Qpor {
                 }
             }
         }
-        job.next = end;
-        let more = end < candidates.len();
-        self.prune_job = Some(job);
-        more
-    }
-
-    /// Finish the pruning in progress: free what it decided to free. What the branch and
-    /// its sleep sets hold now is marked again (a run may have taken an event decided on
-    /// into the branch), and the events added since the start are kept (they stay young:
-    /// the next young pruning decides on them).
-    fn prune_end(&mut self, also: &[EventId]) {
-        let Some(PruneJob { full, mut keep, young, .. }) = self.prune_job.take() else { return };
-        keep.resize(self.u.slots(), false);
-        self.mark_kept(&mut keep, full, also);
+        self.prune_scratch = PruneScratch { chains, pending_changes, pend, count, candidates };
         if full {
-            for &e in &self.u.young()[young..] {
-                keep[e.index()] = true;
-            }
             self.u.retain(&mut keep);
             self.pruned_at = self.u.len();
         } else {
-            self.u.retain_young_first(&mut keep, young);
+            self.u.retain_young(&mut keep);
             self.young_keep = keep;
         }
         // The tests' small unfoldings are checked whole after every pruning.
@@ -1052,14 +991,14 @@ impl Qpor {
     }
 }
 
-/// `Qpor::prune_begin` runs once `U` holds `1 + 1/PRUNE_GROWTH` times what it held after the
+/// `Qpor::prune` runs once `U` holds `1 + 1/PRUNE_GROWTH` times what it held after the
 /// last pruning (plus the slack). Growth by half rather than doubling: on mpat_nested
 /// K=6 the peak RSS falls from 58 to 51 MiB (K=7: 792 to 682 MiB) at the same time per
 /// execution (40.5–41.8 against 40.8–42.1 µs, 4 alternating runs); by a quarter the
 /// prunings cost more than the smaller `U` saves (41.4–43.0 against 37.5–39.6 µs).
 const PRUNE_GROWTH: usize = 2;
 
-/// How many events added since the last pruning make `Qpor::prune_begin` decide on them (and
+/// How many events added since the last pruning make `Qpor::prune` decide on them (and
 /// only them) while the next run runs: most of a run's new events are useless once the
 /// backtracking has passed them (of the 40 000–62 000 added between two prunings on
 /// mpat_nested K=6, 33 000–51 000 went), and a pruning of a few dozen events takes less
@@ -1067,18 +1006,12 @@ const PRUNE_GROWTH: usize = 2;
 /// stopped the worker for milliseconds.
 const YOUNG_PRUNE: usize = 32;
 
-/// How many events a part of a pruning decides on while the next run runs
-/// (`Qpor::prune_part`): a young pruning's few dozen in two or three parts, so that a
-/// step of the run waits for less than a step's time to be taken (a whole young pruning
-/// took about 4.7 µs on mpat_nested K=6, ten steps' time).
-const PRUNE_PART: usize = 16;
-
 /// How many positions of the branch get their deferred `cexp` per part of the work
 /// done while the next run runs (`Meanwhile`): a part should take well under a step of
 /// the run, which waits for it to be taken.
 const CEXP_PART: usize = 4;
 
-/// The most nodes `Qpor::prune_begin` examines for one event before it keeps the event
+/// The most nodes `Qpor::prune` examines for one event before it keeps the event
 /// without deciding (which is always safe): bounds the cost of a pruning to
 /// `O(|U| · PRUNE_WALK · |D_j|)`.
 const PRUNE_WALK: u32 = 64;
@@ -1111,7 +1044,6 @@ impl Explorer for Qpor {
                 let slack = s.config.prune_slack;
                 let (mut added, mut spent, mut pruning) = (0, Duration::ZERO, Duration::ZERO);
                 let mut next_cexp = lo;
-                let mut prune_decided = false;
                 let this = std::cell::RefCell::new((&mut *self, &mut feed));
                 s.run_overlapped(
                     &replay,
@@ -1135,23 +1067,14 @@ impl Explorer for Qpor {
                             spent += t.elapsed();
                             return Meanwhile::More;
                         }
-                        let t = Instant::now();
-                        if !prune_decided {
-                            prune_decided = true;
-                            let full = q.u.len() > q.pruned_at + q.pruned_at / PRUNE_GROWTH + slack;
-                            // (Nothing is pruned while `U` is within the slack.)
-                            let young = q.u.len() > slack && q.u.young().len() >= YOUNG_PRUNE.min(slack).max(1);
-                            if full || young {
-                                q.prune_begin(full, &expect);
-                                pruning += t.elapsed();
-                                return Meanwhile::More;
-                            }
-                        } else if q.prune_part(PRUNE_PART) {
-                            pruning += t.elapsed();
-                            return Meanwhile::More;
+                        let full = q.u.len() > q.pruned_at + q.pruned_at / PRUNE_GROWTH + slack;
+                        // (Nothing is pruned while `U` is within the slack.)
+                        let young = q.u.len() > slack && q.u.young().len() >= YOUNG_PRUNE.min(slack).max(1);
+                        if full || young {
+                            let t = Instant::now();
+                            q.prune(full, &expect);
+                            pruning = t.elapsed();
                         }
-                        q.prune_end(&expect);
-                        pruning += t.elapsed();
                         Meanwhile::Done { wanted: true }
                     },
                 )?;
