@@ -1,6 +1,6 @@
 //! The DPOR family against brute force and against the papers' numbers.
 mod common;
-use common::{brute_force, canon, Canon, Interleaved, RunsFirst};
+use common::{brute_force, canon, Canon, Order, Overlap};
 use std::collections::BTreeSet;
 use unfold_engine::model::{programs, random, Model};
 use unfold_engine::{explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Program, Stats};
@@ -1560,8 +1560,8 @@ fn optimal_runs_the_same_schedules_whether_its_analysis_ends_before_or_after_the
             let m = random::program_with(seed + 1000 * i as u64, shape).with_plain_accesses_visible();
             for mode in [Independence::AllDependent, Independence::ReadReadIndependent] {
                 let first = schedules(&mut m.clone(), mode);
-                let late = schedules(&mut RunsFirst(m.clone()), mode);
-                let between = schedules(&mut Interleaved(m.clone()), mode);
+                let late = schedules(&mut Overlap(m.clone(), Order::After), mode);
+                let between = schedules(&mut Overlap(m.clone(), Order::Between), mode);
                 assert_eq!(first.0, first.1.len() as u64);
                 assert_eq!(first, late, "seed {seed} {mode:?}\n{m:?}");
                 assert_eq!(first, between, "seed {seed} {mode:?}: parts between the steps\n{m:?}");

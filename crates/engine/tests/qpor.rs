@@ -1,7 +1,7 @@
 //! QPOR (optimal and k-partial alternatives) against brute force and the paper's
 //! Figure 1.
 mod common;
-use common::{brute_force, canon, Canon, Interleaved, RunsFirst};
+use common::{brute_force, canon, Canon, Order, Overlap};
 use std::collections::BTreeSet;
 use unfold_engine::model::{programs, random, Model};
 use unfold_engine::{explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Program, Stats};
@@ -521,8 +521,8 @@ fn random_programs_with_shared_words_match_brute_force() {
 
 /// QPOR asks for its next run before it has added the conflicting extensions of the
 /// last run's events left in the branch, and prunes while the run runs. Whether that
-/// work comes before the run's steps are taken (the model), after them (`RunsFirst`)
-/// or a part between two steps (`Interleaved`, the C frontend's order), it must
+/// work comes before the run's steps are taken (the model), after them (`Order::After`)
+/// or a part between two steps (`Order::Between`, the C frontend's order), it must
 /// explore the same traces, each once.
 #[test]
 fn the_work_done_while_a_run_runs_may_come_before_between_or_after_its_steps() {
@@ -531,8 +531,8 @@ fn the_work_done_while_a_run_runs_may_come_before_between_or_after_its_steps() {
         let m = random::program(seed);
         for k in [None, Some(2)] {
             let (before, traces_before) = run_program(&mut m.clone(), k, 0);
-            let after = run_program(&mut RunsFirst(m.clone()), k, 0);
-            let between = run_program(&mut Interleaved(m.clone()), k, 0);
+            let after = run_program(&mut Overlap(m.clone(), Order::After), k, 0);
+            let between = run_program(&mut Overlap(m.clone(), Order::Between), k, 0);
             for (order, (stats, traces)) in [("after", after), ("between", between)] {
                 assert_eq!(traces_before, traces, "seed {seed} k={k:?}: different traces {order}\n{m:?}");
                 if k.is_none() {

@@ -191,35 +191,23 @@ pub fn each_schedule(p: &mut dyn Program, cap: u64, mut f: impl FnMut(&Execution
     true
 }
 
-/// A model whose runs end before the explorer's work during them starts: the other
-/// order [`Program::run_overlapped`] allows (the model's default does that work first).
-pub struct RunsFirst(pub Model);
-
-impl Program for RunsFirst {
-    fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
-        self.0.run(req, out)
-    }
-
-    fn run_overlapped(
-        &mut self,
-        req: &RunRequest<'_>,
-        out: &mut Execution,
-        early: &mut dyn FnMut(&[Step]),
-        meanwhile: &mut dyn FnMut() -> bool,
-    ) -> Result<(), ProgramError> {
-        let ran = self.0.run_streaming(req, out, early);
-        while meanwhile() {}
-        ran
-    }
+/// When a model's run hands the explorer's work during the run its turns, in the orders
+/// [`Program::run_overlapped`] allows besides the model's default (all of the work
+/// first).
+#[derive(Clone, Copy, Debug)]
+pub enum Order {
+    /// The run ends before the work starts.
+    After,
+    /// The replayed steps are handed over at once, then the others one at a time, with
+    /// one part of the work between two (the C frontend's order when the explorer keeps
+    /// up with the program).
+    Between,
 }
 
-/// A model whose runs hand their steps over one at a time, with one part of the
-/// explorer's work during the run between two steps (the C frontend's order when the
-/// explorer keeps up with the program): the third order [`Program::run_overlapped`]
-/// allows.
-pub struct Interleaved(pub Model);
+/// A model run in another [`Order`].
+pub struct Overlap(pub Model, pub Order);
 
-impl Program for Interleaved {
+impl Program for Overlap {
     fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
         self.0.run(req, out)
     }
@@ -233,11 +221,18 @@ impl Program for Interleaved {
     ) -> Result<(), ProgramError> {
         let ran = self.0.run(req, out);
         let mut more = true;
-        // Every step but the last goes to `early` (the last one only comes in `out`).
-        for i in 1..out.steps.len() {
-            early(&out.steps[..i]);
-            if more {
-                more = meanwhile();
+        if matches!(self.1, Order::Between) {
+            // Every step but the last goes to `early` (the last one only comes in `out`).
+            let last = out.steps.len().saturating_sub(1);
+            let replayed = req.replay.len().min(last);
+            if replayed > 0 {
+                early(&out.steps[..replayed]);
+            }
+            for i in replayed + 1..=last {
+                early(&out.steps[..i]);
+                if more {
+                    more = meanwhile();
+                }
             }
         }
         while more && meanwhile() {}
