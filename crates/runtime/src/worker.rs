@@ -1407,7 +1407,6 @@ impl CProgram {
     /// run ends has that much left on the critical path, while its other work may wait
     /// for the gaps between steps. The execution's time limit (`exec_timeout`, from
     /// `started`) does not count the time `meanwhile` took.
-    #[allow(clippy::too_many_arguments)]
     fn wait(
         &mut self,
         started: Instant,
