@@ -360,31 +360,34 @@ fn a_worker_spawned_after_a_crash_runs_the_next_request() {
     }
 }
 
-/// A checker bug in the worker — a panic, here injected into every shim of a build with
-/// debug assertions (`UNFOLD_FAULT=shim-panic`) — reaches the user as an internal error
-/// with the panic's message, in both isolation modes, not as the program dying of
-/// SIGABRT (the worker's stderr, where the message went, is the program's and is
-/// discarded).
+/// A checker bug in the worker — a panic, here injected in a build with debug
+/// assertions into every shim (`UNFOLD_FAULT=shim-panic`) or into the worker's own code
+/// before each run (`worker-panic`) — reaches the user as an internal error with the
+/// panic's message, in both isolation modes, not as the program dying of SIGABRT (the
+/// worker's stderr, where the message went, is the program's and is discarded), and a
+/// panic outside a shim does not unwind into the forked copy of the checker.
 #[cfg(debug_assertions)]
 #[test]
 fn a_panic_in_the_worker_is_an_internal_error_not_a_crash_of_the_program() {
     let prog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/c/heap_mutex.c");
-    for isolation in ["persistent", "fork"] {
+    for (isolation, fault) in
+        [("persistent", "shim-panic"), ("fork", "shim-panic"), ("persistent", "worker-panic"), ("fork", "worker-panic")]
+    {
         let tmp = tempfile::tempdir().expect("temp dir");
         let out = Command::new(env!("CARGO_BIN_EXE_unfold"))
             .env("TMPDIR", tmp.path())
-            .env("UNFOLD_FAULT", "shim-panic")
+            .env("UNFOLD_FAULT", fault)
             .args(["check", "--json", "--isolation", isolation])
             .arg(&prog)
             .output()
             .expect("the unfold binary runs");
         let j: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-        assert_eq!(j["verdict"], "error", "{isolation}: {j}");
-        assert_eq!(j["error_kind"], "internal", "{isolation}: {j}");
+        assert_eq!(j["verdict"], "error", "{isolation} {fault}: {j}");
+        assert_eq!(j["error_kind"], "internal", "{isolation} {fault}: {j}");
         let msg = j["message"].as_str().expect("a message");
-        assert!(msg.contains("the worker panicked") && msg.contains("fault injected"), "{isolation}: {msg}");
-        assert_ne!(out.status.code(), Some(1), "{isolation}: an error, not a defect");
+        assert!(msg.contains("the worker panicked") && msg.contains(fault), "{isolation} {fault}: {msg}");
+        assert_ne!(out.status.code(), Some(1), "{isolation} {fault}: an error, not a defect");
         let left: Vec<_> = std::fs::read_dir(tmp.path()).expect("read TMPDIR").collect();
-        assert!(left.is_empty(), "{isolation}: files left in TMPDIR: {left:?}");
+        assert!(left.is_empty(), "{isolation} {fault}: files left in TMPDIR: {left:?}");
     }
 }

@@ -18,7 +18,7 @@ use unfold_engine::{Action, DefectKind, ObjId, ProgramError, ThreadId};
 pub(crate) fn guard<R>(f: impl FnOnce() -> R) -> R {
     let body = || {
         // Compiled out of release builds (see `fault_injected`).
-        if cfg!(debug_assertions) && fault_injected() {
+        if cfg!(debug_assertions) && fault_injected("shim-panic") {
             panic!("fault injected (UNFOLD_FAULT=shim-panic)");
         }
         f()
@@ -32,12 +32,13 @@ pub(crate) fn guard<R>(f: impl FnOnce() -> R) -> R {
     }
 }
 
-/// In builds with debug assertions, `UNFOLD_FAULT=shim-panic` makes every shim panic
-/// as a checker bug would: the tests check that such a bug reaches the user as an
-/// internal error with its message, not as a crash of the program.
-fn fault_injected() -> bool {
-    static FAULT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *FAULT.get_or_init(|| std::env::var_os("UNFOLD_FAULT").is_some_and(|v| v == "shim-panic"))
+/// Whether `UNFOLD_FAULT` names `which`, a checker bug to simulate (the callers look only
+/// in builds with debug assertions): `shim-panic` makes every shim panic, `worker-panic`
+/// the worker's code outside the program. The tests check that such a bug reaches the
+/// user as an internal error with its message, not as a crash of the program.
+pub(crate) fn fault_injected(which: &str) -> bool {
+    static FAULT: std::sync::OnceLock<Option<std::ffi::OsString>> = std::sync::OnceLock::new();
+    FAULT.get_or_init(|| std::env::var_os("UNFOLD_FAULT")).as_ref().is_some_and(|v| v == which)
 }
 
 /// `pthread_t` values are ThreadId + 1 (so that a zeroed `pthread_t` names no thread).

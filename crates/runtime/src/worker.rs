@@ -605,6 +605,10 @@ impl WorkerCtx<'_> {
     /// Run one execution described in the header, write the results into it. It starts
     /// from the deepest checkpoint on the way, or from the program as loaded.
     fn run_one(&mut self) {
+        // Compiled out of release builds (see `shims::fault_injected`).
+        if cfg!(debug_assertions) && crate::shims::fault_injected("worker-panic") {
+            panic!("fault injected (UNFOLD_FAULT=worker-panic)");
+        }
         let mut t0 = Instant::now();
         self.hdr.nsteps.store(0, Ordering::Relaxed);
         self.hdr.ahead_ns.store(0, Ordering::Relaxed);
@@ -991,14 +995,23 @@ impl WorkerCtx<'_> {
 /// SIGABRT: the hook writes the message into the header (`error_code::PANIC`), which
 /// the parent reads when the worker dies ([`worker_panic`]). The worker's stderr is
 /// the program's, discarded by default, so the message would be lost otherwise.
+///
+/// The hook then aborts: a panic outside a shim would otherwise unwind out of
+/// `worker_main` (or, in an execution process, out of the fork server's loop) into the
+/// forked copy of the checker's code, running its destructors — the checker's
+/// temporary directory among them — before it exits. (The outcome the parent reports is
+/// the same either way; the test cannot tell the two apart.)
 fn install_panic_hook(hdr: *const Header) {
     let hdr = hdr as usize;
+    let print = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        print(info);
         // SAFETY: the header's mapping is never unmapped in a worker (nor in the
         // execution processes forked from it) and is only accessed atomically.
         let hdr = unsafe { &*(hdr as *const Header) };
         hdr.error_msg.store(&format!("unfold bug: the worker panicked: {info}"));
         hdr.error.store(error_code::PANIC, Ordering::SeqCst);
+        std::process::abort();
     }));
 }
 
@@ -1402,7 +1415,7 @@ impl CProgram {
     /// (returns its wait status through `status`); Err: timeout or interrupt.
     ///
     /// While it waits, the steps the worker publishes go to `early`, and when there are
-    /// none to take, `meanwhile` does a part of its work (`Meanwhile`: it is set to `None`
+    /// none to take, `meanwhile` does a part of its work (`ExplorerWork`: it is set to `None`
     /// once done). The steps go first: an explorer that is behind the worker when the
     /// run ends has that much left on the critical path, while its other work may wait
     /// for the gaps between steps. The execution's time limit (`exec_timeout`, from
@@ -1413,7 +1426,7 @@ impl CProgram {
         status: &mut c_int,
         out: &mut Execution,
         early: &mut dyn FnMut(&[Step]),
-        meanwhile: &mut Meanwhile<'_>,
+        meanwhile: &mut ExplorerWork<'_>,
     ) -> Result<bool, bool> {
         let w = self.worker.as_ref().expect("a worker is running");
         let h = self.hdr.one();
@@ -1576,12 +1589,12 @@ impl Program for CProgram {
 
 /// The explorer's work during a run ([`Program::run_overlapped`]), done a part at a
 /// time in `CProgram::wait`, and the time it took.
-struct Meanwhile<'a> {
+struct ExplorerWork<'a> {
     work: Option<&'a mut dyn FnMut() -> bool>,
     spent: Duration,
 }
 
-impl Meanwhile<'_> {
+impl ExplorerWork<'_> {
     /// Do a part of the work; false if none was left.
     fn part(&mut self) -> bool {
         let Some(work) = self.work.as_mut() else { return false };
@@ -1667,7 +1680,7 @@ impl CProgram {
         if known > 0 {
             early(&out.steps);
         }
-        let mut meanwhile = Meanwhile { work: meanwhile, spent: Duration::ZERO };
+        let mut meanwhile = ExplorerWork { work: meanwhile, spent: Duration::ZERO };
         let mut status = 0;
         // The execution's time limit counts from now, less the explorer's work (the
         // limit can only be generous by the time `early` takes).
