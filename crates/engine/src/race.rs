@@ -52,9 +52,11 @@
 //!
 //! # Shadow memory
 //!
-//! The state is per byte, but stored per 8-byte word, in pages of 4 KiB of address
-//! space (`Shadow`) allocated on first touch and zeroed at the next execution (only
-//! the pages that execution touched: a reset costs what the execution used).
+//! The state is per byte, but stored per 8-byte word, in pages of 512 bytes of address
+//! space (`Shadow`) made, zeroed, when an execution first touches them (a reset keeps
+//! their room: an execution costs the pages it touches). Small pages keep small what a
+//! checkpoint of the C frontend copies: a program's variables and a thread's stack
+//! frames touch a few words of a page each.
 //!
 //! - An access is interned once into the execution's table of accesses (thread, epoch,
 //!   site, atomic), and a byte's state is two 32-bit indices: its last write, and its
@@ -502,7 +504,6 @@ impl Clone for Clocks {
 }
 
 impl Clone for Shadow {
-    /// The pages in use and their index; not the spare pages (each copy keeps its own).
     fn clone(&self) -> Self {
         let mut c = Shadow::default();
         c.clone_from(self);
@@ -510,21 +511,10 @@ impl Clone for Shadow {
     }
 
     fn clone_from(&mut self, src: &Self) {
-        // Destructured: a field added later must be listed here (`spare` is each copy's own).
-        let Shadow { index, pages, spare: _, last, splits, free_splits } = src;
+        // Destructured: a field added later must be listed here.
+        let Shadow { index, pages, last, splits, free_splits } = src;
         self.index.clone_from(index);
-        let n = pages.len();
-        while self.pages.len() > n {
-            let mut p = self.pages.pop().expect("longer");
-            p.fill(EMPTY);
-            self.spare.push(p);
-        }
-        while self.pages.len() < n {
-            self.pages.push(self.spare.pop().unwrap_or_else(|| Box::new([EMPTY; WORDS])));
-        }
-        for (d, s) in self.pages.iter_mut().zip(pages) {
-            d.copy_from_slice(&s[..]);
-        }
+        self.pages.clone_from(pages);
         self.last = *last;
         self.splits.clone_from(splits);
         self.free_splits.clone_from(free_splits);
@@ -888,8 +878,11 @@ impl Log {
 
 // ---- shadow memory ---------------------------------------------------------------------
 
-/// log2 of the bytes of address space per page of the shadow.
-const PAGE_BITS: u32 = 12;
+/// log2 of the bytes of address space per page of the shadow. 512 bytes: the copies of
+/// the detector in checkpoints took 263 ns each with 4 KiB pages on mpat_nested K=6 (two
+/// pages in use), and QPOR's time per execution fell 2.6–3.9 % with these
+/// (docs/execution-cost.md, round 17).
+const PAGE_BITS: u32 = 9;
 /// Words (cells) per page.
 const WORDS: usize = 1 << (PAGE_BITS - 3);
 
@@ -899,10 +892,9 @@ const WORDS: usize = 1 << (PAGE_BITS - 3);
 struct Shadow {
     /// Page number (address >> [`PAGE_BITS`]) → index into `pages`.
     index: HashMap<u64, u32>,
-    /// The pages of this execution. invariant: a page not in use is all [`EMPTY`].
-    pages: Vec<Box<[Cell; WORDS]>>,
-    /// Zeroed pages of earlier executions, for reuse.
-    spare: Vec<Box<[Cell; WORDS]>>,
+    /// The pages of this execution, in the order they were touched (their room is kept
+    /// for the next execution).
+    pages: Vec<[Cell; WORDS]>,
     /// The page last looked up: (page number, index into `pages`).
     last: Option<(u64, u32)>,
     /// The per-byte states of split words (never [`SPLIT`] themselves).
@@ -912,12 +904,9 @@ struct Shadow {
 }
 
 impl Shadow {
-    /// Forget every state; costs the pages in use.
+    /// Forget every state.
     fn reset(&mut self) {
-        for mut p in self.pages.drain(..) {
-            p.fill(EMPTY);
-            self.spare.push(p);
-        }
+        self.pages.clear();
         self.index.clear();
         self.last = None;
         self.splits.clear();
@@ -935,8 +924,7 @@ impl Shadow {
         let len = self.pages.len();
         let i = *self.index.entry(n).or_insert_with(|| index32(len, "shadow pages"));
         if i as usize == len {
-            let p = self.spare.pop().unwrap_or_else(|| Box::new([EMPTY; WORDS]));
-            self.pages.push(p);
+            self.pages.push([EMPTY; WORDS]);
         }
         self.last = Some((n, i));
         i as usize
@@ -1629,16 +1617,16 @@ mod tests {
         }
         assert_eq!(splits_in_use(&d), 0);
         assert!(d.log.sets.len() <= 2, "one read set shared by the words: {}", d.log.sets.len());
-        assert_eq!(d.shadow.pages.len() as u64, 4 * n / 4096);
+        assert_eq!(d.shadow.pages.len() as u64, (4 * n) >> PAGE_BITS);
         // A write to the middle by main races with A's read (the first of the set).
         let r = d.on_access(M, X + 4 * 777, 4, true, false, 2).expect("race");
         assert_eq!((r.addr, r.first.thread), (X + 4 * 777, A));
     }
 
     #[test]
-    fn a_reset_forgets_every_page_and_reuses_them_zeroed() {
+    fn a_reset_forgets_every_page() {
         let mut d = two_threads();
-        for i in 0..3 * 512 {
+        for i in 0..3 * WORDS as u64 {
             assert!(d.on_access(A, X + 8 * i, 1 + (i % 8), true, false, 1).is_none());
         }
         let pages = d.shadow.pages.len();
@@ -1648,13 +1636,12 @@ mod tests {
         d.on_step(M, Action::Create(A));
         d.on_step(M, Action::Create(B));
         // B writes everything A wrote in the previous execution: nothing to race with.
-        for i in 0..3 * 512 {
+        for i in 0..3 * WORDS as u64 {
             assert!(d.on_access(B, X + 8 * i, 8, true, false, 2).is_none());
         }
         assert_eq!(d.shadow.pages.len(), pages);
-        assert!(d.shadow.spare.is_empty(), "the pages were reused");
         // And the new state is there: A now races with B.
-        assert!(d.on_access(A, X + 8 * 700, 8, false, false, 3).is_some());
+        assert!(d.on_access(A, X + 8 * (WORDS as u64 + 5), 8, false, false, 3).is_some());
     }
 
     /// A small deterministic generator (xorshift64*).
