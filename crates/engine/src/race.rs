@@ -880,8 +880,8 @@ impl Log {
 
 /// log2 of the bytes of address space per page of the shadow. 512 bytes: the copies of
 /// the detector in checkpoints took 263 ns each with 4 KiB pages on mpat_nested K=6 (two
-/// pages in use), and QPOR's time per execution fell 2.6–3.9 % with these
-/// (docs/execution-cost.md, round 17).
+/// pages in use), and QPOR's time per execution fell 2.6–3.9 % with these on three
+/// programs of four (docs/execution-cost.md, round 17).
 const PAGE_BITS: u32 = 9;
 /// Words (cells) per page.
 const WORDS: usize = 1 << (PAGE_BITS - 3);

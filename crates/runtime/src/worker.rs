@@ -434,8 +434,8 @@ impl StepSink for AheadSink<'_> {
 /// replayed after the request instead of before (docs/execution-cost.md, round 9).
 /// The other half of the time the next branch point lies below the last one: once the
 /// bound passes below the point where the run waits, the run starts again at once from
-/// the deepest checkpoint under the bound and waits there, so that the request finds
-/// it put back (round 17: requests that continue the run ahead, 23 040 → 41 900 of
+/// the deepest checkpoint under the bound (and goes on to the bound, which is mostly
+/// where it is by then), so that the request finds it put back (round 17: requests that continue the run ahead, 23 040 → 41 900 of
 /// 46 080 on mpat_nested K=6).
 ///
 /// # Checkpoints
@@ -818,7 +818,7 @@ impl WorkerCtx<'_> {
             // taken: the threads it interned are kept for the request.
             let below = || {
                 let lim = hdr.ahead_limit.load(Ordering::Relaxed);
-                lim < depth as u64 && self.checkpoints.iter().any(|c| (c.depth as u64) <= lim && c.depth < depth)
+                lim < depth as u64 && self.checkpoints.iter().any(|c| (c.depth as u64) <= lim)
             };
             if going
                 && depth > 0
