@@ -745,6 +745,9 @@ impl Executor {
     /// and run main to its first visible action, which it returns. [`Executor::end`]
     /// must follow, whatever happens in between.
     pub fn begin(&mut self, sink: &mut dyn StepSink) -> Result<Option<Action>, ProgramError> {
+        // Threads of a run not ended are discarded, never dropped: dropping a suspended
+        // coroutine unwinds its stack, through a shim, which aborts the worker.
+        self.discard();
         self.sites.iter_mut().for_each(|s| *s = 0);
         with_rt(|rt| {
             rt.active = true;

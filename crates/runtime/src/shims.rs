@@ -21,20 +21,24 @@ pub(crate) fn guard<R>(f: impl FnOnce() -> R) -> R {
         if cfg!(debug_assertions) && fault_injected("shim-panic") {
             panic!("fault injected (UNFOLD_FAULT=shim-panic)");
         }
+        // An unwind the panic hook does not see, as a dropped coroutine's.
+        if cfg!(debug_assertions) && fault_injected("shim-unwind") {
+            std::panic::resume_unwind(Box::new("fault injected (UNFOLD_FAULT=shim-unwind)"));
+        }
         f()
     };
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
         Ok(r) => r,
-        Err(_) => {
-            eprintln!("unfold: internal error in a C shim (see the panic message above)");
-            std::process::abort()
-        }
+        // A panic went through the hook, which aborts; what arrives here unwound without
+        // it (`resume_unwind`: a suspended coroutine dropped instead of discarded).
+        Err(_) => crate::worker::internal_abort("unfold bug: a program thread was unwound inside a C shim"),
     }
 }
 
 /// Whether `UNFOLD_FAULT` names `which`, a checker bug to simulate (the callers look only
-/// in builds with debug assertions): `shim-panic` makes every shim panic, `worker-panic`
-/// the worker's code outside the program. The tests check that such a bug reaches the
+/// in builds with debug assertions): `shim-panic` makes every shim panic, `shim-unwind`
+/// every shim unwind without a panic (as a suspended coroutine's drop does),
+/// `worker-panic` the worker's code outside the program. The tests check that such a bug reaches the
 /// user as an internal error with its message, not as a crash of the program.
 pub(crate) fn fault_injected(which: &str) -> bool {
     static FAULT: std::sync::OnceLock<Option<std::ffi::OsString>> = std::sync::OnceLock::new();

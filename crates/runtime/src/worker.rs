@@ -815,19 +815,26 @@ impl WorkerCtx<'_> {
             // down: once the explorer's backtracking passes below it, the next request
             // branches off deeper in the past, and the checkpoint it will start from is
             // put back now instead of after the request (round 17). Not once a step was
-            // taken: the threads it interned are kept for the request.
+            // taken: the threads it interned are kept for the request. `below`: the bound,
+            // once it has passed below the run with a checkpoint under it; it is read once,
+            // as the explorer may lower it again meanwhile (a second read could fall below
+            // every checkpoint, and the run would start from the program's start over
+            // threads still standing: a crash of the worker, seen in CI).
             let below = || {
                 let lim = hdr.ahead_limit.load(Ordering::Relaxed);
-                lim < depth as u64 && self.checkpoints.iter().any(|c| (c.depth as u64) <= lim)
+                (lim < depth as u64 && self.checkpoints.iter().any(|c| (c.depth as u64) <= lim)).then_some(lim)
             };
-            if going
-                && depth > 0
-                && sched.steps() == depth
-                && spinner.spin(|| hdr.req_seq.load(Ordering::Acquire) != seen || below(), || false)
-                && hdr.req_seq.load(Ordering::Acquire) == seen
-                && below()
-            {
-                bound = hdr.ahead_limit.load(Ordering::Relaxed) as usize;
+            let followed = if going && depth > 0 && sched.steps() == depth {
+                let woken = spinner.spin(|| hdr.req_seq.load(Ordering::Acquire) != seen || below().is_some(), || false);
+                below().filter(|_| woken && hdr.req_seq.load(Ordering::Acquire) == seen)
+            } else {
+                None
+            };
+            if let Some(lim) = followed {
+                // The run's threads are discarded where they stand before a checkpoint
+                // is put back in their place.
+                self.exec.end();
+                bound = lim as usize;
                 pause = bound;
                 tr = Instant::now();
                 if sink_before.is_none_or(crate::nondet::attach_sink) {
@@ -1037,17 +1044,32 @@ impl WorkerCtx<'_> {
 /// temporary directory among them — before it exits. (The outcome the parent reports is
 /// the same either way; the test cannot tell the two apart.)
 fn install_panic_hook(hdr: *const Header) {
-    let hdr = hdr as usize;
+    PANIC_HEADER.store(hdr as usize, Ordering::SeqCst);
     let print = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         print(info);
-        // SAFETY: the header's mapping is never unmapped in a worker (nor in the
-        // execution processes forked from it) and is only accessed atomically.
-        let hdr = unsafe { &*(hdr as *const Header) };
-        hdr.error_msg.store(&format!("unfold bug: the worker panicked: {info}"));
-        hdr.error.store(error_code::PANIC, Ordering::SeqCst);
-        std::process::abort();
+        internal_abort(&format!("unfold bug: the worker panicked: {info}"));
     }));
+}
+
+/// The header [`internal_abort`] writes into (0 outside a worker).
+static PANIC_HEADER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Record `msg` as the worker's internal error (`error_code::PANIC`, which the parent
+/// reports as an error of unfold, not as a crash of the program), then abort. For the
+/// panic hook, and for a shim that catches an unwind no hook saw (a coroutine unwound
+/// by a drop: `shims::guard`).
+pub(crate) fn internal_abort(msg: &str) -> ! {
+    let hdr = PANIC_HEADER.load(Ordering::SeqCst);
+    if hdr != 0 {
+        // SAFETY: set by `install_panic_hook` in a worker, whose header mapping is never
+        // unmapped (nor in the execution processes forked from it) and is only accessed
+        // atomically.
+        let hdr = unsafe { &*(hdr as *const Header) };
+        hdr.error_msg.store(msg);
+        hdr.error.store(error_code::PANIC, Ordering::SeqCst);
+    }
+    std::process::abort();
 }
 
 /// The worker (or an execution process) died: the internal error its panic hook
