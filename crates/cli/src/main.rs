@@ -52,7 +52,8 @@ const EXIT_HELP: &str = "Exit status:
      written when no defect was found (the report is printed first)
   3  incomplete: stopped by --timeout, --max-context-switches or a signal (SIGINT,
      SIGTERM, SIGHUP) before any defect was found, or no defect for the values of
-     __VERIFIER_nondet_* explored when they leave some out (verdict incomplete)
+     __VERIFIER_nondet_* explored when they leave some out, or a finding of the
+     exploration that did not happen again when replayed (verdict incomplete)
 
 The program is compiled with $CC (default cc; may include arguments, e.g. CC=\"gcc -m64\")
 as a shared object with debug info and thread-sanitizer instrumentation (shared memory is \
@@ -772,8 +773,12 @@ fn report_for(
     let sites = l.prog.deadlock_sites();
     let mut fs = report::findings(&exec, max_steps, &|t| sites.get(t));
     if let Some(k) = key {
-        if let Some(i) = fs.iter().position(|f| &f.key() == k) {
-            fs = vec![fs.swap_remove(i)];
+        // The finding itself, else those of its kind (a message can differ in a detail);
+        // one of another kind only, or none, means that the replay did not show it again,
+        // which the caller reports.
+        match fs.iter().position(|f| &f.key() == k) {
+            Some(i) => fs = vec![fs.swap_remove(i)],
+            None => fs.retain(|f| f.kind == k.0),
         }
     }
     let trace = report::trace(&l.sym, &l.prog, &exec);
@@ -1045,17 +1050,39 @@ fn check(a: CheckArgs) -> Result<u8> {
         found.retain(|f| f.0 .0 != Kind::Timeout);
     }
     let mut defects = Vec::new();
+    let mut unreproduced = 0;
     l.prog.set_interruptible(false);
     for (key, schedule, kept, valuation) in &found {
         l.valuation.clone_from(valuation);
         let (_, mut r) = report_for(&mut l, schedule, Some(key), kept.as_ref())?;
+        if r.is_empty() {
+            // The exploration went on from an execution that ended differently than its
+            // replay: what it explored after it may be incomplete.
+            unreproduced += 1;
+            let w = format!(
+                "a {} seen during the exploration ({}) did not happen again when its execution was replayed: the \
+                 program depends on something unfold does not control (time, randomness, its environment), or \
+                 this is a bug of unfold; the exploration may have missed schedules",
+                key.0.name(),
+                key.2
+            );
+            if !a.json {
+                eprintln!("unfold: warning: {w}");
+            }
+            l.warnings.push(w);
+        }
         defects.append(&mut r);
     }
     // Values of nondeterministic draws left out of the search (`nondet`).
     let nondet_partial = enumeration.partial_reason();
     let verdict = if !defects.is_empty() {
         "defect"
-    } else if timed_out || interrupted || a.max_context_switches.is_some() || nondet_partial.is_some() {
+    } else if timed_out
+        || interrupted
+        || a.max_context_switches.is_some()
+        || nondet_partial.is_some()
+        || unreproduced > 0
+    {
         // A bounded search proves nothing beyond its bound.
         "incomplete"
     } else {
@@ -1133,6 +1160,10 @@ fn check(a: CheckArgs) -> Result<u8> {
                 "incomplete" if !timed_out && !interrupted && nondet_partial.is_some() => format!(
                     "INCOMPLETE (no defect for the nondeterministic values explored: {})",
                     nondet_partial.as_deref().unwrap_or_default()
+                ),
+                "incomplete" if !timed_out && !interrupted && unreproduced > 0 => format!(
+                    "INCOMPLETE ({unreproduced} finding(s) of the exploration did not happen again on replay: see the \
+                     warnings)"
                 ),
                 "incomplete" => format!("INCOMPLETE ({stopped_by}; no defect found so far)"),
                 _ => "OK (no defect in any execution)".into(),

@@ -5,7 +5,7 @@
 //! must happen:
 //!
 //! - `// expect: verdict=ok`, `// expect: verdict=defect kind=K`: the verdict and a
-//!   defect of kind K;
+//!   defect of kind K; `// expect: verdict=incomplete`;
 //! - `// expect: refused=TEXT`: refused before running, the message naming TEXT;
 //! - `// expect: limit=TEXT`: stopped at a limit of the checker (`error_kind` `limit`),
 //!   the message naming TEXT;
@@ -105,6 +105,7 @@ fn every_adversarial_program_gets_its_expected_verdict_and_leaves_nothing_behind
                 let status = match verdict {
                     "ok" => 0,
                     "defect" => 1,
+                    "incomplete" => 3,
                     v => panic!("{name}: unknown verdict {v}"),
                 };
                 j["verdict"] == verdict && code == Some(status) && kind.is_none_or(|k| kinds.contains(&k))
@@ -139,6 +140,24 @@ fn stable(mut j: Value) -> Value {
         assert!(o.remove(k).is_some(), "the report has {k}");
     }
     j
+}
+
+/// A finding of the exploration that its replay does not show again is named in a
+/// warning, and the verdict is incomplete, in both isolation modes: the exploration went
+/// on from an execution that may not have been what the program does under its schedule.
+#[test]
+fn a_finding_the_replay_does_not_show_again_is_a_warning_and_an_incomplete_verdict() {
+    let prog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/adversarial/crash_not_replayed.c");
+    for isolation in ["auto", "fork"] {
+        let (out, j, _work) = check(&prog, &["--isolation".to_string(), isolation.to_string()]);
+        assert_eq!(j["verdict"], "incomplete", "{isolation}: {j}");
+        assert_eq!(out.status.code(), Some(3), "{isolation}: {j}");
+        assert_eq!(j["defects"].as_array().map(Vec::len), Some(0), "{isolation}: {j}");
+        let warned = j["warnings"].as_array().is_some_and(|w| {
+            w.iter().filter_map(Value::as_str).any(|w| w.contains("crash") && w.contains("did not happen again"))
+        });
+        assert!(warned, "{isolation}: {j}");
+    }
 }
 
 #[test]
@@ -362,8 +381,9 @@ fn a_worker_spawned_after_a_crash_runs_the_next_request() {
 
 /// A checker bug in the worker — a panic, here injected in a build with debug
 /// assertions into every shim (`UNFOLD_FAULT=shim-panic`) or into the worker's own code
-/// before each run (`worker-panic`) — reaches the user as an internal error with the
-/// panic's message, in both isolation modes, not as the program dying of SIGABRT (the
+/// before each run (`worker-panic`), or an unwind no panic hook sees in a shim
+/// (`shim-unwind`: a suspended coroutine dropped instead of discarded, as the run ahead
+/// once did) — reaches the user as an internal error with the panic's message, in both isolation modes, not as the program dying of SIGABRT (the
 /// worker's stderr, where the message went, is the program's and is discarded), and a
 /// panic outside a shim does not unwind into the forked copy of the checker.
 #[cfg(debug_assertions)]
@@ -372,6 +392,8 @@ fn a_panic_in_the_worker_is_an_internal_error_not_a_crash_of_the_program() {
     let prog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/c/heap_mutex.c");
     for (isolation, fault) in
         [("persistent", "shim-panic"), ("fork", "shim-panic"), ("persistent", "worker-panic"), ("fork", "worker-panic")]
+            .into_iter()
+            .chain([("persistent", "shim-unwind"), ("fork", "shim-unwind")])
     {
         let tmp = tempfile::tempdir().expect("temp dir");
         let out = Command::new(env!("CARGO_BIN_EXE_unfold"))
@@ -385,7 +407,11 @@ fn a_panic_in_the_worker_is_an_internal_error_not_a_crash_of_the_program() {
         assert_eq!(j["verdict"], "error", "{isolation} {fault}: {j}");
         assert_eq!(j["error_kind"], "internal", "{isolation} {fault}: {j}");
         let msg = j["message"].as_str().expect("a message");
-        assert!(msg.contains("the worker panicked") && msg.contains(fault), "{isolation} {fault}: {msg}");
+        let expected = match fault {
+            "shim-unwind" => msg.contains("a program thread was unwound inside a C shim"),
+            _ => msg.contains("the worker panicked") && msg.contains(fault),
+        };
+        assert!(expected, "{isolation} {fault}: {msg}");
         assert_ne!(out.status.code(), Some(1), "{isolation} {fault}: an error, not a defect");
         let left: Vec<_> = std::fs::read_dir(tmp.path()).expect("read TMPDIR").collect();
         assert!(left.is_empty(), "{isolation} {fault}: files left in TMPDIR: {left:?}");
