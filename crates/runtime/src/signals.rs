@@ -117,7 +117,7 @@ pub(crate) fn set_program_range(range: (u64, u64)) {
     PROGRAM[1].store(range.1 as usize, Ordering::Relaxed);
 }
 
-extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
+extern "C" fn on_crash(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
     let p = CRASH_PC.load(Ordering::Relaxed) as *const Header;
     if p.is_null() {
         return;
@@ -198,7 +198,17 @@ extern "C" fn on_crash(_sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void
     #[cfg(not(target_arch = "x86_64"))]
     let _ = ctx;
     // SA_RESETHAND restored the default action: returning re-executes the faulting
-    // instruction and the process dies with the original signal.
+    // instruction and the process dies with the original signal. A signal the program
+    // sent itself (`raise(SIGSEGV)`, `kill`: a code of SI_USER or below) has no faulting
+    // instruction to re-execute: returning would let the program go on, so it is sent
+    // again, to the default action (SA_NODEFER: delivered at once).
+    // SAFETY: reading si_code of the siginfo_t the kernel passed; raise is
+    // async-signal-safe.
+    unsafe {
+        if info.is_null() || (*info).si_code <= 0 {
+            libc::raise(sig);
+        }
+    }
 }
 
 /// Worker side: install the crash handler on an alternate stack (a coroutine stack
