@@ -383,9 +383,10 @@ fn a_worker_spawned_after_a_crash_runs_the_next_request() {
 /// assertions into every shim (`UNFOLD_FAULT=shim-panic`) or into the worker's own code
 /// before each run (`worker-panic`), or an unwind no panic hook sees in a shim
 /// (`shim-unwind`: a suspended coroutine dropped instead of discarded, as the run ahead
-/// once did) — reaches the user as an internal error with the panic's message, in both isolation modes, not as the program dying of SIGABRT (the
-/// worker's stderr, where the message went, is the program's and is discarded), and a
-/// panic outside a shim does not unwind into the forked copy of the checker.
+/// once did) — reaches the user as an internal error with the panic's message, in both
+/// isolation modes, not as the program dying of SIGABRT (the worker's stderr, where the
+/// message went, is the program's and is discarded), and a panic outside a shim does
+/// not unwind into the forked copy of the checker.
 #[cfg(debug_assertions)]
 #[test]
 fn a_panic_in_the_worker_is_an_internal_error_not_a_crash_of_the_program() {

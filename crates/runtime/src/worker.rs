@@ -831,8 +831,8 @@ impl WorkerCtx<'_> {
                 None
             };
             if let Some(lim) = followed {
-                // The run's threads are discarded where they stand before a checkpoint
-                // is put back in their place.
+                // The paused run ends here, as every begun run does (`Executor::end`);
+                // the restore below, or a new start, would discard its threads anyway.
                 self.exec.end();
                 bound = lim as usize;
                 pause = bound;
