@@ -1032,6 +1032,8 @@ fn check(a: CheckArgs) -> Result<u8> {
     };
     // QPOR: the most events its unfolding `U` held at once (the memory that matters).
     let events_peak = qpor.then_some(stats.events_peak);
+    // Optimal-DPOR: the most wakeup-tree nodes held at once (its memory beyond the stack).
+    let wakeup_peak = matches!(alg, Algorithm::OptimalDpor).then_some(stats.wakeup_peak);
     // A --dot file that cannot be written must not throw the finished report away: the
     // error is reported after it.
     let mut dot_note = None;
@@ -1104,6 +1106,7 @@ fn check(a: CheckArgs) -> Result<u8> {
             "ssb": stats.ssb,
             "events": events,
             "events_peak": events_peak,
+            "wakeup_peak": wakeup_peak,
             "steps": stats.steps,
             "elapsed_s": elapsed,
             "peak_rss_bytes": peak,
@@ -1201,6 +1204,9 @@ fn check(a: CheckArgs) -> Result<u8> {
         }
         if let Some(n) = events_peak {
             let _ = writeln!(out, "  events held at most:    {n}");
+        }
+        if let Some(n) = wakeup_peak {
+            let _ = writeln!(out, "  wakeup-tree nodes, max: {n}");
         }
         let _ = writeln!(out, "  visible steps:          {}", stats.steps);
         let _ = writeln!(out, "  elapsed:                {elapsed:.3} s");

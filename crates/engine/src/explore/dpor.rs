@@ -637,10 +637,17 @@ impl VSeq {
 /// and taking `subtree(wut(E), p)` (Alg. 2 line 18) costs nothing. Children are ordered
 /// by insertion (`≺`). Nodes are typed indices into one arena with first-child /
 /// next-sibling links; removed subtrees go to a free list.
+///
+/// The trees hold the exploration's pending work, which on some programs grows with
+/// the run (the shallow nodes' trees fill as races deep in later executions insert
+/// sequences there: millions of nodes on a run of 10^7 executions). A node is therefore
+/// 16 bytes: its step, a 32-byte `(thread, action)`, is stored once in [`StepTable`]
+/// and named by index.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WakeupForest {
     nodes: Vec<WNode>,
     free: Vec<u32>,
+    steps: StepTable,
     // Scratch of `insert` and `remove_first_child`, kept between calls (insert runs once
     // per race: two allocations per race before).
     removed: Vec<u32>,
@@ -652,11 +659,47 @@ pub(crate) const NIL: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
 struct WNode {
-    thread: ThreadId,
-    action: Action,
+    /// The step, an index into the forest's [`StepTable`].
+    step: u32,
     first: u32,
     last: u32,
     next: u32,
+}
+
+/// The distinct steps `(thread, pending action)` the nodes of a [`WakeupForest`] stand
+/// for, each stored once. Steps no live node names any more are dropped when the table
+/// has doubled since the last collection, so that it stays proportional to the live
+/// nodes however long the run.
+#[derive(Clone, Debug, Default)]
+struct StepTable {
+    steps: Vec<(ThreadId, Action)>,
+    index: HashMap<(ThreadId, Action), u32>,
+    /// Collect when the table reaches this many steps.
+    collect_at: usize,
+}
+
+impl StepTable {
+    const MIN_COLLECT: usize = 4096;
+
+    fn clear(&mut self) {
+        self.steps.clear();
+        self.index.clear();
+        self.collect_at = Self::MIN_COLLECT;
+    }
+
+    fn get(&self, id: u32) -> (ThreadId, Action) {
+        self.steps[id as usize]
+    }
+
+    /// The index of `step`, added if new.
+    fn intern(&mut self, step: (ThreadId, Action)) -> u32 {
+        let next = self.steps.len() as u32;
+        let id = *self.index.entry(step).or_insert(next);
+        if id == next {
+            self.steps.push(step);
+        }
+        id
+    }
 }
 
 impl WakeupForest {
@@ -666,7 +709,10 @@ impl WakeupForest {
     }
 
     fn alloc(&mut self, thread: ThreadId, action: Action) -> u32 {
-        let n = WNode { thread, action, first: NIL, last: NIL, next: NIL };
+        if self.steps.steps.len() >= self.steps.collect_at.max(StepTable::MIN_COLLECT) {
+            self.collect_steps();
+        }
+        let n = WNode { step: self.steps.intern((thread, action)), first: NIL, last: NIL, next: NIL };
         if let Some(id) = self.free.pop() {
             self.nodes[id as usize] = n;
             id
@@ -676,10 +722,35 @@ impl WakeupForest {
         }
     }
 
+    /// Drop the steps no live node names, renumbering the others (node indices do not
+    /// change). Linear in the arena and the table; runs when the table has doubled, so
+    /// its cost per added step is constant.
+    fn collect_steps(&mut self) {
+        let mut is_free = vec![false; self.nodes.len()];
+        for &f in &self.free {
+            is_free[f as usize] = true;
+        }
+        let mut renumber = vec![NIL; self.steps.steps.len()];
+        let old = std::mem::take(&mut self.steps.steps);
+        self.steps.index.clear();
+        for (n, free) in self.nodes.iter_mut().zip(is_free) {
+            if free {
+                continue;
+            }
+            let s = n.step as usize;
+            if renumber[s] == NIL {
+                renumber[s] = self.steps.intern(old[s]);
+            }
+            n.step = renumber[s];
+        }
+        self.steps.collect_at = (2 * self.steps.steps.len()).max(StepTable::MIN_COLLECT);
+    }
+
     /// A fresh root (the empty sequence after the initial state).
     pub fn new_root(&mut self) -> u32 {
         self.nodes.clear();
         self.free.clear();
+        self.steps.clear();
         self.alloc(ThreadId::MAIN, Action::ExitProcess)
     }
 
@@ -710,7 +781,7 @@ impl WakeupForest {
 
     /// The step a node stands for.
     pub fn step(&self, n: u32) -> (ThreadId, Action) {
-        (self.nodes[n as usize].thread, self.nodes[n as usize].action)
+        self.steps.get(self.nodes[n as usize].step)
     }
 
     /// Remove the first child of `n` with its subtree (Alg. 2 line 20).
@@ -775,9 +846,10 @@ impl WakeupForest {
             let mut chosen = NIL;
             while c != NIL {
                 let cn = self.nodes[c as usize];
-                if let Some(x) = v.first_of(cn.thread, removed) {
+                let (thread, action) = self.steps.get(cn.step);
+                if let Some(x) = v.first_of(thread, removed) {
                     if v.initial_after(x, removed) {
-                        removed[cn.thread.index()] += 1;
+                        removed[thread.index()] += 1;
                         consumed[x] = true;
                         left -= 1;
                         chosen = c;
@@ -787,7 +859,7 @@ impl WakeupForest {
                     .evs
                     .iter()
                     .enumerate()
-                    .any(|(x, &(t, b))| !consumed[x] && causes(mode, cn.thread, cn.action, t, b))
+                    .any(|(x, &(t, b))| !consumed[x] && causes(mode, thread, action, t, b))
                 {
                     chosen = c;
                     break;
@@ -1360,6 +1432,26 @@ mod tests {
         assert!(v.is_weak_initial(mode, Q, Action::Read(Y, Bytes::ALL)) && !v.is_initial(Q));
         // a thread about to write x is not.
         assert!(!v.is_weak_initial(mode, ThreadId(4), Action::Write(X, Bytes::ALL)));
+    }
+
+    #[test]
+    fn the_step_table_keeps_only_the_steps_of_live_nodes() {
+        // A long run adds and removes many distinct steps (here: writes of ever new
+        // objects); the table must stay proportional to the live nodes, and the live
+        // nodes must keep their steps through the renumbering.
+        let mut f = WakeupForest::default();
+        let root = f.new_root();
+        let keep = f.add_child(root, P, Action::Lock(ObjId(7)));
+        for i in 0..50_000u64 {
+            let c = f.add_child(keep, Q, Action::Write(ObjId(1000 + i), Bytes::ALL));
+            f.add_child(c, P, Action::Read(ObjId(1000 + i), Bytes::ALL));
+            assert_eq!(f.step(c), (Q, Action::Write(ObjId(1000 + i), Bytes::ALL)));
+            f.remove_first_child(keep);
+        }
+        assert_eq!(f.live(), 2);
+        assert!(f.steps.steps.len() <= 2 * StepTable::MIN_COLLECT, "{} steps kept", f.steps.steps.len());
+        assert_eq!(f.step(keep), (P, Action::Lock(ObjId(7))));
+        assert_eq!(f.step(root), (ThreadId::MAIN, Action::ExitProcess));
     }
 
     #[test]
