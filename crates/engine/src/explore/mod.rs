@@ -20,13 +20,17 @@
 //! [`ExploreConfig::check_distinct`] (a diagnostic the tests turn on) the session keeps
 //! the set of trace keys it has seen (16 bytes per distinct trace) and counts repeats as
 //! [`Stats::redundant`]; the property tests assert 0 on random programs for every
-//! reducing explorer. The exhaustive `dfs` runs every interleaving, so it always keeps
-//! the set (it is for small programs; its executions grow far faster than its traces).
+//! reducing explorer. The exhaustive `dfs` runs every interleaving of each trace, and
+//! counts the one in lexicographic normal form
+//! ([`crate::trace::is_lexicographic_normal_form`]): also without memory. With a
+//! context-switch bound it may miss a trace's normal form, so it keeps the set then
+//! (a bounded search is a diagnostic of its own); with `check_distinct` it keeps both,
+//! and debug builds assert that the counts agree at the end of a complete search.
 
 use crate::action::{Action, Independence};
 use crate::ids::ThreadId;
 use crate::program::{End, Execution, Program, ProgramError, RunRequest, Step};
-use crate::trace::{trace_key, TraceKey};
+use crate::trace::{is_lexicographic_normal_form, trace_key, TraceKey};
 use rustc_hash::FxHashSet as HashSet;
 use std::time::{Duration, Instant};
 
@@ -164,8 +168,9 @@ pub struct Stats {
     /// Maximal executions explored whose trace had been explored before; counted only
     /// when [`Stats::distinct_checked`] (otherwise 0).
     pub redundant: u64,
-    /// Whether distinctness was checked with a set of trace keys (see
-    /// [`ExploreConfig::check_distinct`]).
+    /// Whether distinctness was checked: with a set of trace keys (see
+    /// [`ExploreConfig::check_distinct`]) or, by dfs, with normal forms (module
+    /// documentation).
     pub distinct_checked: bool,
     /// Sleep-set-blocked executions.
     pub ssb: u64,
@@ -353,8 +358,13 @@ pub struct Session<'p> {
     pub config: ExploreConfig,
     /// Statistics so far; explorers add their own figures.
     pub stats: Stats,
-    // invariant: Some iff distinctness is checked (config.check_distinct or dfs).
+    // invariant: Some iff distinctness is checked with a set (config.check_distinct, or
+    // dfs with a context-switch bound).
     seen: Option<HashSet<TraceKey>>,
+    // Unbounded dfs: a trace is counted at its lexicographic normal form; how many
+    // executions were in normal form.
+    normal_forms: bool,
+    normal_count: u64,
     stop: bool,
     started: Instant,
 }
@@ -368,13 +378,17 @@ impl std::fmt::Debug for Session<'_> {
 impl<'p> Session<'p> {
     /// A session over `program`, reporting to `observer`.
     pub fn new(program: &'p mut dyn Program, observer: &'p mut dyn Observer, config: ExploreConfig) -> Self {
-        let check = config.check_distinct || config.algorithm == Algorithm::Dfs;
+        let dfs = config.algorithm == Algorithm::Dfs;
+        let set = config.check_distinct || (dfs && config.max_preemptions.is_some());
+        let normal_forms = dfs && config.max_preemptions.is_none();
         Session {
             program,
             observer,
             config,
-            stats: Stats { distinct_checked: check, ..Stats::default() },
-            seen: check.then(HashSet::default),
+            stats: Stats { distinct_checked: set || normal_forms, ..Stats::default() },
+            seen: set.then(HashSet::default),
+            normal_forms,
+            normal_count: 0,
             stop: false,
             started: Instant::now(),
         }
@@ -476,9 +490,12 @@ impl<'p> Session<'p> {
                 if matches!(out.end, End::Deadlock { .. }) {
                     self.stats.deadlocks += 1;
                 }
+                let mode = self.config.independence;
+                let normal = self.normal_forms && is_lexicographic_normal_form(&out.steps, mode);
+                self.normal_count += u64::from(normal);
                 let new = match self.seen.as_mut() {
-                    Some(seen) => seen.insert(trace_key(&out.steps, self.config.independence)),
-                    None => true,
+                    Some(seen) => seen.insert(trace_key(&out.steps, mode)),
+                    None => normal || !self.normal_forms,
                 };
                 if new {
                     self.stats.maximal_configurations += 1;
@@ -507,6 +524,17 @@ impl<'p> Session<'p> {
     pub fn finish(mut self) -> Stats {
         self.stats.elapsed = self.started.elapsed();
         self.stats.stopped_early = self.stop;
+        // A set kept beside the normal forms (dfs with check_distinct) saw each trace once
+        // in a complete search: the counts agree, or one of them is wrong.
+        debug_assert!(
+            self.stop
+                || !self.normal_forms
+                || self.seen.is_none()
+                || self.normal_count == self.stats.maximal_configurations,
+            "checker bug: {} executions in lexicographic normal form, {} distinct traces",
+            self.normal_count,
+            self.stats.maximal_configurations
+        );
         self.stats
     }
 }
