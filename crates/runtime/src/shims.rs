@@ -40,7 +40,8 @@ pub(crate) fn guard<R>(f: impl FnOnce() -> R) -> R {
 /// every shim unwind without a panic (as a suspended coroutine's drop does),
 /// `worker-panic` the worker's code outside the program. The tests check that such a
 /// bug reaches the user as an internal error with its message, not as a crash of the
-/// program.
+/// program. `ahead-jitter` is no bug but random delays where the run ahead and the
+/// explorer meet (`worker::jitter`), for the stress test of that protocol.
 pub(crate) fn fault_injected(which: &str) -> bool {
     static FAULT: std::sync::OnceLock<Option<std::ffi::OsString>> = std::sync::OnceLock::new();
     FAULT.get_or_init(|| std::env::var_os("UNFOLD_FAULT")).as_ref().is_some_and(|v| v == which)

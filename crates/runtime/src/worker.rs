@@ -805,6 +805,7 @@ impl WorkerCtx<'_> {
                 // Before each step: has the request come, or is the next branch point
                 // known to be here (`Header::ahead_limit`)?
                 let paused = self.exec.advance(&mut sched, &mut state, &mut sink, |i| {
+                    jitter(8);
                     hdr.req_seq.load(Ordering::Acquire) != seen
                         || i as u64 >= hdr.ahead_limit.load(Ordering::Relaxed)
                         || i >= pause
@@ -822,6 +823,7 @@ impl WorkerCtx<'_> {
             // threads still standing: a crash of the worker, seen in CI).
             let below = || {
                 let lim = hdr.ahead_limit.load(Ordering::Relaxed);
+                jitter(2);
                 (lim < depth as u64 && self.checkpoints.iter().any(|c| (c.depth as u64) <= lim)).then_some(lim)
             };
             let followed = if going && depth > 0 && sched.steps() == depth {
@@ -834,6 +836,7 @@ impl WorkerCtx<'_> {
                 // The paused run ends here, as every begun run does (`Executor::end`);
                 // the restore below, or a new start, would discard its threads anyway.
                 self.exec.end();
+                jitter(1);
                 bound = lim as usize;
                 pause = bound;
                 tr = Instant::now();
@@ -1606,6 +1609,36 @@ impl Drop for CProgram {
     }
 }
 
+/// Under `UNFOLD_FAULT=ahead-jitter` (builds with debug assertions only), one call in
+/// `one_in` waits a random moment (a yield, or a sleep of up to 200 µs): placed where the
+/// worker's run ahead and the explorer meet (`Header::ahead_limit`), it widens the windows
+/// in which one side acts between two reads of the other, so that a stress test meets the
+/// interleavings a loaded machine makes rarely (the race of round 18 needed ~356 runs
+/// beside three busy loops).
+fn jitter(one_in: u64) {
+    if !cfg!(debug_assertions) || !crate::shims::fault_injected("ahead-jitter") {
+        return;
+    }
+    use std::cell::Cell;
+    thread_local!(static RNG: Cell<u64> = Cell::new(0x9e37_79b9_7f4a_7c15 ^ u64::from(std::process::id())));
+    let r = RNG.with(|c| {
+        // xorshift64*
+        let mut x = c.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        c.set(x);
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    });
+    if r % one_in != 0 {
+        return;
+    }
+    match (r >> 32) % 4 {
+        0 => std::thread::yield_now(),
+        n => std::thread::sleep(std::time::Duration::from_micros((r >> 40) % (70 * n))),
+    }
+}
+
 impl Program for CProgram {
     fn run(&mut self, req: &RunRequest<'_>, out: &mut Execution) -> Result<(), ProgramError> {
         self.run_streaming(req, out, &mut |_| {})
@@ -1615,6 +1648,7 @@ impl Program for CProgram {
     fn next_branch_at_most(&mut self, steps: usize) {
         if self.worker.is_some() {
             let h = self.hdr.one();
+            jitter(2);
             h.ahead_limit.store(steps as u64, Ordering::Relaxed);
             h.ahead_bounded.store(1, Ordering::Relaxed);
         }
