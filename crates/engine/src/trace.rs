@@ -127,8 +127,9 @@ pub fn trace_key(steps: &[Step], mode: Independence) -> TraceKey {
 /// after its creation and before its join, and the end of the process after
 /// everything (it is enabled only when no other thread is). Those orders change no
 /// trace, only which swaps a real execution can make: a word they forbid is never run.
-/// (The creation order is never decisive while thread indices follow creation, as both
-/// frontends number them; it is kept so that the function does not rely on that.)
+/// (The creation order matters when a thread created later has a lower index: the
+/// frontends name a thread by its creator and rank among the creator's children, so a
+/// grandchild may be created after a higher-numbered child of main.)
 ///
 /// Cost: linear in the steps times the longest run of steps independent of one.
 pub fn is_lexicographic_normal_form(steps: &[Step], mode: Independence) -> bool {
@@ -224,6 +225,20 @@ mod tests {
         assert_ne!(normal[0].0, normal[1].0);
         let picks: Vec<&Vec<u16>> = normal.iter().map(|(_, p)| p).collect();
         assert!(picks.contains(&&vec![1, 1, 2, 2]) && picks.contains(&&vec![1, 2, 2, 1]), "{picks:?}");
+        // A thread cannot move before its creation: thread 1, created by thread 3 after
+        // thread 2 ran, is in normal form after them ([0,0,2,3,1] is the least order).
+        let (x, y) = (ObjId(4), ObjId(5));
+        let late = [
+            st(0, Action::Create(ThreadId(3))),
+            st(0, Action::Create(ThreadId(2))),
+            st(2, Action::Write(y, Bytes::ALL)),
+            st(3, Action::Create(ThreadId(1))),
+            st(1, Action::Write(x, Bytes::ALL)),
+        ];
+        assert!(is_lexicographic_normal_form(&late, mode));
+        let mut swapped = late;
+        swapped.swap(2, 3);
+        assert!(!is_lexicographic_normal_form(&swapped, mode));
         // The end of the process never moves: main's exit after a thread's step is normal.
         let end = [st(0, Action::Create(ThreadId(1))), st(1, Action::Exit), st(0, Action::ExitProcess)];
         assert!(is_lexicographic_normal_form(&end, mode));
