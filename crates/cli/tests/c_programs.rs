@@ -943,11 +943,15 @@ fn the_default_hands_over_when_the_unfolding_outgrows_its_budget() {
     assert!(why.contains("--event-budget 200") && why.contains("executions"), "{small}");
     assert_eq!(small["executions"], 384, "{small}");
     assert_eq!(small["maximal_configurations"], 384, "{small}");
+    // Optimal-DPOR's pending work is reported, QPOR's is not (its unfolding is).
+    assert!(small["wakeup_peak"].as_u64().is_some_and(|p| p > 0), "{small}");
+    assert!(small["events_peak"].is_null(), "{small}");
     // Named, QPOR keeps going past the same budget (and its unfolding did outgrow it).
     let named = run(&["check", "mpat_nested.c", "-D", "K=4", "--json", "--event-budget", "200", "--algorithm", "qpor"]);
     assert_eq!(named["algorithm"], "qpor", "{named}");
     assert!(named.get("algorithm_choice").is_none(), "{named}");
     assert!(named["events_peak"].as_u64().is_some_and(|p| p > 200), "{named}");
+    assert!(named["wakeup_peak"].is_null(), "{named}");
     assert_eq!(named["maximal_configurations"], 384, "{named}");
     // Within the default budget the default stays QPOR.
     let default = run(&["check", "mpat_nested.c", "-D", "K=4", "--json"]);

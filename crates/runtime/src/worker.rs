@@ -1630,7 +1630,7 @@ fn jitter(one_in: u64) {
         c.set(x);
         x.wrapping_mul(0x2545_f491_4f6c_dd1d)
     });
-    if r % one_in != 0 {
+    if !r.is_multiple_of(one_in) {
         return;
     }
     match (r >> 32) % 4 {
