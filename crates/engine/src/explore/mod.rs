@@ -304,9 +304,11 @@ pub enum Control {
 
 /// Sees every execution an explorer runs (reports, progress, defect collection).
 pub trait Observer {
-    /// Called once per execution. `new_trace` is true for a maximal execution whose
-    /// Mazurkiewicz trace had not been explored before (without the distinctness check:
-    /// for every maximal execution).
+    /// Called once per execution. `new_trace` is true for a maximal execution that
+    /// counts as a Mazurkiewicz trace: one whose trace had not been explored before
+    /// (with [`ExploreConfig::check_distinct`]), one in lexicographic normal form
+    /// (`dfs` without it: its trace may have been explored already, and each trace has
+    /// exactly one such execution), else every maximal execution.
     fn execution(&mut self, exec: &Execution, new_trace: bool, stats: &Stats) -> Control;
 }
 
