@@ -641,7 +641,7 @@ impl VSeq {
 /// The trees hold the exploration's pending work, which on some programs grows with
 /// the run (the shallow nodes' trees fill as races deep in later executions insert
 /// sequences there: 1.35 million nodes on mpat_nested K=8). A node is therefore 12
-/// bytes: its step, a 32-byte `(thread, action)`, is stored once in [`StepTable`] and
+/// bytes: its step `(thread, action)` (40 bytes) is stored once in [`StepTable`] and
 /// named by index, and no last-child link is kept.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WakeupForest {
