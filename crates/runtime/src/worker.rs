@@ -1610,7 +1610,7 @@ impl Drop for CProgram {
 }
 
 /// Under `UNFOLD_FAULT=ahead-jitter` (builds with debug assertions only), one call in
-/// `one_in` waits a random moment (a yield, or a sleep of up to 200 µs): placed where the
+/// `one_in` waits a random moment (a yield, or a sleep of under 210 µs): placed where the
 /// worker's run ahead and the explorer meet (`Header::ahead_limit`), it widens the windows
 /// in which one side acts between two reads of the other, so that a stress test meets the
 /// interleavings a loaded machine makes rarely (the race of round 18 needed ~356 runs
@@ -1619,17 +1619,10 @@ fn jitter(one_in: u64) {
     if !cfg!(debug_assertions) || !crate::shims::fault_injected("ahead-jitter") {
         return;
     }
-    use std::cell::Cell;
-    thread_local!(static RNG: Cell<u64> = Cell::new(0x9e37_79b9_7f4a_7c15 ^ u64::from(std::process::id())));
-    let r = RNG.with(|c| {
-        // xorshift64*
-        let mut x = c.get();
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        c.set(x);
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    });
+    use std::cell::RefCell;
+    use unfold_engine::model::random::Rng;
+    thread_local!(static RNG: RefCell<Rng> = RefCell::new(Rng::new(u64::from(std::process::id()))));
+    let r = RNG.with(|g| g.borrow_mut().next_u64());
     if !r.is_multiple_of(one_in) {
         return;
     }
