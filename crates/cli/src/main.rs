@@ -75,8 +75,9 @@ arguments, --max-steps, --stack-size, --heap-size, the values of nondeterministi
 --json prints exactly one JSON object on stdout, in every case: verdict (ok|defect|\
 incomplete|error), executions, maximal_configurations, ssb, events (QPOR: the events its \
 unfolding created; other explorers: the distinct events of the executions explored with \
---dot, else null: counting them costs memory per event), \
-steps, elapsed_s, peak_rss_bytes, algorithm, isolation, stopped_early (timeout or signal when \
+--dot, else null: counting them costs memory per event), events_peak and \
+unfolding_peak_bytes (QPOR: the most events and bytes its unfolding held; else null), \
+wakeup_peak (optimal-dpor: the most wakeup-tree nodes held; else null), steps, elapsed_s, peak_rss_bytes, algorithm, isolation, stopped_early (timeout or signal when \
 --timeout or a signal cut the exploration short: an incomplete verdict, or with --keep-going a \
 defect list that may be partial; else null), defects: [{kind, message, thread, \
 location: {file, line} or null, replay, trace: [{thread, op, location}]}] (the full trace), \
@@ -84,7 +85,7 @@ kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, 
 use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, heap-buffer-overflow, livelock, bound, timeout; \
 dot_error if --dot failed; warnings if any; nondet {valuations, values, complete, partial} when the \
 program drew nondeterministic values (each defect then lists its draws: nondet [{thread, call, type, \
-value, location}]); algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object or access disjoint bytes of one memory word, or qpor's unfolding outgrew --event-budget); memory_choice when a program written for SV-COMP is checked under --memory sc by default. On an error: {verdict: error, error_kind (usage, input, compile, \
+value, location}]); algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object or access disjoint bytes of one memory word, or qpor's unfolding outgrew --unfolding-budget); memory_choice when a program written for SV-COMP is checked under --memory sc by default. On an error: {verdict: error, error_kind (usage, input, compile, \
 refused, limit, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";
 
@@ -251,11 +252,18 @@ impl BuildArgs {
     }
 }
 
-/// `--event-budget`'s default: 240 000 events of QPOR's unfolding, about 53 MiB; with
-/// the checker's own 7 MiB, a peak RSS under 64 MB. The largest peak on the issue-11
-/// families that finish within a minute is 225 330 events (mpat_nested K=6, which stays
-/// with QPOR); K=7 would reach 3.2 million (750 MiB).
-const DEFAULT_EVENT_BUDGET: u64 = 240_000;
+/// `--unfolding-budget`'s default: QPOR's unfolding may hold 44 MiB
+/// ([`unfold_engine::Unfolding::heap_bytes`]). The peak RSS of the parent was 10–11 MiB
+/// above the budget on mpat_nested K=8 (58.4 MiB with 48M, 50.9 with 40M): the
+/// checker's own 7 MiB and what the count leaves out (allocator slack, the
+/// explorer's configuration). 44M keeps the peak near 55 MiB, under 64 MB.
+const DEFAULT_UNFOLDING_BUDGET: &str = "44M";
+
+fn parse_budget(s: &str) -> std::result::Result<u64, String> {
+    unfold_runtime::mem::parse_size(s)
+        .map(|v| v as u64)
+        .ok_or_else(|| format!("`{s}`: expected a size (e.g. 48M, 512K, 2G)"))
+}
 
 #[derive(Args, Debug)]
 struct CheckArgs {
@@ -265,7 +273,7 @@ struct CheckArgs {
     /// Default: qpor, switching to optimal-dpor when two threads read one object (qpor
     /// orders reads, optimal-dpor lets them commute; the report notes it) and, with a
     /// warning, on a program qpor does not support (spin-waits on several locations), and
-    /// when qpor's unfolding outgrows --event-budget; an algorithm named here is never
+    /// when qpor's unfolding outgrows --unfolding-budget; an algorithm named here is never
     /// switched.
     #[arg(long, value_name = "NAME", help_heading = "Exploration")]
     algorithm: Option<String>,
@@ -298,11 +306,12 @@ struct CheckArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = "Limits")]
     timeout: Option<f64>,
     /// The default algorithm hands over to optimal-dpor (starting again; the report says
-    /// why) once qpor's unfolding holds more than N events, about 230 bytes each: on some
-    /// programs (nested locking) it grows with the run, where optimal-dpor's memory does
-    /// not. An algorithm named with --algorithm is never switched.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_EVENT_BUDGET, help_heading = "Limits")]
-    event_budget: u64,
+    /// why) once qpor's unfolding holds more than SIZE bytes (counted from its events
+    /// and tables, the same on every machine): on some programs (nested locking) it
+    /// grows with the run, where optimal-dpor's memory does not. An algorithm named with
+    /// --algorithm is never switched.
+    #[arg(long, value_name = "SIZE", default_value = DEFAULT_UNFOLDING_BUDGET, value_parser = parse_budget, help_heading = "Limits")]
+    unfolding_budget: u64,
     /// Print one JSON object on stdout instead of the human report.
     #[arg(long, help_heading = "Output")]
     json: bool,
@@ -652,8 +661,9 @@ enum CommuteWhy {
 enum Handover {
     /// Two threads' operations commute for optimal-DPOR only (`commuting_pair`).
     Commuting(Commuting),
-    /// QPOR's unfolding held more events than `--event-budget` after that many executions.
-    Outgrown { executions: u64, events: u64, budget: u64 },
+    /// QPOR's unfolding held more bytes than `--unfolding-budget` after that many
+    /// executions.
+    Outgrown { executions: u64, events: u64, bytes: u64, budget: u64 },
 }
 
 /// The first [`Commuting`] pair of `exec`, if any.
@@ -860,11 +870,11 @@ fn check(a: CheckArgs) -> Result<u8> {
     let mut switched = Vec::new();
     // The default algorithm gives way to optimal-DPOR as soon as an execution shows two
     // threads' operations that commute for optimal-DPOR only (see `commuting_pair`) or QPOR's unfolding outgrows the
-    // event budget; an algorithm the user named never does.
+    // unfolding budget; an algorithm the user named never does.
     let chosen = a.algorithm.is_some() || a.k.is_some() || a.optimal;
     let watch = std::cell::Cell::new(!chosen && matches!(config.algorithm, Algorithm::Qpor { .. }));
     let handover = std::cell::Cell::new(None);
-    let budget = a.event_budget;
+    let budget = a.unfolding_budget;
     let mut unfolding = a.dot.is_some().then(dot::Unfolding::default);
     let sites = l.prog.deadlock_sites();
     l.prog.set_deadline(deadline);
@@ -909,9 +919,10 @@ fn check(a: CheckArgs) -> Result<u8> {
         }
         if watch.get() {
             let why = commuting_pair(exec).map(Handover::Commuting).or_else(|| {
-                (stats.events > budget).then_some(Handover::Outgrown {
+                (stats.unfolding_bytes > budget).then_some(Handover::Outgrown {
                     executions: stats.executions,
                     events: stats.events,
+                    bytes: stats.unfolding_bytes,
                     budget,
                 })
             });
@@ -982,12 +993,15 @@ fn check(a: CheckArgs) -> Result<u8> {
     let choice = chosen_because.map(|why| {
         let Commuting { first, step: s, why } = match why {
             Handover::Commuting(c) => c,
-            Handover::Outgrown { executions, events, budget } => {
+            Handover::Outgrown { executions, events, bytes, budget } => {
+                let mib = |b: u64| b as f64 / (1 << 20) as f64;
                 return format!(
                     "optimal-dpor chosen over qpor: after {executions} executions qpor's unfolding held {events} \
-                     events, more than --event-budget {budget}: qpor keeps the events its alternatives may need, which \
+                     events in {:.1} MiB, more than --unfolding-budget ({:.1} MiB): qpor keeps the events its alternatives may need, which \
                      on some programs (nested locking) grow with the run, and optimal-dpor's memory does not (the \
-                     exploration started again; name --algorithm to choose)"
+                     exploration started again; name --algorithm to choose)",
+                    mib(bytes),
+                    mib(budget)
                 )
             }
         };
@@ -1032,6 +1046,7 @@ fn check(a: CheckArgs) -> Result<u8> {
     };
     // QPOR: the most events its unfolding `U` held at once (the memory that matters).
     let events_peak = qpor.then_some(stats.events_peak);
+    let unfolding_peak = qpor.then_some(stats.unfolding_bytes_peak);
     // Optimal-DPOR: the most wakeup-tree nodes held at once (its memory beyond the stack).
     let wakeup_peak = matches!(alg, Algorithm::OptimalDpor).then_some(stats.wakeup_peak);
     // A --dot file that cannot be written must not throw the finished report away: the
@@ -1106,6 +1121,7 @@ fn check(a: CheckArgs) -> Result<u8> {
             "ssb": stats.ssb,
             "events": events,
             "events_peak": events_peak,
+            "unfolding_peak_bytes": unfolding_peak,
             "wakeup_peak": wakeup_peak,
             "steps": stats.steps,
             "elapsed_s": elapsed,
@@ -1202,8 +1218,8 @@ fn check(a: CheckArgs) -> Result<u8> {
                 )
             }
         }
-        if let Some(n) = events_peak {
-            let _ = writeln!(out, "  events held at most:    {n}");
+        if let (Some(n), Some(b)) = (events_peak, unfolding_peak) {
+            let _ = writeln!(out, "  events held at most:    {n} ({:.1} MiB)", b as f64 / (1 << 20) as f64);
         }
         if let Some(n) = wakeup_peak {
             let _ = writeln!(out, "  wakeup-tree nodes, max: {n}");

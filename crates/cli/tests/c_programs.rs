@@ -930,27 +930,29 @@ fn the_default_lets_reads_of_two_threads_commute() {
 }
 
 /// The default algorithm hands over to optimal-DPOR once QPOR's unfolding holds more
-/// events than `--event-budget`, starting again: the figures are the new exploration's
+/// bytes than `--unfolding-budget`, starting again: the figures are the new exploration's
 /// alone, and the report says why. A named algorithm is never switched.
 #[test]
 fn the_default_hands_over_when_the_unfolding_outgrows_its_budget() {
     let dir = corpus().join("../../bench").canonicalize().expect("bench/ exists");
     let run = |args: &[&str]| json_of(&dir, args);
     // mpat_nested: k! * 2^k maximal configurations (its header), 384 for k = 4.
-    let small = run(&["check", "mpat_nested.c", "-D", "K=4", "--json", "--event-budget", "200"]);
+    let small = run(&["check", "mpat_nested.c", "-D", "K=4", "--json", "--unfolding-budget", "64K"]);
     assert_eq!(small["algorithm"], "optimal-dpor", "{small}");
     let why = small["algorithm_choice"].as_str().unwrap_or_default();
-    assert!(why.contains("--event-budget 200") && why.contains("executions"), "{small}");
+    assert!(why.contains("--unfolding-budget (0.1 MiB)") && why.contains("executions"), "{small}");
     assert_eq!(small["executions"], 384, "{small}");
     assert_eq!(small["maximal_configurations"], 384, "{small}");
     // Optimal-DPOR's pending work is reported, QPOR's is not (its unfolding is).
     assert!(small["wakeup_peak"].as_u64().is_some_and(|p| p > 0), "{small}");
     assert!(small["events_peak"].is_null(), "{small}");
     // Named, QPOR keeps going past the same budget (and its unfolding did outgrow it).
-    let named = run(&["check", "mpat_nested.c", "-D", "K=4", "--json", "--event-budget", "200", "--algorithm", "qpor"]);
+    let named =
+        run(&["check", "mpat_nested.c", "-D", "K=4", "--json", "--unfolding-budget", "64K", "--algorithm", "qpor"]);
     assert_eq!(named["algorithm"], "qpor", "{named}");
     assert!(named.get("algorithm_choice").is_none(), "{named}");
-    assert!(named["events_peak"].as_u64().is_some_and(|p| p > 200), "{named}");
+    assert!(named["unfolding_peak_bytes"].as_u64().is_some_and(|p| p > 64 << 10), "{named}");
+    assert!(small["unfolding_peak_bytes"].is_null(), "{small}");
     assert!(named["wakeup_peak"].is_null(), "{named}");
     assert_eq!(named["maximal_configurations"], 384, "{named}");
     // Within the default budget the default stays QPOR.

@@ -59,6 +59,7 @@ use crate::objects::ObjState;
 use rustc_hash::{FxHashMap as HashMap, FxHasher};
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use thin_vec::ThinVec;
 
 /// The virtual root `⊥` of every thread and object tree: the event the paper adds to
 /// the unfolding to precede every event (QPOR §5.1). `tmax`/`lmax` map to it when the
@@ -347,6 +348,11 @@ impl<T: Clone + Eq + Hash> Interner<T> {
         self.ids.insert(v.clone(), i);
         i
     }
+
+    /// The bytes of its values: once in the vector, once in the map with its index.
+    fn bytes(&self) -> usize {
+        self.values.len() * (2 * std::mem::size_of::<T>() + 4)
+    }
 }
 
 /// Vectors of `Copy` values named by index, all in one pool: vector `i` is
@@ -407,6 +413,13 @@ impl<T: Copy> Slab<T> {
         self.free_ids.push(i);
     }
 
+    /// The bytes in use: the pool and the spans up to their lengths, the free lists.
+    fn bytes(&self) -> usize {
+        self.pool.len() * std::mem::size_of::<T>()
+            + self.spans.len() * 8
+            + (self.free_ids.len() + self.free_runs.iter().map(Vec::len).sum::<usize>()) * 4
+    }
+
     #[inline]
     fn get(&self, i: u32) -> &[T] {
         let (off, n) = self.spans[i as usize];
@@ -445,6 +458,11 @@ impl SkipPool {
             self.free.resize(n + 1, Vec::new());
         }
         self.free[n].push(off);
+    }
+
+    /// The bytes in use: the pool up to its length and the free lists.
+    fn bytes(&self) -> usize {
+        (self.pool.len() + self.free.iter().map(Vec::len).sum::<usize>()) * 4
     }
 }
 
@@ -546,22 +564,52 @@ fn key_run(c: &[Child], thread: ThreadId, key: (u32, EventId)) -> std::ops::Rang
 /// that a thread's run is a binary search away), each thread's run in two orders.
 #[derive(Clone, Debug, Default)]
 struct Kids {
+    // Thin vectors (length and capacity in the allocation, 8 bytes here, nothing
+    // allocated while empty): every slot has a `Kids`, and about half of the events
+    // are leaves of their object's tree. Two `Vec`s were 48 bytes a slot, 40% of what an
+    // event of mpat_nested K=8 costs.
     // invariant: sorted by thread, then by `Child::key` (depth, then thread
     // predecessor).
-    children: Vec<Child>,
+    children: ThinVec<Child>,
     // invariant: the same children, in the same runs of threads; within a thread,
     // sorted by `Unfolding::pred_order`: those whose thread predecessor is an operation
     // on an object first, by that object, then by the predecessor's position in the
     // object's tree in pre-order; the others last. The subtree of one node is then one
     // range (see [`Unfolding::preds_below`]).
-    by_pred: Vec<EventId>,
+    by_pred: ThinVec<EventId>,
 }
 
 /// Make room for one more element in `v`, growing it by half (most object-tree nodes
 /// have one or two children: the default doubling from 4 would waste most of it).
-fn grow<T>(v: &mut Vec<T>) {
+fn grow<T>(v: &mut ThinVec<T>) {
     if v.len() == v.capacity() {
         v.reserve_exact(1 + v.len() / 2);
+    }
+}
+
+/// The heap bytes of a list: its elements' room, its header (length and capacity) and
+/// the allocator's 8-byte chunk header; nothing when empty.
+fn list_bytes<T>(v: &ThinVec<T>) -> usize {
+    match v.capacity() {
+        0 => 0,
+        c => 24 + c * std::mem::size_of::<T>(),
+    }
+}
+
+impl Kids {
+    /// The heap bytes of both lists ([`list_bytes`]).
+    fn heap(&self) -> usize {
+        list_bytes(&self.children) + list_bytes(&self.by_pred)
+    }
+}
+
+/// Give back the room of `v` beyond half again its length (what [`grow`] would leave).
+fn shrink<T: Copy>(v: &mut ThinVec<T>) {
+    let n = v.len();
+    if v.capacity() > n + n / 2 {
+        let mut w = ThinVec::with_capacity(n + n / 2);
+        w.extend_from_slice(v);
+        *v = w;
     }
 }
 
@@ -627,7 +675,7 @@ impl<'a> Iterator for ChildGroups<'a> {
 ///
 /// # Memory
 ///
-/// What one live event costs, besides its 52-byte [`Event`] and the 48-byte header of
+/// What one live event costs, besides its 52-byte [`Event`] and the 16-byte header of
 /// its own children's lists at its slot: its [`Child`] record in its object-tree
 /// parent's groups (or, for an event on no object, a slot of the dedup index: 8 bytes,
 /// at most 3/4 full), its skip pointers when its depth is a multiple of the skip step (one in `s`
@@ -636,7 +684,9 @@ impl<'a> Iterator for ChildGroups<'a> {
 /// events of one thread that learn nothing new from their object predecessor (a
 /// thread's lock, its nested lock at the root of the inner mutex's tree, the unlocks)
 /// the chain shares one vector. Actions and object states are interned. Freed slots
-/// (and their vectors and skip runs) are reused.
+/// (and their vectors and skip runs) are reused. [`Unfolding::heap_bytes`] counts it
+/// all: about 200 bytes a live event on mpat_nested K=8 (17 threads, 48 MiB at 253 510
+/// events).
 #[derive(Clone)]
 pub struct Unfolding {
     events: Vec<Event>,
@@ -649,6 +699,8 @@ pub struct Unfolding {
     skip_pool: SkipPool,
     // The further predecessors of the events with HAS_EXTRA (process exits).
     extras: HashMap<EventId, Box<[EventId]>>,
+    // invariant: the total length of `extras`' vectors.
+    extra_len: usize,
     objects: HashMap<ObjId, ObjIdx>,
     obj_ids: Vec<ObjId>,
     // The children of each object-tree node, compact and grouped by thread: per
@@ -666,6 +718,9 @@ pub struct Unfolding {
     peak: usize,
     // The generation of each slot's event: `retain` calls before it was added.
     born: Vec<u32>,
+    // invariant: the sum of `Kids::heap` over `kids` and `root_kids` (see
+    // `Unfolding::heap_bytes`).
+    kid_bytes: usize,
     generation: u32,
     // The events added since the last retain (born in this generation).
     young: Vec<EventId>,
@@ -708,6 +763,7 @@ impl Unfolding {
             lvecs: Slab::new(),
             skip_pool: SkipPool::default(),
             extras: HashMap::default(),
+            extra_len: 0,
             objects: HashMap::default(),
             obj_ids: Vec::new(),
             kids: Vec::new(),
@@ -717,6 +773,7 @@ impl Unfolding {
             live: 0,
             peak: 0,
             born: Vec::new(),
+            kid_bytes: 0,
             generation: 0,
             young: Vec::new(),
             scratch: Default::default(),
@@ -747,6 +804,28 @@ impl Unfolding {
     /// Most events live at once.
     pub fn peak(&self) -> usize {
         self.peak
+    }
+
+    /// The bytes of memory the unfolding holds, as an estimate of what it adds to the
+    /// resident set: each array counted up to its length (the pages past the length of
+    /// an array that grew by doubling are not touched yet), the children's lists with
+    /// their spare room and headers. A function of the events added and freed, so a
+    /// decision taken on it (the CLI's hand-over to optimal-DPOR) does not depend on the
+    /// machine. O(1) (the free lists' lengths by size aside): cheap after every execution.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.events.len() * (size_of::<Event>() + size_of::<Kids>() + size_of::<u32>())
+            + self.kid_bytes
+            + self.root_kids.len() * size_of::<Kids>()
+            + self.index.slots.len() * size_of::<(u32, EventId)>()
+            + (self.free.len() + self.young.len()) * size_of::<EventId>()
+            + self.actions.bytes()
+            + self.states.bytes()
+            + self.tvecs.bytes()
+            + self.lvecs.bytes()
+            + self.skip_pool.bytes()
+            + self.extras.len() * 40
+            + self.extra_len * size_of::<EventId>()
     }
 
     /// The event `e`.
@@ -1290,6 +1369,7 @@ impl Unfolding {
         }
         if !preds.extra.is_empty() {
             flags |= HAS_EXTRA;
+            self.extra_len += preds.extra.len();
             self.extras.insert(e, preds.extra.clone().into_boxed_slice());
         }
         let ev = Event {
@@ -1319,10 +1399,12 @@ impl Unfolding {
             let oe = self.pred_obj(e);
             let at_pred = lo + b[lo..hi].partition_point(|&x| self.pred_order(x, e, oe).is_lt());
             let kids = self.kids_mut(obj, opred);
+            let before = kids.heap();
             grow(&mut kids.children);
             kids.children.insert(at, child);
             grow(&mut kids.by_pred);
             kids.by_pred.insert(at_pred, e);
+            self.kid_bytes += kids.heap() - before;
         }
         if let Some(hash) = hash {
             self.index.insert(hash, e);
@@ -1538,8 +1620,8 @@ impl Unfolding {
         let filter = |k: &mut Kids| {
             k.children.retain(|c| kept(c.event));
             k.by_pred.retain(|&x| kept(x));
-            k.children.shrink_to(k.children.len() + k.children.len() / 2);
-            k.by_pred.shrink_to(k.by_pred.len() + k.by_pred.len() / 2);
+            shrink(&mut k.children);
+            shrink(&mut k.by_pred);
         };
         if young_only {
             // A freed child of a kept node (or of a root) leaves its lists alone: found by
@@ -1549,6 +1631,7 @@ impl Unfolding {
             // time on mpat_nested K=6, in cache misses.)
             for &f in &freed {
                 // (Its room goes too: there are tens of thousands of free slots.)
+                self.kid_bytes -= self.kids[f.index()].heap();
                 self.kids[f.index()] = Kids::default();
                 let ev = &self.events[f.index()];
                 let Some(o) = ev.obj else { continue };
@@ -1558,6 +1641,7 @@ impl Unfolding {
                 let (thread, key) = (ev.thread, (ev.tdepth, ev.tpred));
                 let k =
                     if ev.opred == BOTTOM { &mut self.root_kids[o as usize] } else { &mut self.kids[ev.opred.index()] };
+                let before = k.heap();
                 let run = key_run(&k.children, thread, key);
                 let at = run.start
                     + k.children[run].iter().position(|x| x.event == f).expect("checker bug: a child not in its list");
@@ -1569,9 +1653,9 @@ impl Unfolding {
                 // The room the list no longer needs goes back (as in a full pruning's
                 // filter): keeping it, even only in short lists, cost 4 MiB of peak RSS on
                 // mpat_nested K=6 (44.0 against 40.1) and saved no measurable time.
-                let n = k.children.len();
-                k.children.shrink_to(n + n / 2);
-                k.by_pred.shrink_to(n + n / 2);
+                shrink(&mut k.children);
+                shrink(&mut k.by_pred);
+                self.kid_bytes = self.kid_bytes - before + k.heap();
             }
         } else {
             // Every event the trees hold was live before this call: it stays iff it is
@@ -1587,6 +1671,7 @@ impl Unfolding {
                 }
             }
             self.root_kids.iter_mut().for_each(filter);
+            self.kid_bytes = self.kids.iter().chain(&self.root_kids).map(Kids::heap).sum();
         }
         for &f in &freed {
             if young_only && !self.deduplicated_in_tree(f) {
@@ -1608,7 +1693,7 @@ impl Unfolding {
                 self.lvecs.remove(lv);
             }
             if flags & HAS_EXTRA != 0 {
-                self.extras.remove(&f);
+                self.extra_len -= self.extras.remove(&f).map_or(0, |x| x.len());
             }
             self.skip_pool.remove(ts, tn);
             self.skip_pool.remove(os, on);
@@ -1640,6 +1725,11 @@ impl Unfolding {
     /// # Panics
     /// With a message naming the broken invariant: that is a checker bug.
     pub fn assert_invariants(&self) {
+        assert_eq!(
+            self.kid_bytes,
+            self.kids.iter().chain(&self.root_kids).map(Kids::heap).sum::<usize>(),
+            "checker bug: the children's lists' bytes"
+        );
         // The children of each object-tree node: runs of threads in both orders, each run
         // sorted (`Kids`).
         let roots = self.root_kids.iter().enumerate().map(|(o, k)| (o as ObjIdx, BOTTOM, k));
@@ -1863,6 +1953,14 @@ mod tests {
         }
         assert!(added > 3_000, "only {added} events added");
         assert!(u.free.len() + u.len() == u.slots() && u.slots() < added, "slots are reused");
+        // The bytes counted: at least the arena and the children's lists; emptied, only
+        // what stays with the slots (the children's lists are given back).
+        let full = u.heap_bytes();
+        assert!(full >= u.slots() * 72 + u.kid_bytes && u.kid_bytes > 0, "{full} bytes for {} slots", u.slots());
+        u.retain(&mut vec![false; u.slots()]);
+        u.assert_invariants();
+        assert_eq!(u.kid_bytes, 0);
+        assert!(u.heap_bytes() < full);
     }
 
     /// The event stays as small as its documentation says (the arena holds one per
@@ -1870,6 +1968,8 @@ mod tests {
     #[test]
     fn an_event_is_52_bytes_and_prints_like_the_paper() {
         assert_eq!(std::mem::size_of::<Event>(), 52);
+        // And so does the empty children's lists' header every slot has.
+        assert_eq!(std::mem::size_of::<Kids>(), 16);
         let mut u = Unfolding::new(4);
         let (a, _) = u.find_or_add(ThreadId(1), Action::Lock(ObjId(5)), &Preds::default());
         let p = Preds { tpred: Some(a), opred: Some(a), extra: vec![] };

@@ -186,6 +186,10 @@ pub struct Stats {
     pub events: u64,
     /// QPOR: most events the unfolding held at once.
     pub events_peak: u64,
+    /// QPOR: the bytes the unfolding holds now ([`crate::Unfolding::heap_bytes`]).
+    pub unfolding_bytes: u64,
+    /// QPOR: the most bytes the unfolding held at the end of an execution.
+    pub unfolding_bytes_peak: u64,
     /// QPOR: events created (including those later pruned).
     pub events_added: u64,
     /// QPOR: steps of executions matched to an existing event.
@@ -222,7 +226,7 @@ impl Stats {
     /// Add the figures of `other`, an exploration of the same program that followed this
     /// one (the explorations of a search over a program's input values): counts and
     /// times add up, peaks and largest sizes take the larger, the current sizes (`events`,
-    /// `wakeup_nodes`) are `other`'s.
+    /// `unfolding_bytes`, `wakeup_nodes`) are `other`'s.
     pub fn absorb(&mut self, other: &Stats) {
         let Stats {
             executions,
@@ -236,6 +240,8 @@ impl Stats {
             steps,
             events,
             events_peak,
+            unfolding_bytes,
+            unfolding_bytes_peak,
             events_added,
             events_found,
             alt_calls,
@@ -274,6 +280,7 @@ impl Stats {
         }
         for (mine, theirs) in [
             (&mut self.events_peak, events_peak),
+            (&mut self.unfolding_bytes_peak, unfolding_bytes_peak),
             (&mut self.comb_max, comb_max),
             (&mut self.wakeup_peak, wakeup_peak),
             (&mut self.backtrack_max, backtrack_max),
@@ -281,6 +288,7 @@ impl Stats {
             *mine = (*mine).max(*theirs);
         }
         self.events = *events;
+        self.unfolding_bytes = *unfolding_bytes;
         self.wakeup_nodes = *wakeup_nodes;
         self.distinct_checked |= distinct_checked;
         self.time.run += time.run;

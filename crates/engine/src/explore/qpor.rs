@@ -1088,6 +1088,8 @@ impl Explorer for Qpor {
             }
             self.absorb(s, &exec, &expect, &mut feed)?;
             s.stats.events = self.u.len() as u64;
+            s.stats.unfolding_bytes = self.u.heap_bytes() as u64;
+            s.stats.unfolding_bytes_peak = s.stats.unfolding_bytes_peak.max(s.stats.unfolding_bytes);
             s.stats.events_peak = s.stats.events_peak.max(self.u.peak() as u64);
             if s.should_stop() {
                 return Ok(());
@@ -1120,6 +1122,8 @@ impl Explorer for Qpor {
             s.stats.time.comb_build += t0.elapsed().saturating_sub(s.stats.time.comb_search - searched);
             let Some((k, a)) = found else {
                 s.stats.events = self.u.len() as u64;
+                s.stats.unfolding_bytes = self.u.heap_bytes() as u64;
+                s.stats.unfolding_bytes_peak = s.stats.unfolding_bytes_peak.max(s.stats.unfolding_bytes);
                 s.stats.events_peak = s.stats.events_peak.max(self.u.peak() as u64);
                 return Ok(());
             };
