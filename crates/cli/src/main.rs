@@ -253,7 +253,7 @@ impl BuildArgs {
 }
 
 /// `--unfolding-budget`'s default: QPOR's unfolding may hold 44 MiB
-/// ([`unfold_engine::Unfolding::heap_bytes`]). The peak RSS of the parent was 10–11 MiB
+/// ([`unfold_engine::unfolding::Unfolding::heap_bytes`]). The peak RSS of the parent was 10–11 MiB
 /// above the budget on mpat_nested K=8 (58.4 MiB with 48M, 50.9 with 40M): the
 /// checker's own 7 MiB and what the count leaves out (allocator slack, the
 /// explorer's configuration). 44M keeps the peak near 55 MiB, under 64 MB.

@@ -186,7 +186,7 @@ pub struct Stats {
     pub events: u64,
     /// QPOR: most events the unfolding held at once.
     pub events_peak: u64,
-    /// QPOR: the bytes the unfolding holds now ([`crate::Unfolding::heap_bytes`]).
+    /// QPOR: the bytes the unfolding holds now ([`crate::unfolding::Unfolding::heap_bytes`]).
     pub unfolding_bytes: u64,
     /// QPOR: the most bytes the unfolding held at the end of an execution.
     pub unfolding_bytes_peak: u64,
