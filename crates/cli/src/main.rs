@@ -956,6 +956,10 @@ fn check(a: CheckArgs) -> Result<u8> {
             match outcome {
                 Ok(()) if handed_over.is_some() => {
                     session.finish();
+                    // QPOR's unfolding goes: its pages go back to the system rather
+                    // than stay in the allocator's free lists for the whole new run.
+                    drop(explorer);
+                    unfold_runtime::release_free_memory();
                     watch.set(false);
                     chosen_because = handed_over;
                     config.algorithm = Algorithm::OptimalDpor;

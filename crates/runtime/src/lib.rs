@@ -163,6 +163,19 @@ pub fn peak_rss_bytes() -> (u64, u64) {
     (vm_hwm_bytes("self").unwrap_or_else(|| get(libc::RUSAGE_SELF)), get(libc::RUSAGE_CHILDREN))
 }
 
+/// Give the allocator's free memory back to the system (glibc's `malloc_trim`). Freed
+/// small chunks stay resident in the allocator's free lists: after the default algorithm
+/// drops QPOR's unfolding at the hand-over, about 15 MiB of them, kept through the
+/// optimal-DPOR run that follows (mpat_nested K=8). A no-op on other C libraries.
+pub fn release_free_memory() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: malloc_trim takes no pointer; it only returns the allocator's own free
+    // pages to the kernel, and no allocation is live in them.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// The memory high-water mark (`VmHWM`) of process `pid` (`"self"`: this one), in bytes.
 pub(crate) fn vm_hwm_bytes(pid: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
