@@ -165,7 +165,7 @@ pub fn peak_rss_bytes() -> (u64, u64) {
 
 /// Give the allocator's free memory back to the system (glibc's `malloc_trim`). Freed
 /// small chunks stay resident in the allocator's free lists: after the default algorithm
-/// drops QPOR's unfolding at the hand-over, about 15 MiB of them, kept through the
+/// drops QPOR's unfolding at the hand-over, about 14 MiB of them, kept through the
 /// optimal-DPOR run that follows (mpat_nested K=8). A no-op on other C libraries.
 pub fn release_free_memory() {
     #[cfg(target_env = "gnu")]
