@@ -663,7 +663,7 @@ enum Handover {
     Commuting(Commuting),
     /// QPOR's unfolding held more bytes than `--unfolding-budget` after that many
     /// executions.
-    Outgrown { executions: u64, events: u64, bytes: u64, budget: u64 },
+    Outgrown { executions: u64, events: u64, budget: u64 },
 }
 
 /// The first [`Commuting`] pair of `exec`, if any.
@@ -922,7 +922,6 @@ fn check(a: CheckArgs) -> Result<u8> {
                 (stats.unfolding_bytes > budget).then_some(Handover::Outgrown {
                     executions: stats.executions,
                     events: stats.events,
-                    bytes: stats.unfolding_bytes,
                     budget,
                 })
             });
@@ -997,15 +996,13 @@ fn check(a: CheckArgs) -> Result<u8> {
     let choice = chosen_because.map(|why| {
         let Commuting { first, step: s, why } = match why {
             Handover::Commuting(c) => c,
-            Handover::Outgrown { executions, events, bytes, budget } => {
-                let mib = |b: u64| b as f64 / (1 << 20) as f64;
+            Handover::Outgrown { executions, events, budget } => {
                 return format!(
-                    "optimal-dpor chosen over qpor: after {executions} executions qpor's unfolding held {events} \
-                     events in {:.1} MiB, more than --unfolding-budget ({:.1} MiB): qpor keeps the events its alternatives may need, which \
+                    "optimal-dpor chosen over qpor: after {executions} executions qpor's unfolding ({events} \
+                     events) passed --unfolding-budget ({:.1} MiB): qpor keeps the events its alternatives may need, which \
                      on some programs (nested locking) grow with the run, and optimal-dpor's memory does not (the \
                      exploration started again; name --algorithm to choose)",
-                    mib(bytes),
-                    mib(budget)
+                    budget as f64 / (1 << 20) as f64
                 )
             }
         };

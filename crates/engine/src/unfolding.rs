@@ -566,8 +566,9 @@ fn key_run(c: &[Child], thread: ThreadId, key: (u32, EventId)) -> std::ops::Rang
 struct Kids {
     // Thin vectors (length and capacity in the allocation, 8 bytes here, nothing
     // allocated while empty): every slot has a `Kids`, and about half of the events
-    // are leaves of their object's tree. Two `Vec`s were 48 bytes a slot, 40% of what an
-    // event of mpat_nested K=8 costs.
+    // are leaves of their object's tree. Two `Vec`s were 48 bytes a slot: 12.6 MB of the
+    // 63.6 MB peak heap of the default on mpat_nested K=8 (docs/execution-cost.md,
+    // round 20).
     // invariant: sorted by thread, then by `Child::key` (depth, then thread
     // predecessor).
     children: ThinVec<Child>,
