@@ -289,6 +289,14 @@ impl Qpor {
         self.c.obj_last_of(o).unwrap_or(BOTTOM)
     }
 
+    /// The size of `U` now and at its largest, in events and bytes, into `stats`.
+    fn record_size(&self, stats: &mut super::Stats) {
+        stats.events = self.u.len() as u64;
+        stats.events_peak = stats.events_peak.max(self.u.peak() as u64);
+        stats.unfolding_bytes = self.u.heap_bytes() as u64;
+        stats.unfolding_bytes_peak = stats.unfolding_bytes_peak.max(stats.unfolding_bytes);
+    }
+
     /// Append `e` to the branch.
     fn push(&mut self, e: EventId) {
         self.c.push(&self.u, e);
@@ -1087,10 +1095,7 @@ impl Explorer for Qpor {
                 })?;
             }
             self.absorb(s, &exec, &expect, &mut feed)?;
-            s.stats.events = self.u.len() as u64;
-            s.stats.unfolding_bytes = self.u.heap_bytes() as u64;
-            s.stats.unfolding_bytes_peak = s.stats.unfolding_bytes_peak.max(s.stats.unfolding_bytes);
-            s.stats.events_peak = s.stats.events_peak.max(self.u.peak() as u64);
+            self.record_size(&mut s.stats);
             if s.should_stop() {
                 return Ok(());
             }
@@ -1121,10 +1126,7 @@ impl Explorer for Qpor {
             };
             s.stats.time.comb_build += t0.elapsed().saturating_sub(s.stats.time.comb_search - searched);
             let Some((k, a)) = found else {
-                s.stats.events = self.u.len() as u64;
-                s.stats.unfolding_bytes = self.u.heap_bytes() as u64;
-                s.stats.unfolding_bytes_peak = s.stats.unfolding_bytes_peak.max(s.stats.unfolding_bytes);
-                s.stats.events_peak = s.stats.events_peak.max(self.u.peak() as u64);
+                self.record_size(&mut s.stats);
                 return Ok(());
             };
             replay.clear();
