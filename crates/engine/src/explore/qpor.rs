@@ -180,13 +180,17 @@ struct Feed {
     /// Steps found as existing events / added as new ones.
     found: u64,
     added: u64,
+    /// The positions `from..cexp_to` of the branch have had their `cexp` while the run
+    /// went on ([`Qpor::take_steps`]); `cexp_added`: the events it added.
+    cexp_to: usize,
+    cexp_added: u64,
     /// The first error met; no step is taken after it.
     error: Option<ExploreError>,
 }
 
 impl Feed {
     fn new(from: usize) -> Self {
-        Feed { from, next: 0, found: 0, added: 0, error: None }
+        Feed { from, next: 0, found: 0, added: 0, cexp_to: from, cexp_added: 0, error: None }
     }
 }
 
@@ -362,7 +366,7 @@ impl Qpor {
     ) -> Result<(), ExploreError> {
         let t0 = Instant::now();
         self.absorb_steps(&exec.steps, expect, feed);
-        s.stats.events_added += feed.added;
+        s.stats.events_added += feed.added + feed.cexp_added;
         s.stats.events_found += feed.found;
         if let Some(e) = feed.error.take() {
             return Err(e);
@@ -387,6 +391,25 @@ impl Qpor {
                 Err(e) => feed.error = Some(e),
             }
         }
+    }
+
+    /// [`Qpor::absorb_steps`] while the program runs, and the `cexp` of the events it
+    /// took: it depends only on an event's causal past, known once the event is, so
+    /// the backtracking after the run no longer waits for it (only the steps the program
+    /// handed over at its end are left to it). Like the conflicting extensions added
+    /// while a run goes on ([`Qpor::explore`]), these change only what later `Alt` calls
+    /// see, and an event of `C_k` conflicts with every extension it has: `Alt` at node
+    /// `k` cannot use them.
+    fn take_steps(&mut self, steps: &[Step], expect: &[EventId], feed: &mut Feed) {
+        self.absorb_steps(steps, expect, feed);
+        if feed.error.is_some() {
+            return;
+        }
+        let end = self.c.len();
+        for i in feed.cexp_to..end {
+            feed.cexp_added += self.cexp(self.c.events()[i]);
+        }
+        feed.cexp_to = feed.cexp_to.max(end);
     }
 
     /// Step `i` of the run (see [`Qpor::absorb_steps`]).
@@ -1059,7 +1082,7 @@ impl Explorer for Qpor {
                     &mut exec,
                     &mut |steps| {
                         let (q, feed) = &mut *this.borrow_mut();
-                        q.absorb_steps(steps, &expect, feed)
+                        q.take_steps(steps, &expect, feed)
                     },
                     &mut || {
                         // A part at a time, in the gaps between the run's steps (which go
@@ -1091,7 +1114,7 @@ impl Explorer for Qpor {
                 s.stats.time.prune += pruning;
             } else {
                 s.run_streaming(&replay, &sleep_req, &mut exec, &mut |steps| {
-                    self.absorb_steps(steps, &expect, &mut feed)
+                    self.take_steps(steps, &expect, &mut feed)
                 })?;
             }
             self.absorb(s, &exec, &expect, &mut feed)?;
@@ -1102,8 +1125,10 @@ impl Explorer for Qpor {
             // Backtrack to the deepest node with an alternative (Alg. 1 lines 17–18 at
             // each node, from the deepest). `Alt` at node k can use the conflicting
             // extensions of the events at positions k and beyond only (those of an event
-            // of C_k conflict with it), so each new event gets its `cexp` when it is
-            // popped, and the ones left in the branch while the next run runs.
+            // of C_k conflict with it), so each new event needs its `cexp` by the time it
+            // is popped: the events taken while the run went on have had it
+            // (`take_steps`), the last ones get it when popped, and those left in the
+            // branch while the next run runs.
             // (The time of the `cexp` calls here counts as the analysis': timing each
             // would cost about as much as the calls.)
             let t0 = Instant::now();
@@ -1116,7 +1141,8 @@ impl Explorer for Qpor {
                 // The next run replays C_k (the first k steps of the last one) at most.
                 s.next_branch_at_most(k);
                 let e = self.pop();
-                if k >= from {
+                // (The events taken while the run went on have had theirs.)
+                if k >= feed.cexp_to {
                     s.stats.events_added += self.cexp(e);
                 }
                 self.nodes[k].sleep.push(e);
@@ -1140,7 +1166,9 @@ impl Explorer for Qpor {
                     sleep_req.push((dev.thread, self.u.action(d)));
                 }
             }
-            deferred = Some(from.min(k));
+            // Positions `from..k` stay in the branch: those not taken while the run went
+            // on get their `cexp` while the next one runs.
+            deferred = Some(feed.cexp_to.min(k).max(from.min(k)));
             from = k;
             expect = a;
         }
