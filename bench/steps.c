@@ -1,7 +1,8 @@
 // The cost of one visible step: THREADS threads each take a shared mutex once (the
 // THREADS! orders are the executions), then take and release their own mutex N times.
 // With `--checkpoints off` every execution runs from the start, so `--breakdown`'s
-// "running the program" divided by the visible steps is the worker's cost per step
+// "running the program" (per execution) divided by the steps of one execution (the
+// visible steps over the executions) is the worker's cost per step
 // (scheduler, shims, race detector, the step's hand-over); later executions reuse the
 // shared memory the first one wrote, as executions of a real exploration do. That cost
 // bounds the cost of an execution from below: docs/execution-cost.md, round 21.
