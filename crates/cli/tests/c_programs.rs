@@ -433,7 +433,8 @@ fn ctrl_c_prints_statistics_and_leaves_nothing_behind() {
 #[test]
 fn bench_families_have_their_closed_form_counts() {
     let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench").canonicalize().expect("bench/");
-    for (file, define, expected) in [("pi.c", "THREADS=3", 6u64), ("mpat.c", "K=1", 2), ("small.c", "NOPS=1", 2)] {
+    let cases = [("pi.c", "THREADS=3", 6u64), ("mpat.c", "K=1", 2), ("small.c", "NOPS=1", 2), ("steps.c", "N=3", 6)];
+    for (file, define, expected) in cases {
         let out = unfold(&bench, &["check", file, "-D", define, "--json"]);
         let j: Value = serde_json::from_slice(&out.stdout).expect("JSON");
         assert_eq!(j["verdict"], "ok", "{file}: {j}");
