@@ -1258,7 +1258,7 @@ fn check(a: CheckArgs) -> Result<u8> {
             let _ = writeln!(out, "    explorer and reporting:          {:8.2}", us(explorer));
             // The explorer's phases (those its algorithm has), parts of its time above: each
             // is timed outside the program's runs (the steps QPOR turns into events while
-            // the program still runs are in the run's time).
+            // the program still runs, and their `cexp`, are in the run's time).
             let ph = stats.time;
             for (name, d) in [
                 ("steps into events", ph.add_events),
