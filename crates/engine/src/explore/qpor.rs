@@ -409,7 +409,7 @@ impl Qpor {
         for i in feed.cexp_to..end {
             feed.cexp_added += self.cexp(self.c.events()[i]);
         }
-        feed.cexp_to = feed.cexp_to.max(end);
+        feed.cexp_to = end;
     }
 
     /// Step `i` of the run (see [`Qpor::absorb_steps`]).
@@ -1167,8 +1167,9 @@ impl Explorer for Qpor {
                 }
             }
             // Positions `from..k` stay in the branch: those not taken while the run went
-            // on get their `cexp` while the next one runs.
-            deferred = Some(feed.cexp_to.min(k).max(from.min(k)));
+            // on (`cexp_to..k`; empty when k is at most `from`, as `cexp_to` is at least
+            // `from`) get their `cexp` while the next one runs.
+            deferred = Some(feed.cexp_to.min(k));
             from = k;
             expect = a;
         }
