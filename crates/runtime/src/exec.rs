@@ -82,6 +82,9 @@ extern "C" {
     /// `tsan.c`: zero the stack from `low` up to the caller's stack pointer; 1 if done, 0
     /// where not implemented (then [`crate::memory::SCRUBS`] is false).
     fn __unfold_scrub_stack(low: usize) -> c_int;
+    /// `tsan.c`: call `f(a, b, c)` (the program's `main` or a start routine) with the
+    /// callee-saved registers zeroed; its return value (an `int` in the low half for main).
+    fn __unfold_enter_program(f: usize, a: usize, b: usize, c: usize) -> usize;
 }
 
 /// Zero the current coroutine's stack from `low` up to the stack pointer, so that the
@@ -98,6 +101,20 @@ unsafe fn scrub_stack(low: usize) {
     unsafe { __unfold_scrub_stack(low) };
 }
 
+/// Call the program's code `f` (its `main`, or a start routine, which ignores the extra
+/// arguments) with the callee-saved registers zeroed, so that a loop's first visit finds
+/// in them what the program wrote or zero, whatever the runtime's frames held
+/// (memory.rs, "spin loops"; `tsan.c`). Called right after [`scrub_stack`].
+///
+/// # Safety
+/// `f` is a C function of at most three integer or pointer arguments returning an integer
+/// or a pointer, and `a`, `b`, `c` are valid arguments for it.
+#[inline(always)]
+unsafe fn enter_program(f: usize, a: usize, b: usize, c: usize) -> usize {
+    // SAFETY: by the contract; the assembly restores every callee-saved register.
+    unsafe { __unfold_enter_program(f, a, b, c) }
+}
+
 /// Run a thread's body on its coroutine; never returns (the executor discards it).
 fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
     let top = 0u8;
@@ -111,10 +128,10 @@ fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
             // SAFETY: `low` is inside this coroutine's stack, below this frame (see
             // `scrub_stack`); nothing below the stack pointer is in use.
             unsafe { scrub_stack(low) };
-            // SAFETY: `main` is the program's main function resolved by dlsym; argv is a
-            // NULL-terminated array of C strings owned by the executor for the life of
-            // the worker; `environ` is libc's environment.
-            let code = unsafe { main(argc, argv as *mut *mut c_char, envp) };
+            // SAFETY: `main` is the program's main function resolved by dlsym, of three
+            // arguments; argv is a NULL-terminated array of C strings owned by the executor
+            // for the life of the worker; `environ` is libc's environment.
+            let code = unsafe { enter_program(main as usize, argc as usize, argv, envp as usize) } as c_int;
             with_rt(|rt| rt.exit_code = code);
             // Returning from main is exit(code).
             crate::process::run_exit_handlers();
@@ -125,8 +142,8 @@ fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
             // SAFETY: as for main above.
             unsafe { scrub_stack(low) };
             // SAFETY: calling the start routine the program passed to pthread_create, with
-            // its argument, as pthread would.
-            let r = unsafe { f(arg as *mut c_void) };
+            // its argument, as pthread would (the two extra arguments are ignored).
+            let r = unsafe { enter_program(f as usize, arg, 0, 0) };
             with_rt(|rt| rt.thread(t).retval = r as usize);
             run_key_destructors(t);
             suspend_on(y, Yield::Pending(Action::Exit, 0));

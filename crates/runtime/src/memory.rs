@@ -223,8 +223,9 @@ fn report_race(rt: &mut crate::exec::Rt, r: &Race) {
 // next visit it holds the value written; the two compare equal exactly when that garbage
 // happens to be the value (a zero, often). So a first visit is compared only when no such
 // garbage can be in its stack (`Visit::comparable`): the thread's program code began on a
-// zeroed window of `SCRUB_WINDOW` bytes below its stack top (`program_code_begins`,
-// `tsan.c`'s `__unfold_scrub_stack`), the visit's stack lies inside it, and no runtime code
+// zeroed window of `SCRUB_WINDOW` bytes below its stack top, with its callee-saved
+// registers zeroed too (`program_code_begins`, `tsan.c`'s `__unfold_scrub_stack` and
+// `__unfold_enter_program`), the visit's stack lies inside it, and no runtime code
 // has run below an address above the visit's frame since (`SpinTracker::dirty`: a memory
 // hook runs below the C frame `tsan.c` reports, exactly; a shim's caller's depth is not
 // known, so once a shim ran the thread's later first visits are not compared). Otherwise
@@ -232,7 +233,11 @@ fn report_race(rt: &mut crate::exec::Rt, r: &Race) {
 // second and third visits hold the same bytes wherever the iteration does not write:
 // there garbage cancels out). Measured on the corpus: tests/c/peterson_unbounded.c went
 // from 44 to 38 traces; before the conditions, a slot of its wait loop held what the
-// previous execution had left, and classic-DPOR's replay diverged.
+// previous execution had left, and classic-DPOR's replay diverged. The registers a
+// visit compares are zeroed at the start for the same reason: before, a register the
+// program had not written yet held the value the runtime's frame left there, which made
+// tests/c/await_false_sharing.c's count (6 traces, or 4) depend on how the compiler laid
+// out the runtime.
 
 /// A checkpoint visit: where, the thread's local state there (its callee-saved
 /// registers and the used part of its stack), and how many reads and mutex operations

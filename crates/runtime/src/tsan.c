@@ -196,6 +196,56 @@ int __unfold_scrub_stack(void *low) {
 }
 #endif
 
+/*
+ * Call the program's code (a start routine or main) as `f(a, b, c)` with the callee-saved
+ * registers zeroed, and give them back on return. Called right after
+ * `__unfold_scrub_stack`: spin detection compares these registers at a loop's first visit
+ * too (memory.rs, "spin loops"), and a register the program's code has not written yet
+ * would otherwise hold whatever the runtime's frame that called it kept there, which
+ * changes with how the compiler laid out the runtime (and with it, whether a loop waits at
+ * its second visit or its third). Zeroed, it is the same in every build. The registers
+ * saved here, in the scrubbed window, are the runtime frame's: the same for a thread in
+ * every execution. Written in assembly: no frame, and only these pushes below the caller's
+ * stack pointer.
+ */
+#if defined(__x86_64__)
+__asm__(".text\n"
+        ".globl __unfold_enter_program\n"
+        ".type __unfold_enter_program,@function\n"
+        "__unfold_enter_program:\n"
+        "    push %rbx\n"
+        "    push %rbp\n"
+        "    push %r12\n"
+        "    push %r13\n"
+        "    push %r14\n"
+        "    push %r15\n"
+        "    sub $8, %rsp\n"
+        "    mov %rdi, %rax\n"
+        "    mov %rsi, %rdi\n"
+        "    mov %rdx, %rsi\n"
+        "    mov %rcx, %rdx\n"
+        "    xor %ebx, %ebx\n"
+        "    xor %ebp, %ebp\n"
+        "    xor %r12d, %r12d\n"
+        "    xor %r13d, %r13d\n"
+        "    xor %r14d, %r14d\n"
+        "    xor %r15d, %r15d\n"
+        "    call *%rax\n"
+        "    add $8, %rsp\n"
+        "    pop %r15\n"
+        "    pop %r14\n"
+        "    pop %r13\n"
+        "    pop %r12\n"
+        "    pop %rbp\n"
+        "    pop %rbx\n"
+        "    ret\n"
+        ".size __unfold_enter_program, .-__unfold_enter_program\n");
+#else
+void *__unfold_enter_program(void *(*f)(void *, void *, void *), void *a, void *b, void *c) {
+    return f(a, b, c);
+}
+#endif
+
 /* The hash of this file's source, computed by build.rs: the runtime checks it against the
  * source it was compiled with (a stale object is a broken build, see build.rs). */
 unsigned long long __unfold_tsan_source_hash(void) { return UNFOLD_TSAN_SOURCE_HASH; }
