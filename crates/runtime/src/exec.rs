@@ -144,7 +144,7 @@ fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
             // SAFETY: calling the start routine the program passed to pthread_create, with
             // its argument, as pthread would (the two extra arguments are ignored).
             let r = unsafe { enter_program(f as usize, arg, 0, 0) };
-            with_rt(|rt| rt.thread(t).retval = r as usize);
+            with_rt(|rt| rt.thread(t).retval = r);
             run_key_destructors(t);
             suspend_on(y, Yield::Pending(Action::Exit, 0));
         }
@@ -156,13 +156,22 @@ fn run_body(t: ThreadId, body: Body, y: &Yielder<u64, Yield>) {
 
 thread_local! {
     /// The stack pointer of the coroutine that suspended last, near enough: the address
-    /// of a local of [`suspend_on`], above the frames of the switch itself (see
+    /// of a local of [`suspend_on`] (in the frame it is inlined into), above the switch's
+    /// pushes (see
     /// [`CHECKPOINT_MARGIN`]). Read by [`Executor::resume`].
     static SUSPENDED_SP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Suspend the current coroutine through `y`, noting where its stack ends.
-#[inline(never)]
+///
+/// Inlined, with [`suspend`] and the shims' `guard` and `visible`, into every shim and
+/// memory hook, as [`Executor::resume`] and `CRun::perform` are into the drive loop:
+/// after a switch, each return through a frame entered before it is mispredicted (the
+/// CPU predicts it from the other stack's calls), about 11 ns a frame on this project's
+/// machines (`cargo bench -p unfold-runtime --bench switch`). With the switch in the
+/// shim's own frame, a step pays two such returns instead of about eight
+/// (docs/execution-cost.md, round 22).
+#[inline(always)]
 fn suspend_on(y: &Yielder<u64, Yield>, v: Yield) -> u64 {
     let marker = 0u8;
     SUSPENDED_SP.with(|c| c.set(std::hint::black_box(&marker) as *const u8 as usize));
@@ -556,6 +565,7 @@ impl Rt {
 }
 
 /// Suspend the current thread, handing `y` to the executor; returns the resume value.
+#[inline(always)]
 pub(crate) fn suspend(y: Yield) -> u64 {
     // A shim (its caller's depth unknown): `with_rt` notes its frames.
     let p = with_rt(|rt| {
@@ -566,6 +576,7 @@ pub(crate) fn suspend(y: Yield) -> u64 {
 }
 
 /// [`suspend`] for the memory hooks (`memory.rs`), whose frames are accounted exactly.
+#[inline(always)]
 pub(crate) fn suspend_hook(y: Yield) -> u64 {
     let p = with_rt_hook(|rt| {
         let cur = rt.current;
@@ -575,6 +586,7 @@ pub(crate) fn suspend_hook(y: Yield) -> u64 {
 }
 
 /// Suspend on the yielder at address `p` (the current thread's).
+#[inline(always)]
 fn suspend_with(p: usize, y: Yield) -> u64 {
     let p = p as *const Yielder<u64, Yield>;
     assert!(!p.is_null(), "unfold bug: a shim suspended outside a program thread");
@@ -722,6 +734,8 @@ impl Executor {
     }
 
     /// Resume `t` with `v`; returns its next pending action (recording its site).
+    /// Inlined into the drive loop, like the switch into the shims ([`suspend_on`]).
+    #[inline(always)]
     fn resume(&mut self, t: ThreadId, v: u64) -> Option<Action> {
         with_rt(|rt| rt.current = t);
         crate::memory::LAST_ACCESS_RA.store(0, std::sync::atomic::Ordering::Relaxed);
@@ -833,8 +847,9 @@ impl Executor {
 /// Bytes kept below a suspended thread's noted stack end ([`SUSPENDED_SP`]) at least:
 /// the frames of `Yielder::suspend` and the context switch hold the registers the
 /// thread resumes with. A checkpoint keeps everything from the coroutine's saved stack
-/// pointer up (40 bytes below the noted end on x86-64 in an optimized build, several
-/// hundred in an unoptimized one), and this margin if that is less.
+/// pointer up (36–144 bytes below the noted end on x86-64 in an optimized build, where
+/// the switch is inlined into the shim or hook, several hundred in an unoptimized one),
+/// and this margin if that is less.
 const CHECKPOINT_MARGIN: usize = 256;
 
 /// `dst := src` for the fields of [`Rt`] a checkpoint keeps (both ways: [`Rt`] and
@@ -1065,6 +1080,7 @@ impl Frontend for CRun<'_> {
         self.sink.push(*step)
     }
 
+    #[inline(always)]
     fn perform(
         &mut self,
         index: usize,

@@ -1039,6 +1039,7 @@ fn own_frames(addr: u64, ctx: *const UnfoldCtx) -> bool {
 
 /// Suspend on a visible memory operation, blocking first on a spin-wait if the
 /// thread's last iteration was pure.
+#[inline(always)]
 fn visible_access(a: Action, site: Site, ctx: *const UnfoldCtx) {
     spin_wait(site, ctx);
     suspend(Yield::Pending(a, site));
@@ -1052,6 +1053,7 @@ fn spin_wait(site: Site, ctx: *const UnfoldCtx) {
 }
 
 /// Block on the spin-wait `w`.
+#[inline(always)]
 fn block_on(w: Action, site: Site) {
     if let Action::Await(w) = w {
         with_rt(|rt| register_awaited(rt, &w));

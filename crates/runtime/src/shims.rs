@@ -14,7 +14,9 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use unfold_engine::{Action, DefectKind, ObjId, ProgramError, ThreadId};
 
-/// Run a shim body; a panic (an unfold bug) aborts instead of unwinding into C.
+/// Run a shim body; a panic (an unfold bug) aborts instead of unwinding into C. Inlined,
+/// so that a shim's switch lies in its own frame (`exec::suspend_on`).
+#[inline(always)]
 pub(crate) fn guard<R>(f: impl FnOnce() -> R) -> R {
     let body = || {
         // Compiled out of release builds (see `fault_injected`).
@@ -56,12 +58,14 @@ fn current() -> ThreadId {
     with_rt(|rt| rt.current)
 }
 
+#[inline(always)]
 fn visible(a: Action, file: *const c_char, line: c_int) -> u64 {
     suspend(Yield::Pending(a, site_file_line(file, line)))
 }
 
 /// [`visible`] for an operation that models part of the call at `file:line` (see
 /// [`SiteRole`]).
+#[inline(always)]
 fn visible_as(a: Action, role: SiteRole, file: *const c_char, line: c_int) -> u64 {
     suspend(Yield::Pending(a, site_with_role(site_file_line(file, line), role)))
 }

@@ -153,6 +153,7 @@ fn current() -> ThreadId {
     with_rt(|rt| rt.current)
 }
 
+#[inline(always)]
 fn visible(a: Action, file: *const c_char, line: c_int) -> u64 {
     suspend(Yield::Pending(a, site_file_line(file, line)))
 }
