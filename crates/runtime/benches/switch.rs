@@ -43,7 +43,19 @@ fn deep_plain(v: u64, d: u32) -> u64 {
     black_box(deep_plain(v, d - 1))
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+/// The median over 7 runs of the time of one call of `f`, in ns (`N` calls a run).
+fn median_ns(mut f: impl FnMut(u64) -> u64) -> f64 {
+    let mut v: Vec<f64> = (0..7)
+        .map(|_| {
+            let t = Instant::now();
+            let mut acc = 0u64;
+            for i in 0..N {
+                acc = acc.wrapping_add(f(i));
+            }
+            black_box(acc);
+            t.elapsed().as_nanos() as f64 / N as f64
+        })
+        .collect();
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
@@ -55,32 +67,8 @@ fn main() {
         let mut co: Coroutine<u64, u64, ()> = Coroutine::new(move |y, mut v: u64| loop {
             v = deep_suspend(y, v, depth);
         });
-        let switched = median(
-            (0..7)
-                .map(|_| {
-                    let t = Instant::now();
-                    let mut acc = 0u64;
-                    for i in 0..N {
-                        acc = acc.wrapping_add(deep_resume(&mut co, i, depth));
-                    }
-                    black_box(acc);
-                    t.elapsed().as_nanos() as f64 / N as f64
-                })
-                .collect(),
-        );
-        let plain = median(
-            (0..7)
-                .map(|_| {
-                    let t = Instant::now();
-                    let mut acc = 0u64;
-                    for i in 0..N {
-                        acc = acc.wrapping_add(deep_plain(i, 2 * depth));
-                    }
-                    black_box(acc);
-                    t.elapsed().as_nanos() as f64 / N as f64
-                })
-                .collect(),
-        );
+        let switched = median_ns(|i| deep_resume(&mut co, i, depth));
+        let plain = median_ns(|i| deep_plain(i, 2 * depth));
         let b = *base.get_or_insert(switched - plain);
         let per_frame = if depth == 0 { 0.0 } else { (switched - plain - b) / (2 * depth) as f64 };
         println!("{depth:>5} {switched:>22.1} {plain:>22.1} {per_frame:>14.1}");
