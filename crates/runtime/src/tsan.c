@@ -204,9 +204,10 @@ int __unfold_scrub_stack(void *low) {
  * would otherwise hold whatever the runtime's frame that called it kept there, which
  * changes with how the compiler laid out the runtime (and with it, whether a loop waits at
  * its second visit or its third). Zeroed, it is the same in every build. The registers
- * saved here, in the scrubbed window, are the runtime frame's: the same for a thread in
- * every execution. Written in assembly: no frame, and only these pushes below the caller's
- * stack pointer.
+ * saved here, in the scrubbed window, are the runtime frame's, which depend only on the
+ * thread and its start routine and argument, as when the program's code saved them
+ * itself. Written in assembly: no frame, and only these pushes below the caller's stack
+ * pointer.
  */
 #if defined(__x86_64__)
 __asm__(".text\n"
