@@ -167,10 +167,10 @@ thread_local! {
 /// Inlined, with [`suspend`] and the shims' `guard` and `visible`, into every shim and
 /// memory hook, as [`Executor::resume`] and `CRun::perform` are into the drive loop:
 /// after a switch, each return through a frame entered before it is mispredicted (the
-/// CPU predicts it from the other stack's calls), about 11 ns a frame on this project's
-/// machines (`cargo bench -p unfold-runtime --bench switch`). With the switch in the
-/// shim's own frame, a step pays two such returns instead of about eight
-/// (docs/execution-cost.md, round 22).
+/// CPU predicts it from the other stack's calls), about 11 ns a frame on the machine of
+/// docs/execution-cost.md's round 22 (`cargo bench -p unfold-runtime --bench switch`).
+/// With the switch in the shim's own frame, a lock step pays two such returns instead of
+/// four.
 #[inline(always)]
 fn suspend_on(y: &Yielder<u64, Yield>, v: Yield) -> u64 {
     let marker = 0u8;
