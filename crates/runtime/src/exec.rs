@@ -564,6 +564,30 @@ impl Rt {
     }
 }
 
+impl Rt {
+    /// The current thread's yielder, for [`suspend_to`]: a shim that enters the runtime
+    /// state before its visible step anyway reads it there, instead of entering once
+    /// more to suspend.
+    #[inline(always)]
+    pub(crate) fn yielder(&mut self) -> YielderRef {
+        let cur = self.current;
+        YielderRef(self.thread(cur).yielder)
+    }
+}
+
+/// The address of the current thread's yielder ([`Rt::yielder`]), valid until the
+/// thread ends (it lives on the thread's own stack).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct YielderRef(usize);
+
+/// [`suspend`] on the yielder read with [`Rt::yielder`] in the same shim call, when
+/// nothing entered the runtime state since but what suspends (the program did not run,
+/// so there is nothing for `with_rt` to settle or note).
+#[inline(always)]
+pub(crate) fn suspend_to(p: YielderRef, y: Yield) -> u64 {
+    suspend_with(p.0, y)
+}
+
 /// Suspend the current thread, handing `y` to the executor; returns the resume value.
 #[inline(always)]
 pub(crate) fn suspend(y: Yield) -> u64 {

@@ -806,7 +806,7 @@ fn log_change() {
 //   (its last operation on it in the iteration was an unlock) blocks at once;
 // - one that finds it pure while the thread holds it (a read inside the critical
 //   section, the usual case) records the wait, and the thread blocks at its next
-//   `pthread_mutex_lock` of that mutex, after releasing it ([`spin_before_lock`]).
+//   `pthread_mutex_lock` of that mutex, after releasing it ([`deferred_lock_wait`]).
 //   Any other visible operation, or any change, in between forgets the wait.
 // The counts a wait compares must see every change after the reads they come from. An
 // atomic location's write count does. A plain location's does not (its writes are not
@@ -887,10 +887,14 @@ pub(crate) fn unlock(m: ObjId) -> Action {
     if !weak_unlocks() {
         return Action::Unlock(m, true);
     }
-    with_rt(|rt| {
-        let t = rt.current;
-        Action::Unlock(m, rt.thread(t).clean_unlock != Some(m))
-    })
+    with_rt(|rt| unlock_in(rt, m))
+}
+
+/// [`unlock`] for a shim already in the runtime state.
+#[inline]
+pub(crate) fn unlock_in(rt: &mut crate::exec::Rt, m: ObjId) -> Action {
+    let t = rt.current;
+    Action::Unlock(m, !weak_unlocks() || rt.thread(t).clean_unlock != Some(m))
 }
 
 static WEAK_UNLOCKS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -909,30 +913,33 @@ pub fn set_weak_unlocks(on: bool) {
     WEAK_UNLOCKS.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Before `pthread_mutex_lock(m)`: block on the wait a pure iteration polling under `m`
-/// recorded, if any (see "Polling under a mutex").
-pub(crate) fn spin_before_lock(m: ObjId, site: Site) {
-    let w = with_rt(|rt| {
-        let t = rt.current;
-        let spin = &mut rt.thread(t).spin;
-        match spin.deferred.take() {
-            // A wait on the mutex itself: for a release after this thread's own.
-            Some((w, d)) if d == m && w.contains(m) => {
-                let seen = match spin.released {
-                    Some((r, n)) if r == m => n,
-                    _ => return None,
-                };
-                Awaited::with_bytes(w.iter().map(|(o, b, v)| if o == m { (o, b, seen) } else { (o, b, v) }))
-                    .map(|x| x.with_mark_of(w))
-            }
-            Some((w, d)) if d == m => Some(w),
-            _ => None,
+/// Before `pthread_mutex_lock(m)`: the wait a pure iteration polling under `m` recorded,
+/// if any (see "Polling under a mutex"), taken from the thread's state; the lock shim
+/// blocks on it ([`block_before_lock`]). Read in the entry into the runtime state the
+/// shim makes for its own checks.
+#[inline]
+pub(crate) fn deferred_lock_wait(rt: &mut crate::exec::Rt, m: ObjId) -> Option<Awaited> {
+    let t = rt.current;
+    let spin = &mut rt.thread(t).spin;
+    match spin.deferred.take() {
+        // A wait on the mutex itself: for a release after this thread's own.
+        Some((w, d)) if d == m && w.contains(m) => {
+            let seen = match spin.released {
+                Some((r, n)) if r == m => n,
+                _ => return None,
+            };
+            Awaited::with_bytes(w.iter().map(|(o, b, v)| if o == m { (o, b, seen) } else { (o, b, v) }))
+                .map(|x| x.with_mark_of(w))
         }
-    });
-    if let Some(w) = w {
-        with_rt(|rt| register_awaited(rt, &w));
-        suspend(Yield::Pending(Action::Await(w), site));
+        Some((w, d)) if d == m => Some(w),
+        _ => None,
     }
+}
+
+/// Block on `w`, the wait [`deferred_lock_wait`] returned, before the lock at `site`.
+pub(crate) fn block_before_lock(w: Awaited, site: Site) {
+    with_rt(|rt| register_awaited(rt, &w));
+    suspend(Yield::Pending(Action::Await(w), site));
 }
 
 // ---- failed try and timed operations --------------------------------------------------

@@ -8,7 +8,10 @@
 //! when the executor has performed it. No shim lets a panic unwind into C: each body runs
 //! under `guard`, which aborts the worker with a message (reported as an internal error).
 
-use crate::exec::{fail, site_file_line, site_with_role, stop, suspend, with_rt, SiteRole, Yield, ATOMIC_OBJ};
+use crate::exec::{
+    fail, site_file_line, site_with_role, stop, suspend, suspend_to, with_rt, Rt, SiteRole, Yield, YielderRef,
+    ATOMIC_OBJ,
+};
 use crate::memory::code_site;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -54,12 +57,15 @@ fn tid_of(p: libc::pthread_t) -> Option<ThreadId> {
     (p >= 1 && p <= u16::MAX as libc::pthread_t).then(|| ThreadId((p - 1) as u16))
 }
 
-fn current() -> ThreadId {
+/// The calling program thread.
+pub(crate) fn current() -> ThreadId {
     with_rt(|rt| rt.current)
 }
 
+/// Perform the visible operation `a` of the call at `file:line`: suspend until the
+/// scheduler runs it, and return the value it resumes with.
 #[inline(always)]
-fn visible(a: Action, file: *const c_char, line: c_int) -> u64 {
+pub(crate) fn visible(a: Action, file: *const c_char, line: c_int) -> u64 {
     suspend(Yield::Pending(a, site_file_line(file, line)))
 }
 
@@ -1170,20 +1176,22 @@ enum Relock {
 }
 
 /// The owner-relock step shared by lock and trylock, for the calling thread (returned
-/// with the outcome: one look at the runtime state for both).
+/// with the outcome). Takes the runtime state from the caller, which reads what else it
+/// needs in the same entry.
 ///
 /// # Safety
 /// `m` must point to a `pthread_mutex_t`.
-unsafe fn relock(m: *const libc::pthread_mutex_t) -> (ThreadId, Relock) {
+#[inline(always)]
+unsafe fn relock(rt: &mut Rt, m: *const libc::pthread_mutex_t) -> (ThreadId, Relock) {
     let addr = m as u64;
-    let (me, held) = with_rt(|rt| (rt.current, rt.held.get(&addr).copied()));
-    let Some((owner, n)) = held.filter(|h| h.0 == me) else {
+    let me = rt.current;
+    let Some((owner, n)) = rt.held.get(&addr).copied().filter(|h| h.0 == me) else {
         return (me, Relock::NotHeld);
     };
     // SAFETY: the caller guarantees m points to a mutex.
     match unsafe { kind_of(m) } {
         RECURSIVE => {
-            with_rt(|rt| rt.held.insert(addr, (owner, n + 1)));
+            rt.held.insert(addr, (owner, n + 1));
             (me, Relock::Counted)
         }
         ERRORCHECK => (me, Relock::Deadlock),
@@ -1256,8 +1264,16 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_lock(
 ) -> c_int {
     guard(|| {
         let addr = crate::sync::check_mutex(m, "locks", false, file, line);
-        // SAFETY: m is the program's mutex.
-        let (me, relocked) = unsafe { relock(m) };
+        // One entry into the runtime state before the step (the relock check, a wait
+        // deferred to this lock, the yielder) and one after (a step costs 0.3–0.5 µs,
+        // an entry several ns: docs/execution-cost.md, round 23).
+        let (me, relocked, wait, yielder) = with_rt(|rt| {
+            // SAFETY: m is the program's mutex.
+            let (me, relocked) = unsafe { relock(rt, m) };
+            let wait =
+                if relocked == Relock::NotHeld { crate::memory::deferred_lock_wait(rt, ObjId(addr)) } else { None };
+            (me, relocked, wait, rt.yielder())
+        });
         match relocked {
             Relock::Counted => return 0,
             // POSIX: an error-checking mutex reports the relock; the thread keeps it.
@@ -1267,8 +1283,11 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_lock(
             }
             Relock::NotHeld => {}
         }
-        crate::memory::spin_before_lock(ObjId(addr), site_file_line(file, line));
-        visible(Action::Lock(ObjId(addr)), file, line);
+        let site = site_file_line(file, line);
+        if let Some(w) = wait {
+            crate::memory::block_before_lock(w, site);
+        }
+        suspend_to(yielder, Yield::Pending(Action::Lock(ObjId(addr)), site));
         crate::sync::mutex_still_live(addr, "locks", file, line);
         with_rt(|rt| rt.held.insert(addr, (me, 1)));
         0
@@ -1289,7 +1308,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_trylock(
     guard(|| {
         let addr = crate::sync::check_mutex(m, "locks", false, file, line);
         // SAFETY: m is the program's mutex.
-        let (me, relocked) = unsafe { relock(m) };
+        let (me, relocked) = with_rt(|rt| unsafe { relock(rt, m) });
         match relocked {
             Relock::Counted => return 0,
             Relock::Deadlock | Relock::Refused => return libc::EBUSY,
@@ -1321,14 +1340,32 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_unlock(
 ) -> c_int {
     guard(|| {
         let addr = crate::sync::check_mutex(m, "unlocks", false, file, line);
-        let (me, held) = with_rt(|rt| (rt.current, rt.held.get(&addr).copied()));
-        match held {
-            Some((owner, n)) if owner == me && n > 1 => {
-                with_rt(|rt| rt.held.insert(addr, (owner, n - 1)));
-                0
-            }
-            Some((owner, _)) if owner == me => {
-                visible(crate::memory::unlock(ObjId(addr)), file, line);
+        enum Unlocking {
+            /// A recursive mutex the thread held more than once: the count went down.
+            Counted,
+            /// The thread holds the mutex: this visible step releases it.
+            Step(Action, YielderRef),
+            NotOwner,
+        }
+        // As for lock: one entry into the runtime state before the step, one after.
+        let (me, unlocking) = with_rt(|rt| {
+            let me = rt.current;
+            let unlocking = match rt.held.get(&addr).copied() {
+                Some((owner, n)) if owner == me && n > 1 => {
+                    rt.held.insert(addr, (owner, n - 1));
+                    Unlocking::Counted
+                }
+                Some((owner, _)) if owner == me => {
+                    Unlocking::Step(crate::memory::unlock_in(rt, ObjId(addr)), rt.yielder())
+                }
+                _ => Unlocking::NotOwner,
+            };
+            (me, unlocking)
+        });
+        match unlocking {
+            Unlocking::Counted => 0,
+            Unlocking::Step(unlock, yielder) => {
+                suspend_to(yielder, Yield::Pending(unlock, site_file_line(file, line)));
                 with_rt(|rt| rt.held.remove(&addr));
                 0
             }

@@ -26,6 +26,7 @@
 //! kind (reported, never a crash of the checker).
 
 use crate::exec::{fail, site_file_line, site_with_role, suspend, with_rt, SiteRole, Yield};
+use crate::shims::{current, visible};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_uint, c_void};
@@ -147,15 +148,6 @@ pub(crate) fn reset() {
         s.spurious_used.clear();
         s.valid = [0; VALID_SLOTS];
     });
-}
-
-fn current() -> ThreadId {
-    with_rt(|rt| rt.current)
-}
-
-#[inline(always)]
-fn visible(a: Action, file: *const c_char, line: c_int) -> u64 {
-    suspend(Yield::Pending(a, site_file_line(file, line)))
 }
 
 fn report(kind: DefectKind, msg: String, file: *const c_char, line: c_int) -> ! {
