@@ -657,6 +657,19 @@ fn check_under(dir: &Path, f: &str, alg: &str, e: &Expect, errs: &mut Vec<String
     Some(j)
 }
 
+/// A `memcpy` into shared memory under `--memory sc` is a visible step per word it
+/// writes, under every explorer: the four traces of `mem_sc_memcpy_torn.c` (each read of
+/// the reader before or after the write of its word), not one.
+#[test]
+fn a_memcpy_is_a_step_per_word_under_sequential_consistency() {
+    let dir = corpus();
+    for alg in ["qpor", "optimal-dpor", "source-dpor", "dfs"] {
+        let j = json_of(&dir, &["check", "mem_sc_memcpy_torn.c", "--json", "--keep-going", "--algorithm", alg]);
+        assert_eq!(j["maximal_configurations"], 4, "{alg}: {j}");
+        assert_eq!(j["defects"].as_array().map(Vec::len), Some(1), "{alg}: one assertion, reached twice: {j}");
+    }
+}
+
 /// The memory-error corpus (`tests/c/mem_*.c`: use after free, double and invalid
 /// frees, frees racing with accesses, stacks used after their thread exited, and the
 /// fixed versions) under every algorithm: the same verdict, the same kind of first

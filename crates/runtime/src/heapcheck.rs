@@ -661,10 +661,11 @@ pub(crate) fn on_thread_exit(rt: &mut Rt, t: ThreadId, site: Site) {
 }
 
 /// An instrumented access of `size` bytes at `addr` by the current thread, at `site`:
-/// freed heap, a dead thread's stack, uninitialised heap bytes. The hot path is
+/// freed heap, a dead thread's stack, uninitialised heap bytes (read, unless
+/// `uninit_check` is false: `memcpy` copying them). The hot path is
 /// [`Shadow::freed`], one flag and the bounds of the stack slots.
 #[inline]
-pub(crate) fn on_access(rt: &mut Rt, addr: u64, size: u64, write: bool, site: Site) {
+pub(crate) fn on_access(rt: &mut Rt, addr: u64, size: u64, write: bool, uninit_check: bool, site: Site) {
     let Some(arena) = rt.arena.as_mut() else { return };
     let shadow = arena.shadow_mut();
     if shadow.poisoned(addr, size) {
@@ -678,7 +679,7 @@ pub(crate) fn on_access(rt: &mut Rt, addr: u64, size: u64, write: bool, site: Si
     if shadow.tracks_uninit() {
         if write {
             shadow.set_uninit(addr, size, false);
-        } else if let Some(b) = shadow.first_uninit(addr, size) {
+        } else if let Some(b) = shadow.first_uninit(addr, size).filter(|_| uninit_check) {
             uninit_read(rt, addr, b, size, site);
         }
     }

@@ -1088,6 +1088,10 @@ pub unsafe extern "C" fn __unfold_mem_access(
     ctx: *const UnfoldCtx,
 ) {
     LAST_ACCESS_RA.store(ra as u64, std::sync::atomic::Ordering::Relaxed);
+    // `COPY_READ`: a read made by `memcpy` or `memmove` for the program, whose bytes may be
+    // uninitialised (padding) without a defect: copying them is no use of them.
+    let uninit_check = write != COPY_READ;
+    let write = c_int::from(write == 1);
     let (a, site) = (addr as u64, code_site(ra));
     if a.wrapping_sub(ERRNO_ADDR.load(std::sync::atomic::Ordering::Relaxed)) < 4 {
         // `errno`: each thread's own (saved and restored with the thread: exec.rs).
@@ -1115,7 +1119,7 @@ pub unsafe extern "C" fn __unfold_mem_access(
         // A visible access (`--memory sc`) is checked once performed, after its
         // scheduling point: another thread may free the block before it is granted.
         if rt.mem.mode != MemoryMode::Sc {
-            crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
+            crate::heapcheck::on_access(rt, a, size as u64, write != 0, uninit_check, site);
         }
         let t = rt.current;
         let th = rt.thread(t);
@@ -1204,7 +1208,7 @@ pub unsafe extern "C" fn __unfold_mem_access(
             sc_access(addr, size, write, ra, ctx);
             // Memory errors once the access is granted (see above), and the write.
             with_rt(|rt| {
-                crate::heapcheck::on_access(rt, a, size as u64, write != 0, site);
+                crate::heapcheck::on_access(rt, a, size as u64, write != 0, uninit_check, site);
                 if !own {
                     let t = rt.current;
                     sc_happens_before(rt, t, a, size as u64, write != 0, site);
@@ -1214,6 +1218,90 @@ pub unsafe extern "C" fn __unfold_mem_access(
                 }
             });
         }
+    }
+}
+
+/// The `write` argument of [`__unfold_mem_access`] for a read that `memcpy` or `memmove`
+/// makes for the program ([`__unfold_mem_copy`]).
+const COPY_READ: c_int = 2;
+
+/// What [`__unfold_mem_copy`] does besides `memcpy` (0): the libc function the program
+/// called.
+const MEMMOVE: c_int = 1;
+const MEMSET: c_int = 2;
+
+/// `memcpy`, `memmove` and `memset` (`op`: 0, [`MEMMOVE`], [`MEMSET`] with byte
+/// `fill`), called by `tsan.c`'s wrappers. libc is not instrumented, so the accesses these
+/// make for the program were unseen: a race through them went unreported, and under
+/// `--memory sc` a copy into shared memory was one invisible block, so no schedule put
+/// another thread's read between its words (an assertion missed by every explorer but
+/// dfs, found by the probe of unseen programs). Their accesses are now the program's own
+/// plain ones:
+/// - `--memory races`: the source range is read, then the destination range written
+///   (the race detector, the heap checks), then libc's copy runs;
+/// - `--memory sc`: the copy goes by pieces that each lie in one 8-byte word of the
+///   destination, each read (its scheduling points, then its bytes) and then written as
+///   instrumented code would, front to back (back to front for a `memmove` onto a later
+///   overlapping destination), so every word is a visible step at its place.
+///
+/// The accesses carry no spin-detection context (`ctx` is null): a copy's pieces share
+/// one call site, and an equal state at two of them is no loop. The wrapper ends the
+/// thread's iteration after the call anyway (`__unfold_spin_changed`).
+///
+/// # Safety
+/// Called by `tsan.c` with the arguments the program gave the libc function: `d` (and
+/// `s`, unless `op` is [`MEMSET`]) valid for `n` bytes as that function requires.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_mem_copy(
+    d: *mut c_void,
+    s: *const c_void,
+    n: usize,
+    op: c_int,
+    fill: c_int,
+    ra: *mut c_void,
+) {
+    let none = std::ptr::null();
+    let sc = with_rt(|rt| rt.active && rt.mem.mode == MemoryMode::Sc);
+    if !sc || n == 0 {
+        // SAFETY: (all three) by the contract, the program's own pointers and length.
+        unsafe {
+            if op != MEMSET {
+                __unfold_mem_access(s, n, COPY_READ, ra, none);
+            }
+            __unfold_mem_access(d, n, 1, ra, none);
+            match op {
+                MEMSET => std::ptr::write_bytes(d.cast::<u8>(), fill as u8, n),
+                // A memcpy whose ranges overlap is undefined in C; copied as memmove would.
+                _ => std::ptr::copy(s.cast::<u8>(), d.cast::<u8>(), n),
+            }
+        }
+        return;
+    }
+    let (dst, src) = (d as usize, s as usize);
+    let backward = op == MEMMOVE && dst > src && dst < src.wrapping_add(n);
+    let mut done = 0usize;
+    while done < n {
+        // The next piece [off, off + len) of the destination, within one word.
+        let (off, len) = if backward {
+            let end = n - done;
+            let last = dst + end - 1;
+            let start = (last & !7).max(dst) - dst;
+            (start, end - start)
+        } else {
+            (done, (8 - ((dst + done) & 7)).min(n - done))
+        };
+        let mut piece = [fill as u8; 8];
+        // SAFETY: (all three) [off, off + len) lies within the n bytes the contract makes
+        // valid; `piece` holds at most 8 bytes and len <= 8.
+        unsafe {
+            if op != MEMSET {
+                __unfold_mem_access((src + off) as *const c_void, len, COPY_READ, ra, none);
+                std::ptr::copy((src + off) as *const u8, piece.as_mut_ptr(), len);
+            }
+            __unfold_mem_access((dst + off) as *const c_void, len, 1, ra, none);
+            std::ptr::copy(piece.as_ptr(), (dst + off) as *mut u8, len);
+        }
+        done += len;
     }
 }
 
@@ -1347,7 +1435,7 @@ pub extern "C" fn __unfold_mem_atomic_post(
         }
         // Memory errors once the operation ran, not at its scheduling point: another
         // thread may free the block while this one waits to be granted.
-        crate::heapcheck::on_access(rt, a, size as u64, write, code_site(ra));
+        crate::heapcheck::on_access(rt, a, size as u64, write, true, code_site(ra));
         if !rt.mem.tracking() {
             return;
         }

@@ -497,9 +497,24 @@ UNFOLD_CHANGES(char *, strcpy, (char *d, const char *s), (d, s))
 UNFOLD_CHANGES(char *, strcat, (char *d, const char *s), (d, s))
 UNFOLD_CHANGES(char *, strncpy, (char *d, const char *s, size_t n), (d, s, n))
 UNFOLD_CHANGES(char *, strncat, (char *d, const char *s, size_t n), (d, s, n))
-UNFOLD_CHANGES(void *, memcpy, (void *d, const void *s, size_t n), (d, s, n))
-UNFOLD_CHANGES(void *, memmove, (void *d, const void *s, size_t n), (d, s, n))
-UNFOLD_CHANGES(void *, memset, (void *d, int c, size_t n), (d, c, n))
+/* memcpy, memmove and memset make their accesses through the runtime, as the program's
+ * own plain accesses (memory.rs, __unfold_mem_copy), then end the iteration as above. */
+void __unfold_mem_copy(void *d, const void *s, size_t n, int op, int fill, void *ra);
+void *__unfold_memcpy(void *d, const void *s, size_t n) {
+    __unfold_mem_copy(d, s, n, 0, 0, RA);
+    __unfold_spin_changed();
+    return d;
+}
+void *__unfold_memmove(void *d, const void *s, size_t n) {
+    __unfold_mem_copy(d, s, n, 1, 0, RA);
+    __unfold_spin_changed();
+    return d;
+}
+void *__unfold_memset(void *d, int c, size_t n) {
+    __unfold_mem_copy(d, 0, n, 2, c, RA);
+    __unfold_spin_changed();
+    return d;
+}
 /* The variadic two, through their v- forms. */
 int __unfold_sprintf(char *s, const char *f, ...) {
     va_list ap;
