@@ -1339,14 +1339,13 @@ fn build_mismatches(given: &BuildArgs, recorded: &Build) -> Vec<String> {
 
 fn replay(a: ReplayArgs) -> Result<u8> {
     let rec = report::decode_token(&a.token).ok_or_else(|| {
-        failure(
-            "usage",
-            format!(
-                "`{}` is not a replay token (tokens start with `u2.`; tokens of older unfold versions must be \
-                 re-made with `unfold check`)",
-                a.token
-            ),
-        )
+        let why = if a.token.trim().starts_with(report::TOKEN_V2) {
+            "its data is damaged: cut short, altered or run on; copy the whole token from the report of \
+             `unfold check`"
+        } else {
+            "tokens start with `u2.`; tokens of older unfold versions must be re-made with `unfold check`"
+        };
+        failure("usage", format!("`{}` is not a replay token ({why})", a.token))
     })?;
     compile::check_source(&a.file).map_err(|e| failure("input", format!("{e:#}")))?;
     let source = std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;

@@ -853,7 +853,7 @@ pub fn source_hash(bytes: &[u8]) -> u64 {
 }
 
 /// Token format version 2: `u2.` + base64url(deflate(payload)).
-const TOKEN_V2: &str = "u2.";
+pub const TOKEN_V2: &str = "u2.";
 /// Largest payload a token may inflate to (a schedule of 10^7 steps is ~20 MB).
 const MAX_PAYLOAD: u64 = 64 << 20;
 
@@ -1001,7 +1001,12 @@ pub fn decode_token(tok: &str) -> Option<Recording> {
     use std::io::Read as _;
     let packed = unbase64(tok.trim().strip_prefix(TOKEN_V2)?)?;
     let mut p = Vec::new();
-    flate2::read::DeflateDecoder::new(&packed[..]).take(MAX_PAYLOAD).read_to_end(&mut p).ok()?;
+    let mut z = flate2::bufread::DeflateDecoder::new(&packed[..]);
+    (&mut z).take(MAX_PAYLOAD).read_to_end(&mut p).ok()?;
+    // Bytes after the deflated payload: text appended to the token (a paste that ran on).
+    if !z.get_ref().is_empty() {
+        return None;
+    }
     let mut r = Reader(&p);
     let source_hash = u64::from_le_bytes(r.bytes(8)?.try_into().ok()?);
     let max_steps = usize::try_from(r.varint()?).ok()?;
@@ -1120,6 +1125,16 @@ mod tests {
         assert_eq!(decode_token("u2.!!"), None);
         let good = encode_token(&Recording::default());
         assert_eq!(decode_token(&good[..good.len() - 2]), None, "a truncated token is refused");
+        // Text run on after a whole token (a paste that took the next word too): refused,
+        // whatever the length of the token's last base64 group.
+        for s in 0..4u16 {
+            let rec = Recording { schedule: (0..s).map(ThreadId).collect(), ..Recording::default() };
+            let tok = encode_token(&rec);
+            assert_eq!(decode_token(&tok), Some(rec), "{tok}");
+            for tail in ["AAAA", "XYZw", "Ab", "ABCDEFGH"] {
+                assert_eq!(decode_token(&format!("{tok}{tail}")), None, "{tok} + {tail}");
+            }
+        }
     }
 
     #[test]
