@@ -3,7 +3,7 @@
 // not the other. Before the copy's accesses were reported, libc wrote the whole block
 // at once, unseen, and only dfs (which runs every interleaving of the other steps)
 // found the failure.
-// expect: verdict=defect kind=assertion line=14
+// expect: verdict=defect kind=assertion line=15
 // Traces (every explorer, with --keep-going; c_programs.rs checks them): the reader's
 // read of data[0] comes before or after the copy's write of the first word, its read of
 // data[3] before or after the write of the second: 2 x 2 = 4 traces; the two where
