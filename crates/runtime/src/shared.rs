@@ -85,16 +85,34 @@ unsafe impl Plain for AtomicU64 {}
 /// more locations (an interned [`Awaited`], whose index means nothing in the other
 /// process) is sent by value: its list goes into the direction's [`WireAwaits`], the
 /// action has `flag2` set and the two more words are the list's start and length there.
+/// `flag3` (bit 10) says that the two more words are in use: they are read only then
+/// (the two words are the [`WireHead`], the two more the [`WireTail`]).
 #[repr(C)]
 pub(crate) struct WireAction {
+    head: WireHead,
+    tail: WireTail,
+}
+
+/// The first two words of a [`WireAction`]: all that most actions need.
+#[repr(C)]
+pub(crate) struct WireHead {
     word: AtomicU64,
     obj: AtomicU64,
+}
+
+/// The last two words of a [`WireAction`], written and read only with `flag3`.
+#[repr(C)]
+pub(crate) struct WireTail {
     obj2: AtomicU64,
     arg2: AtomicU64,
 }
 
+// SAFETY: repr(C), atomics only.
+unsafe impl Plain for WireAction {}
+
 const F1: u64 = 1 << 8;
 const F2: u64 = 1 << 9;
+const F3: u64 = 1 << 10;
 
 #[inline]
 fn encode_action(a: Option<Action>) -> (u64, u64) {
@@ -294,54 +312,80 @@ impl WireAction {
     /// Store `a`; the list of a wait on more than two locations goes to `awaits`.
     #[inline]
     pub(crate) fn store(&self, a: Option<Action>, awaits: &WireAwaits) -> Result<(), AwaitsFull> {
-        let (mut w, o) = encode_action(a);
-        let (o2, c2) = match a {
-            Some(Action::Await(x)) if x.len() > unfold_engine::action::INLINE_AWAITED => {
-                w |= F2;
-                (awaits.push(x)?, x.len() as u64)
-            }
-            _ => second_awaited(a),
-        };
-        self.word.store(w, R);
-        self.obj.store(o, R);
-        self.obj2.store(o2, R);
-        self.arg2.store(c2, R);
-        Ok(())
+        store_action(&self.head, &self.tail, a, awaits)
     }
 
     /// The action, or [`Corrupt`] naming `what` (built only on failure); the list of a
     /// wait on more than two locations comes from `awaits`.
     #[inline]
     pub(crate) fn load(&self, awaits: &WireAwaits, what: &dyn Fn() -> String) -> Result<Option<Action>, Corrupt> {
-        let word = self.word.load(R);
-        if word & 0xff == 11 && word & F2 != 0 {
-            // A wait sent by value: the first location and count are in the action as
-            // for a wait on one location (checked by decoding it), the list in `awaits`.
-            let Some(Action::Await(first)) = decode_action(word & !F2, self.obj.load(R), what)? else {
-                return corrupt(what());
-            };
-            let w = awaits.get(self.obj2.load(R), self.arg2.load(R), what)?;
-            if w.iter().next() != first.iter().next() {
+        load_action(&self.head, &self.tail, awaits, what)
+    }
+}
+
+/// [`WireAction::store`] into a head and a tail that may lie apart ([`WireStep`]): the
+/// tail is written only when the action needs it.
+#[inline]
+fn store_action(head: &WireHead, tail: &WireTail, a: Option<Action>, awaits: &WireAwaits) -> Result<(), AwaitsFull> {
+    let (mut w, o) = encode_action(a);
+    let (o2, c2) = match a {
+        Some(Action::Await(x)) if x.len() > unfold_engine::action::INLINE_AWAITED => {
+            w |= F2;
+            (awaits.push(x)?, x.len() as u64)
+        }
+        _ => second_awaited(a),
+    };
+    if (o2, c2) != (0, 0) {
+        w |= F3;
+        tail.obj2.store(o2, R);
+        tail.arg2.store(c2, R);
+    }
+    head.word.store(w, R);
+    head.obj.store(o, R);
+    Ok(())
+}
+
+/// [`WireAction::load`] from a head and a tail that may lie apart: the tail is read
+/// only when the head's `flag3` says it is in use.
+#[inline]
+fn load_action(
+    head: &WireHead,
+    tail: &WireTail,
+    awaits: &WireAwaits,
+    what: &dyn Fn() -> String,
+) -> Result<Option<Action>, Corrupt> {
+    let word = head.word.load(R);
+    let (o2, c2) = if word & F3 != 0 { (tail.obj2.load(R), tail.arg2.load(R)) } else { (0, 0) };
+    if word & F3 != 0 && (o2, c2) == (0, 0) {
+        return corrupt(what());
+    }
+    let word = word & !F3;
+    if word & 0xff == 11 && word & F2 != 0 {
+        // A wait sent by value: the first location and count are in the action as
+        // for a wait on one location (checked by decoding it), the list in `awaits`.
+        let Some(Action::Await(first)) = decode_action(word & !F2, head.obj.load(R), what)? else {
+            return corrupt(what());
+        };
+        let w = awaits.get(o2, c2, what)?;
+        if w.iter().next() != first.iter().next() {
+            return corrupt(what());
+        }
+        return Ok(Some(Action::Await(w.with_mark_of(first))));
+    }
+    let a = decode_action(word, head.obj.load(R), what)?;
+    if (o2, c2) == (0, 0) {
+        return Ok(a);
+    }
+    match a {
+        Some(Action::Await(w)) => {
+            let (b2, c2) = uncount_bytes(c2, what)?;
+            let both = Awaited::with_bytes(w.iter().chain([(ObjId(o2), b2, c2)])).ok_or_else(|| Corrupt(what()))?;
+            if both.len() != 2 {
                 return corrupt(what());
             }
-            return Ok(Some(Action::Await(w.with_mark_of(first))));
+            Ok(Some(Action::Await(both.with_mark_of(w))))
         }
-        let a = decode_action(word, self.obj.load(R), what)?;
-        let (o2, c2) = (self.obj2.load(R), self.arg2.load(R));
-        if (o2, c2) == (0, 0) {
-            return Ok(a);
-        }
-        match a {
-            Some(Action::Await(w)) => {
-                let (b2, c2) = uncount_bytes(c2, what)?;
-                let both = Awaited::with_bytes(w.iter().chain([(ObjId(o2), b2, c2)])).ok_or_else(|| Corrupt(what()))?;
-                if both.len() != 2 {
-                    return corrupt(what());
-                }
-                Ok(Some(Action::Await(both.with_mark_of(w))))
-            }
-            _ => corrupt(what()),
-        }
+        _ => corrupt(what()),
     }
 }
 
@@ -386,27 +430,41 @@ pub(crate) fn step_digest(t: ThreadId, a: Action) -> u64 {
     h
 }
 
-/// A [`Step`]: 112 bytes.
-#[repr(C)]
+/// A [`Step`]: 128 bytes, two cache lines, of which a step reads and writes only the first
+/// unless one of its actions is a spin-wait on two or more locations (the heads of its
+/// three actions lie in the first line, their tails in the second). The parent reads
+/// the lines the worker has just written, each a transfer between the cores: with 112
+/// bytes and no alignment, a step spanned two or three lines.
+#[repr(C, align(64))]
 pub(crate) struct WireStep {
     thread: AtomicU64,
     site: AtomicU64,
-    action: WireAction,
-    next: WireAction,
-    child_next: WireAction,
+    /// The action, the thread's next pending action, a created thread's first.
+    heads: [WireHead; 3],
+    tails: [WireTail; 3],
 }
 
-// SAFETY: repr(C), atomics only.
+// SAFETY: repr(C), atomics only (the alignment's padding is never read).
 unsafe impl Plain for WireStep {}
 
 impl WireStep {
     #[inline]
+    fn store_at(&self, i: usize, a: Option<Action>, awaits: &WireAwaits) -> Result<(), AwaitsFull> {
+        store_action(&self.heads[i], &self.tails[i], a, awaits)
+    }
+
+    #[inline]
+    fn load_at(&self, i: usize, awaits: &WireAwaits, what: &dyn Fn() -> String) -> Result<Option<Action>, Corrupt> {
+        load_action(&self.heads[i], &self.tails[i], awaits, what)
+    }
+
+    #[inline]
     pub(crate) fn store(&self, s: &Step, awaits: &WireAwaits) -> Result<(), AwaitsFull> {
         self.thread.store(s.thread.0 as u64, R);
         self.site.store(s.site, R);
-        self.action.store(Some(s.action), awaits)?;
-        self.next.store(s.next, awaits)?;
-        self.child_next.store(s.child_next, awaits)
+        self.store_at(0, Some(s.action), awaits)?;
+        self.store_at(1, s.next, awaits)?;
+        self.store_at(2, s.child_next, awaits)
     }
 
     /// Store step `s` that [`WireStep::store`] stored before it was performed, now
@@ -416,23 +474,23 @@ impl WireStep {
     pub(crate) fn complete(&self, s: &Step, before: &Step, awaits: &WireAwaits) -> Result<(), AwaitsFull> {
         debug_assert!(s.thread == before.thread && s.site == before.site);
         if s.action != before.action {
-            self.action.store(Some(s.action), awaits)?;
+            self.store_at(0, Some(s.action), awaits)?;
         }
-        self.next.store(s.next, awaits)?;
-        self.child_next.store(s.child_next, awaits)
+        self.store_at(1, s.next, awaits)?;
+        self.store_at(2, s.child_next, awaits)
     }
 
     #[inline]
     pub(crate) fn load(&self, index: usize, awaits: &WireAwaits) -> Result<Step, Corrupt> {
         let what = || format!("step {index} of the trace");
         let thread = decode_thread(self.thread.load(R), &what)?;
-        let Some(action) = self.action.load(awaits, &what)? else { return corrupt(what()) };
+        let Some(action) = self.load_at(0, awaits, &what)? else { return corrupt(what()) };
         Ok(Step {
             thread,
             action,
             site: self.site.load(R),
-            next: self.next.load(awaits, &what)?,
-            child_next: self.child_next.load(awaits, &what)?,
+            next: self.load_at(1, awaits, &what)?,
+            child_next: self.load_at(2, awaits, &what)?,
         })
     }
 }
@@ -1074,11 +1132,11 @@ mod tests {
         }
         let w = Awaited::with_bytes([(ObjId(0x11), Bytes::span(0, 4), 3), (ObjId(0x21), Bytes::span(4, 4), 5)]);
         let shared: Shared<WireAwaits> = Shared::new(1).expect("map");
-        let wire: Shared<WireStep> = Shared::new(1).expect("map");
-        let a = &wire.one().action;
+        let wire: Shared<WireAction> = Shared::new(1).expect("map");
+        let a = wire.one();
         a.store(Some(Action::Await(w.expect("two"))), shared.one()).expect("inline");
         assert_eq!(a.load(shared.one(), &what).expect("valid"), Some(Action::Await(w.expect("two"))));
-        a.arg2.store(a.arg2.load(R) & 0xffff_ffff, R);
+        a.tail.arg2.store(a.tail.arg2.load(R) & 0xffff_ffff, R);
         assert!(a.load(shared.one(), &what).is_err(), "second location with mask 0");
         assert!(decode_action(9 | 1 << 16, 0, &what).is_ok() && decode_action(5 | 1 << 16, 8, &what).is_err());
         // An assumption keeps its mark, on one location and on two.
@@ -1113,24 +1171,61 @@ mod tests {
         assert_eq!((back.action, back.next, back.child_next), (step.action, step.next, step.child_next));
         // A list cut short, a length beyond MAX_AWAITED, a repeated location, a first
         // entry that differs from the action's: all corruption.
-        let a = &wire.one().action;
+        let a = &wire.one();
         awaits.len.store(3, R);
-        assert!(a.load(awaits, &what).is_err(), "list beyond the written length");
+        assert!(a.load_at(0, awaits, &what).is_err(), "list beyond the written length");
         awaits.len.store(8, R);
-        a.arg2.store(unfold_engine::action::MAX_AWAITED as u64 + 1, R);
-        assert!(a.load(awaits, &what).is_err(), "too many locations");
-        a.arg2.store(4, R);
+        a.tails[0].arg2.store(unfold_engine::action::MAX_AWAITED as u64 + 1, R);
+        assert!(a.load_at(0, awaits, &what).is_err(), "too many locations");
+        a.tails[0].arg2.store(4, R);
         awaits.pairs[1][0].store(objs[0].0, R);
-        assert!(a.load(awaits, &what).is_err(), "a location twice");
+        assert!(a.load_at(0, awaits, &what).is_err(), "a location twice");
         awaits.pairs[1][0].store(objs[1].0, R);
         awaits.pairs[0][1].store(6 | 0xff << 32, R);
-        assert!(a.load(awaits, &what).is_err(), "first count differs from the action's");
+        assert!(a.load_at(0, awaits, &what).is_err(), "first count differs from the action's");
         awaits.pairs[0][1].store(7 | 0xff << 32, R);
-        assert_eq!(a.load(awaits, &what).expect("restored"), Some(Action::Await(w)));
+        assert_eq!(a.load_at(0, awaits, &what).expect("restored"), Some(Action::Await(w)));
         // A full list area is reported, not overrun.
         awaits.len.store(MAX_AWAIT_PAIRS as u64 - 3, R);
-        assert!(a.store(Some(Action::Await(w)), awaits).is_err());
-        assert!(a.store(Some(Action::Await(two)), awaits).is_ok(), "inline waits need no room");
+        assert!(a.store_at(0, Some(Action::Await(w)), awaits).is_err());
+        assert!(a.store_at(0, Some(Action::Await(two)), awaits).is_ok(), "inline waits need no room");
+    }
+
+    /// A step is one cache line but for spin-waits on two or more locations: its heads
+    /// fill the first 64 bytes, and a step whose actions need no tail neither writes nor
+    /// reads the second line (garbage there changes nothing).
+    #[test]
+    fn a_step_reads_its_second_line_only_for_a_wait_on_several_locations() {
+        assert_eq!((std::mem::size_of::<WireStep>(), std::mem::align_of::<WireStep>()), (128, 64));
+        let shared: Shared<WireAwaits> = Shared::new(1).expect("map");
+        let awaits = shared.one();
+        let wire: Shared<WireStep> = Shared::new(2).expect("map");
+        let step = wire.get();
+        assert_eq!(&step[1] as *const WireStep as usize - &step[0] as *const WireStep as usize, 128);
+        let s = &step[0];
+        assert_eq!(std::ptr::addr_of!(s.tails) as usize - s as *const WireStep as usize, 64);
+        for t in &s.tails {
+            t.obj2.store(u64::MAX, R);
+            t.arg2.store(u64::MAX, R);
+        }
+        let lock = Step {
+            thread: ThreadId(1),
+            action: Action::Lock(ObjId(0x40)),
+            site: 9,
+            next: Some(Action::Unlock(ObjId(0x40), true)),
+            child_next: None,
+        };
+        s.store(&lock, awaits).expect("room");
+        assert!(s.tails.iter().all(|t| t.obj2.load(R) == u64::MAX), "no tail written");
+        assert_eq!(s.load(0, awaits).expect("the tails are not read"), lock);
+        let two = Awaited::new([(ObjId(0x1001), 1), (ObjId(0x2001), 2)]).expect("two");
+        let wait = Step { next: Some(Action::Await(two)), ..lock };
+        s.store(&wait, awaits).expect("room");
+        assert_eq!(s.load(0, awaits).expect("valid"), wait);
+        // The flag without its tail's words: corruption.
+        s.tails[1].obj2.store(0, R);
+        s.tails[1].arg2.store(0, R);
+        assert!(s.load(0, awaits).is_err());
     }
 
     #[test]
