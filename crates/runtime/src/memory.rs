@@ -1230,7 +1230,7 @@ const COPY_READ: c_int = 2;
 const MEMMOVE: c_int = 1;
 const MEMSET: c_int = 2;
 
-/// `memcpy`, `memmove` and `memset` (`op`: 0, [`MEMMOVE`], [`MEMSET`] with byte
+/// `memcpy`, `memmove` and `memset` (`op`: 0, 1, 2 with byte
 /// `fill`), called by `tsan.c`'s wrappers. libc is not instrumented, so the accesses these
 /// make for the program were unseen: a race through them went unreported, and under
 /// `--memory sc` a copy into shared memory was one invisible block, so no schedule put
@@ -1250,7 +1250,7 @@ const MEMSET: c_int = 2;
 ///
 /// # Safety
 /// Called by `tsan.c` with the arguments the program gave the libc function: `d` (and
-/// `s`, unless `op` is [`MEMSET`]) valid for `n` bytes as that function requires.
+/// `s`, unless `op` is 2, memset) valid for `n` bytes as that function requires.
 #[no_mangle]
 pub unsafe extern "C" fn __unfold_mem_copy(
     d: *mut c_void,
