@@ -1260,9 +1260,13 @@ pub unsafe extern "C" fn __unfold_mem_copy(
     fill: c_int,
     ra: *mut c_void,
 ) {
+    if n == 0 {
+        // No byte is accessed (the pointers may even be null).
+        return;
+    }
     let none = std::ptr::null();
     let sc = with_rt(|rt| rt.active && rt.mem.mode == MemoryMode::Sc);
-    if !sc || n == 0 {
+    if !sc {
         // SAFETY: (all three) by the contract, the program's own pointers and length.
         unsafe {
             if op != MEMSET {
