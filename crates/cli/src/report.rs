@@ -364,7 +364,8 @@ impl RawFinding {
     }
 }
 
-/// `message` with every thread name (`t` and digits, as a word) replaced by `t*`.
+/// `message` with every thread name that follows "by " (`t` and digits: "write by t3",
+/// "allocated by t0") replaced by `t*`; other words, such as a variable named `t1`, stay.
 ///
 /// Why a race is keyed without its threads: the race detector reports, at an access,
 /// the first earlier access it races with, and which one that is depends on the order of
@@ -373,22 +374,22 @@ impl RawFinding {
 /// symmetric threads racing on one word (`tests/c/race_three_symmetric.c`), QPOR and dfs
 /// reported six races and optimal- and source-DPOR four.
 fn without_thread_names(message: &str) -> String {
-    let b = message.as_bytes();
     let mut out = String::with_capacity(message.len());
-    let mut i = 0;
-    while i < b.len() {
-        let word_start = i == 0 || !b[i - 1].is_ascii_alphanumeric();
-        let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-        let word_end = b.get(i + 1 + digits).is_none_or(|c| !c.is_ascii_alphanumeric());
-        if b[i] == b't' && word_start && digits > 0 && word_end {
-            out.push_str("t*");
-            i += 1 + digits;
+    let mut rest = message;
+    while let Some(i) = rest.find("by t") {
+        let (before, after) = rest.split_at(i + "by t".len());
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let word_end = after.as_bytes().get(digits).is_none_or(|c| !c.is_ascii_alphanumeric());
+        let word_start = i == 0 || !rest.as_bytes()[i - 1].is_ascii_alphanumeric();
+        out.push_str(before);
+        if digits > 0 && word_end && word_start {
+            out.push('*');
+            rest = &after[digits..];
         } else {
-            let c = message[i..].chars().next().expect("a char boundary");
-            out.push(c);
-            i += c.len_utf8();
+            rest = after;
         }
     }
+    out.push_str(rest);
     out
 }
 
@@ -1173,8 +1174,8 @@ mod tests {
     #[test]
     fn a_race_is_keyed_without_its_threads() {
         assert_eq!(
-            without_thread_names("data race on data: write by t3 and read by t12 at x.c:11, t1x tt2 t"),
-            "data race on data: write by t* and read by t* at x.c:11, t1x tt2 t"
+            without_thread_names("data race on t1: write by t3 and read by t12 at x.c:11, by t1x, nearby t2, by t"),
+            "data race on t1: write by t* and read by t* at x.c:11, by t1x, nearby t2, by t"
         );
         let race = |m: &str, kind| RawFinding {
             kind: Kind::Program(kind),

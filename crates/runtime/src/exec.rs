@@ -562,9 +562,7 @@ impl Rt {
         }
         &mut self.threads[t.index()]
     }
-}
 
-impl Rt {
     /// The current thread's yielder, for [`suspend_to`]: a shim that enters the runtime
     /// state before its visible step anyway reads it there, instead of entering once
     /// more to suspend.

@@ -81,7 +81,7 @@ unsafe impl Plain for AtomicU64 {}
 /// arg << 32` (tag 0: none; `arg` a thread id or a count; `bytes` the mask of a memory
 /// access or of a spin-wait's first location, never 0 for them, 0 for every other
 /// action) and the object id; a spin-wait on two locations puts its second location and
-/// `count | bytes << 32` in two more words (zero otherwise). A spin-wait on
+/// `count | bytes << 32` in two more words (not written otherwise). A spin-wait on
 /// more locations (an interned [`Awaited`], whose index means nothing in the other
 /// process) is sent by value: its list goes into the direction's [`WireAwaits`], the
 /// action has `flag2` set and the two more words are the list's start and length there.
