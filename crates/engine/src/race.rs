@@ -465,10 +465,66 @@ pub struct RaceDetector {
     shadow: Shadow,
     /// What the shadow's states refer to: accesses and read sets.
     log: Log,
-    /// The last word accessed, by whom, at which epoch, and which of its bytes that
-    /// thread has already written / read at that epoch: repeating such an access can
-    /// neither race nor change the shadow state (the hot path of a loop).
-    hot: Option<Hot>,
+    /// Per word, the last access to it (in the slot `HotSlots::slot` gives the word):
+    /// by whom, at which epoch, and which of its bytes that thread has already written /
+    /// read at that epoch. Repeating such an access can neither race nor change the shadow
+    /// state (the hot path of a loop).
+    hot: HotSlots,
+}
+
+/// Hot records for up to [`HOT_SLOTS`] words, one slot per word (direct-mapped by the
+/// word's address). Every access to a word goes through its slot, replacing a record of
+/// another access or word there, so a record of a word is always about the last access to
+/// it; an access off the hot path (across words) and a free clear the slots of their
+/// words. A loop over up to `HOT_SLOTS` consecutive words keeps all of them hot, where a
+/// single record was replaced at every word (bench/accesses.c: docs/execution-cost.md,
+/// round 24).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct HotSlots([Option<Hot>; HOT_SLOTS]);
+
+/// The number of hot records ([`HotSlots`]): 128 bytes of consecutive words.
+const HOT_SLOTS: usize = 16;
+
+impl HotSlots {
+    #[inline]
+    fn slot(word: u64) -> usize {
+        ((word >> 3) as usize) & (HOT_SLOTS - 1)
+    }
+
+    /// Whether the record of its word covers the access `a` ([`Hot::of`]): see
+    /// [`Hot::covers`].
+    #[inline]
+    fn covers(&self, a: Option<(Hot, u8)>, write: bool) -> bool {
+        a.is_some_and(|(h, _)| Hot::covers(self.0[Self::slot(h.word)], a, write))
+    }
+
+    /// Record the access `a` ([`Hot::of`]) of `[addr, addr + size)`, made after the
+    /// check: the record of its word after it, or, for an access off the hot path, no
+    /// record of any word it touched.
+    #[inline]
+    fn record(&mut self, a: Option<(Hot, u8)>, addr: u64, size: u64, write: bool) {
+        if let Some((h, _)) = a {
+            let s = &mut self.0[Self::slot(h.word)];
+            *s = Hot::after(*s, a, write);
+            return;
+        }
+        let end = addr.saturating_add(size.max(1));
+        let mut w = addr & !7;
+        while w < end {
+            let s = &mut self.0[Self::slot(w)];
+            if s.is_some_and(|h| h.word == w) {
+                *s = None;
+            }
+            w = match w.checked_add(8) {
+                Some(n) => n,
+                None => break,
+            };
+        }
+    }
+
+    fn clear(&mut self) {
+        self.0 = [None; HOT_SLOTS];
+    }
 }
 
 /// `dst := src` for a map of clocks, reusing `dst`'s clocks (the C frontend's
@@ -626,6 +682,10 @@ fn index32(len: usize, what: &str) -> u32 {
     }
 }
 
+/// How many of the last interned accesses [`Log::intern`] compares before it looks the
+/// access up.
+const RECENT: usize = 4;
+
 /// An access as the shadow refers to it.
 #[derive(Clone, Copy, Debug)]
 struct Access {
@@ -646,8 +706,11 @@ struct Log {
     /// The latest access of each (thread, site, atomic, write): interning a repeated
     /// access is one look-up (the epoch is compared with the entry's).
     interned: HashMap<(ThreadId, Site, bool, bool), u32>,
-    /// The access interned last (a loop's accesses repeat it).
-    last: u32,
+    /// The accesses interned last, most recent first (0: none): a loop's accesses repeat
+    /// them, and a loop body has a read and a write site at least (`a[i] += x`), which
+    /// alternate; a look-up of `interned` cost about a sixth of a plain access
+    /// (docs/execution-cost.md, round 24).
+    recent: [u32; RECENT],
     /// Read sets: `(start, len)` in `set_items`, each item an index into `accesses`,
     /// in the order the reads were made.
     sets: Vec<(u32, u32)>,
@@ -666,12 +729,12 @@ impl Clone for Log {
 
     /// Field by field, reusing the destination's buffers (see [`RaceDetector`]'s).
     fn clone_from(&mut self, src: &Self) {
-        let Log { accesses, interned, last, sets, set_items, memo } = src;
+        let Log { accesses, interned, recent, sets, set_items, memo } = src;
         self.accesses.clone_from(accesses);
         self.interned.clone_from(interned);
         self.sets.clone_from(sets);
         self.set_items.clone_from(set_items);
-        (self.last, self.memo) = (*last, *memo);
+        (self.recent, self.memo) = (*recent, *memo);
     }
 }
 
@@ -717,7 +780,7 @@ impl Log {
         let none = Epoch { thread: ThreadId(0), clock: 0, site: 0 };
         self.accesses.push(Access { epoch: none, atomic: false, write: false });
         self.interned.clear();
-        self.last = 0;
+        self.recent = [0; RECENT];
         self.sets.clear();
         self.set_items.clear();
         self.memo = None;
@@ -726,18 +789,31 @@ impl Log {
     /// The index of the access (`t` at epoch `clock`, at `site`).
     #[inline]
     fn intern(&mut self, t: ThreadId, clock: u32, site: Site, atomic: bool, write: bool) -> u32 {
-        let l = &self.accesses[self.last as usize];
-        if self.last != 0 && l.epoch == (Epoch { thread: t, clock, site }) && l.atomic == atomic && l.write == write {
-            return self.last;
+        let epoch = Epoch { thread: t, clock, site };
+        for k in 0..RECENT {
+            let r = self.recent[k];
+            let l = &self.accesses[r as usize];
+            if r != 0 && l.epoch == epoch && l.atomic == atomic && l.write == write {
+                // Most recent first: a loop's sites stay in front.
+                for j in (1..=k).rev() {
+                    self.recent[j] = self.recent[j - 1];
+                }
+                self.recent[0] = r;
+                return r;
+            }
         }
         let next = self.accesses.len();
         let i = self.interned.entry((t, site, atomic, write)).or_insert(0);
         if *i == 0 || self.accesses[*i as usize].epoch.clock != clock {
             *i = index32(next, "accesses");
-            self.accesses.push(Access { epoch: Epoch { thread: t, clock, site }, atomic, write });
+            self.accesses.push(Access { epoch, atomic, write });
         }
-        self.last = *i;
-        self.last
+        let i = *i;
+        for j in (1..RECENT).rev() {
+            self.recent[j] = self.recent[j - 1];
+        }
+        self.recent[0] = i;
+        i
     }
 
     /// The reads of a read half, in the order they were made.
@@ -1035,7 +1111,7 @@ impl RaceDetector {
         self.hb.reset();
         self.shadow.reset();
         self.log.reset();
-        self.hot = None;
+        self.hot.clear();
     }
 
     /// About how many bytes of memory the detector's state of this execution holds (its
@@ -1109,7 +1185,7 @@ impl RaceDetector {
         // Hot path: an access within one word that this thread already made at this
         // epoch, with the same atomicity, changes nothing.
         let hot = Hot::of(t, addr, size, now, atomic);
-        if Hot::covers(self.hot, hot, write) {
+        if self.hot.covers(hot, write) {
             return None;
         }
         let word = addr & !7;
@@ -1128,7 +1204,7 @@ impl RaceDetector {
                 None => break,
             };
         }
-        self.hot = Hot::after(self.hot, hot, write);
+        self.hot.record(hot, addr, size, write);
         race.map(|(b, a, w): (u64, Access, bool)| Race {
             addr: b,
             first: RaceAccess { thread: a.epoch.thread, write: w, atomic: a.atomic, site: a.epoch.site },
@@ -1160,7 +1236,7 @@ impl RaceDetector {
     /// Cost: O(min(size, pages in use)) — the pages in use are walked instead of the
     /// range when they are fewer (a thread's whole stack slot, a large block).
     pub fn on_free(&mut self, t: ThreadId, addr: u64, size: u64, site: Site) -> Vec<Race> {
-        self.hot = None;
+        self.hot.clear();
         let end = addr.saturating_add(size);
         if end <= addr {
             return Vec::new();
@@ -1663,7 +1739,10 @@ mod tests {
         // Random sequences of accesses (sizes 1 to 16 at any offset, near a word, a page
         // boundary and far away), synchronisation, atomics, frees and resets, run on
         // both detectors: every result must be identical (the same race, the same sides,
-        // the same byte).
+        // the same byte). A third detector checks every access, without the hot path:
+        // between two resets, the same threads must race on the same words (the hot path
+        // only leaves out repeats of races already reported, and may name an earlier
+        // site of the same thread and epoch).
         let threads = [M, A, B, ThreadId(3)];
         let sizes = [1, 1, 2, 2, 4, 4, 4, 8, 8, 3, 16, 5];
         let bases = [X, X + 4096 - 12, X + (5 << 20)];
@@ -1673,15 +1752,30 @@ mod tests {
             let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
             let mut new = RaceDetector::default();
             let mut old = reference::RaceDetector::default();
-            let start = |new: &mut RaceDetector, old: &mut reference::RaceDetector| {
+            let mut full = reference::RaceDetector::checking_every_access();
+            type Met = std::collections::BTreeSet<(u64, ThreadId, ThreadId)>;
+            let (mut met, mut met_full) = (Met::new(), Met::new());
+            let meet = |m: &mut Met, r: &Race| {
+                m.insert((r.addr >> 3, r.first.thread, r.second.thread));
+            };
+            let start = |new: &mut RaceDetector,
+                         old: &mut reference::RaceDetector,
+                         full: &mut reference::RaceDetector,
+                         met: &mut Met,
+                         met_full: &mut Met| {
+                assert_eq!(met, met_full, "seed {seed}: the hot path changed which threads race where");
+                met.clear();
+                met_full.clear();
                 new.reset();
                 old.reset();
+                full.reset();
                 for &t in &threads[1..] {
                     new.on_step(M, Action::Create(t));
                     old.on_step(M, Action::Create(t));
+                    full.on_step(M, Action::Create(t));
                 }
             };
-            start(&mut new, &mut old);
+            start(&mut new, &mut old, &mut full, &mut met, &mut met_full);
             for _ in 0..300 {
                 let t = threads[rng.below(4) as usize];
                 let base = bases[rng.below(3) as usize];
@@ -1697,6 +1791,8 @@ mod tests {
                             old.on_access(t, addr, size, write, atomic, site),
                         );
                         assert_eq!(a, b, "seed {seed}: access {t:?} {addr:#x}+{size} w={write} a={atomic}");
+                        a.iter().for_each(|r| meet(&mut met, r));
+                        full.on_access(t, addr, size, write, atomic, site).iter().for_each(|r| meet(&mut met_full, r));
                         races += u64::from(a.is_some());
                         compared += 1;
                     }
@@ -1705,24 +1801,37 @@ mod tests {
                         let a = if rng.below(2) == 0 { Action::Lock(o) } else { Action::Unlock(o, true) };
                         new.on_step(t, a);
                         old.on_step(t, a);
+                        full.on_step(t, a);
                     }
                     85..=91 => {
                         let o = ObjId(200 + rng.below(2));
                         let op = [AtomicOp::Load, AtomicOp::Store, AtomicOp::Rmw][rng.below(3) as usize];
                         new.on_atomic(t, o, op);
                         old.on_atomic(t, o, op);
+                        full.on_atomic(t, o, op);
                     }
                     92..=97 => {
                         let addr = base + rng.below(24);
                         let size = if rng.below(4) == 0 { 1 << 21 } else { rng.below(20) };
                         let (a, b) = (new.on_free(t, addr, size, 9), old.on_free(t, addr, size, 9));
                         assert_eq!(a, b, "seed {seed}: free {t:?} {addr:#x}+{size}");
+                        // (A free reports one race per site of an earlier access, and the
+                        // hot path's earlier sites can merge races of different words and
+                        // threads: only whether the free races is compared.)
+                        let free = |r: &Race| Race {
+                            addr: u64::MAX,
+                            first: RaceAccess { thread: M, ..r.first },
+                            ..*r
+                        };
+                        a.iter().for_each(|r| meet(&mut met, &free(r)));
+                        full.on_free(t, addr, size, 9).iter().for_each(|r| meet(&mut met_full, &free(r)));
                         races += u64::from(!a.is_empty());
                         compared += 1;
                     }
-                    _ => start(&mut new, &mut old),
+                    _ => start(&mut new, &mut old, &mut full, &mut met, &mut met_full),
                 }
             }
+            start(&mut new, &mut old, &mut full, &mut met, &mut met_full);
         }
         // The comparison is not vacuous: both outcomes occur often.
         assert!(races > compared / 10 && races < compared * 9 / 10, "{races} races in {compared}");

@@ -6,7 +6,7 @@
 //! happens-before ([`super::Clocks`]) is the compact detector's own: only the shadow
 //! memory differs, and only the shadow is under test.
 
-use super::{AtomicOp, Clocks, Epoch, Hot, Race, RaceAccess};
+use super::{AtomicOp, Clocks, Epoch, Hot, HotSlots, Race, RaceAccess};
 use crate::action::Action;
 use crate::ids::{ObjId, ThreadId};
 use crate::program::Site;
@@ -27,10 +27,13 @@ pub struct RaceDetector {
     /// Happens-before, shared with the compact detector.
     hb: Clocks,
     shadow: HashMap<u64, Byte>,
-    /// The last word accessed, by whom, at which epoch, and which of its bytes that
-    /// thread has already written / read at that epoch: repeating such an access can
-    /// neither race nor change the shadow state (the hot path of a loop).
-    hot: Option<Hot>,
+    /// The compact detector's hot records ([`super::RaceDetector`]'s `hot`): which
+    /// repeated accesses are not recorded again is part of the definition (a repeated
+    /// read at another site leaves the first site in the state), not of the shadow.
+    hot: HotSlots,
+    /// Check and record every access, repeated or not (the definition without the hot
+    /// path): the tests compare which threads race on which word.
+    every_access: bool,
 }
 
 impl RaceDetector {
@@ -38,7 +41,12 @@ impl RaceDetector {
     pub fn reset(&mut self) {
         self.hb.reset();
         self.shadow.clear();
-        self.hot = None;
+        self.hot.clear();
+    }
+
+    /// A detector without the hot path: every access is checked and recorded.
+    pub fn checking_every_access() -> Self {
+        RaceDetector { every_access: true, ..RaceDetector::default() }
     }
 
     /// See [`super::RaceDetector::on_step`].
@@ -67,7 +75,7 @@ impl RaceDetector {
         // Hot path: an access within one word that this thread already made at this
         // epoch, with the same atomicity, changes nothing.
         let hot = Hot::of(t, addr, size, now, atomic);
-        if Hot::covers(self.hot, hot, write) {
+        if !self.every_access && self.hot.covers(hot, write) {
             return None;
         }
         let me = Epoch { thread: t, clock: now, site };
@@ -111,7 +119,7 @@ impl RaceDetector {
                 byte.reads.push((me, atomic, false));
             }
         }
-        self.hot = Hot::after(self.hot, hot, write);
+        self.hot.record(hot, addr, size, write);
         race
     }
 }
@@ -127,7 +135,7 @@ impl RaceDetector {
     /// Cost: O(min(size, bytes tracked)) — the shadow is walked instead of the range
     /// when it is smaller (a thread's whole stack slot, a large block).
     pub fn on_free(&mut self, t: ThreadId, addr: u64, size: u64, site: Site) -> Vec<Race> {
-        self.hot = None;
+        self.hot.clear();
         let end = addr.saturating_add(size);
         let clock = self.hb.clock_mut(t).clone();
         // The race of each word: its lowest byte with a conflict.
