@@ -1229,9 +1229,17 @@ const COPY_READ: c_int = 2;
 /// called.
 const MEMMOVE: c_int = 1;
 const MEMSET: c_int = 2;
+/// A read of `[s, s + n)` alone (`strlen`, `strcmp`, the reads of `strcat`), with the
+/// uninitialised-read check of the program's own reads.
+const READ: c_int = 3;
+/// [`READ`] without that check (`memcmp`: comparing a struct's padding bytes is legal).
+const READ_BYTES: c_int = 4;
 
 /// `memcpy`, `memmove` and `memset` (`op`: 0, 1, 2 with byte
-/// `fill`), called by `tsan.c`'s wrappers. libc is not instrumented, so the accesses these
+/// `fill`), and the reads of the string functions (`op` 3, [`READ`]: `d` unused), called
+/// by `tsan.c`'s wrappers (op 4: a read whose bytes may be uninitialised, `memcmp`) (the string functions that write copy through here too:
+/// `strcpy` as a `memcpy` of the string and its NUL, `sprintf` as one of the text it
+/// formatted). libc is not instrumented, so the accesses these
 /// make for the program were unseen: a race through them went unreported, and under
 /// `--memory sc` a copy into shared memory was one invisible block, so no schedule put
 /// another thread's read between its words (an assertion missed by every explorer but
@@ -1266,6 +1274,19 @@ pub unsafe extern "C" fn __unfold_mem_copy(
     }
     let none = std::ptr::null();
     let sc = with_rt(|rt| rt.active && rt.mem.mode == MemoryMode::Sc);
+    if op == READ || op == READ_BYTES {
+        let kind = if op == READ { 0 } else { COPY_READ };
+        let mut done = 0usize;
+        while done < n {
+            // Under sc a piece within one word at a time (each a visible step), else
+            // the whole range in one access.
+            let len = if sc { (8 - ((s as usize + done) & 7)).min(n - done) } else { n };
+            // SAFETY: [s + done, s + done + len) lies within the n bytes the contract makes valid.
+            unsafe { __unfold_mem_access((s as usize + done) as *const c_void, len, kind, ra, none) };
+            done += len;
+        }
+        return;
+    }
     if !sc {
         // SAFETY: (all three) by the contract, the program's own pointers and length.
         unsafe {

@@ -493,13 +493,81 @@ void __unfold_spin_changed(void);
         return r;                                                                        \
     }
 UNFOLD_CHANGES(int, rand_r, (unsigned int *s), (s))
-UNFOLD_CHANGES(char *, strcpy, (char *d, const char *s), (d, s))
-UNFOLD_CHANGES(char *, strcat, (char *d, const char *s), (d, s))
-UNFOLD_CHANGES(char *, strncpy, (char *d, const char *s, size_t n), (d, s, n))
-UNFOLD_CHANGES(char *, strncat, (char *d, const char *s, size_t n), (d, s, n))
+void __unfold_mem_copy(void *d, const void *s, size_t n, int op, int fill, void *ra);
+/* The string functions make their accesses through the runtime too: a write copies the
+ * bytes it writes with __unfold_mem_copy (a memcpy of what libc would write, from the
+ * source or from the text formatted aside), a read reads its range (op 3). The lengths
+ * are measured by libc first (reads the program does not see: the accesses reported
+ * are the ones the call makes with those lengths). */
+#define UNFOLD_MEMCPY 0
+#define UNFOLD_MEMSET 2
+#define UNFOLD_READ 3
+#define UNFOLD_READ_BYTES 4
+char *__unfold_strcpy(char *d, const char *s) {
+    __unfold_mem_copy(d, s, strlen(s) + 1, UNFOLD_MEMCPY, 0, RA);
+    __unfold_spin_changed();
+    return d;
+}
+char *__unfold_strncpy(char *d, const char *s, size_t n) {
+    size_t k = strnlen(s, n);
+    /* The string (and the NUL that ends it, if within n), then NULs up to n. */
+    __unfold_mem_copy(d, s, k < n ? k + 1 : k, UNFOLD_MEMCPY, 0, RA);
+    if (k + 1 < n)
+        __unfold_mem_copy(d + k + 1, 0, n - k - 1, UNFOLD_MEMSET, 0, RA);
+    __unfold_spin_changed();
+    return d;
+}
+char *__unfold_strcat(char *d, const char *s) {
+    size_t dl = strlen(d);
+    __unfold_mem_copy(0, d, dl + 1, UNFOLD_READ, 0, RA);
+    __unfold_mem_copy(d + dl, s, strlen(s) + 1, UNFOLD_MEMCPY, 0, RA);
+    __unfold_spin_changed();
+    return d;
+}
+char *__unfold_strncat(char *d, const char *s, size_t n) {
+    size_t dl = strlen(d), k = strnlen(s, n);
+    __unfold_mem_copy(0, d, dl + 1, UNFOLD_READ, 0, RA);
+    __unfold_mem_copy(d + dl, s, k, UNFOLD_MEMCPY, 0, RA);
+    __unfold_mem_copy(d + dl + k, "", 1, UNFOLD_MEMCPY, 0, RA);
+    __unfold_spin_changed();
+    return d;
+}
+size_t __unfold_strlen(const char *s) {
+    size_t n = strlen(s);
+    __unfold_mem_copy(0, s, n + 1, UNFOLD_READ, 0, RA);
+    return n;
+}
+/* The bytes a comparison reads: up to the first difference or the end of a string. */
+static size_t unfold_compared(const char *a, const char *b, size_t n) {
+    size_t i = 0;
+    while (i < n && a[i] == b[i] && a[i])
+        i++;
+    return i < n ? i + 1 : n;
+}
+int __unfold_strcmp(const char *a, const char *b) {
+    size_t k = unfold_compared(a, b, (size_t)-1);
+    __unfold_mem_copy(0, a, k, UNFOLD_READ, 0, RA);
+    __unfold_mem_copy(0, b, k, UNFOLD_READ, 0, RA);
+    return strcmp(a, b);
+}
+int __unfold_strncmp(const char *a, const char *b, size_t n) {
+    size_t k = unfold_compared(a, b, n);
+    __unfold_mem_copy(0, a, k, UNFOLD_READ, 0, RA);
+    __unfold_mem_copy(0, b, k, UNFOLD_READ, 0, RA);
+    return strncmp(a, b, n);
+}
+int __unfold_memcmp(const void *a, const void *b, size_t n) {
+    const unsigned char *x = a, *y = b;
+    size_t k = 0;
+    while (k < n && x[k] == y[k])
+        k++;
+    k = k < n ? k + 1 : n;
+    __unfold_mem_copy(0, a, k, UNFOLD_READ_BYTES, 0, RA);
+    __unfold_mem_copy(0, b, k, UNFOLD_READ_BYTES, 0, RA);
+    return memcmp(a, b, n);
+}
 /* memcpy, memmove and memset make their accesses through the runtime, as the program's
  * own plain accesses (memory.rs, __unfold_mem_copy), then end the iteration as above. */
-void __unfold_mem_copy(void *d, const void *s, size_t n, int op, int fill, void *ra);
 void *__unfold_memcpy(void *d, const void *s, size_t n) {
     __unfold_mem_copy(d, s, n, 0, 0, RA);
     __unfold_spin_changed();
@@ -515,21 +583,50 @@ void *__unfold_memset(void *d, int c, size_t n) {
     __unfold_spin_changed();
     return d;
 }
-/* The variadic two, through their v- forms. */
+/* The variadic two, through their v- forms: the text is formatted aside, then copied
+ * into the program's buffer as the bytes libc would write there (snprintf: at most n, the
+ * last a NUL). */
+static int unfold_vformat(char *d, size_t n, int bounded, void *ra, const char *f, va_list ap) {
+    char small[256];
+    va_list again;
+    va_copy(again, ap);
+    int r = vsnprintf(small, sizeof small, f, ap);
+    if (r < 0) {
+        va_end(again);
+        return r;
+    }
+    char *text = small;
+    if ((size_t)r >= sizeof small) {
+        text = malloc((size_t)r + 1);
+        if (!text)
+            abort();
+        vsnprintf(text, (size_t)r + 1, f, again);
+    }
+    va_end(again);
+    size_t len = (size_t)r + 1;
+    if (bounded && len > n) {
+        len = n;
+        if (len > 0)
+            text[len - 1] = 0;
+    }
+    __unfold_mem_copy(d, text, len, UNFOLD_MEMCPY, 0, ra);
+    if (text != small)
+        free(text);
+    __unfold_spin_changed();
+    return r;
+}
 int __unfold_sprintf(char *s, const char *f, ...) {
     va_list ap;
     va_start(ap, f);
-    int r = vsprintf(s, f, ap);
+    int r = unfold_vformat(s, 0, 0, RA, f, ap);
     va_end(ap);
-    __unfold_spin_changed();
     return r;
 }
 int __unfold_snprintf(char *s, size_t n, const char *f, ...) {
     va_list ap;
     va_start(ap, f);
-    int r = vsnprintf(s, n, f, ap);
+    int r = unfold_vformat(s, n, 1, RA, f, ap);
     va_end(ap);
-    __unfold_spin_changed();
     return r;
 }
 

@@ -65,7 +65,11 @@
 #define gettimeofday(...) __unfold_gettimeofday(__VA_ARGS__)
 #define strcpy(d, s) __unfold_strcpy(d, s)
 #define strcat(d, s) __unfold_strcat(d, s)
+#define strcmp(a, b) __unfold_strcmp(a, b)
 #ifndef __UNFOLD_SIZE_T_32
+#define strlen(s) __unfold_strlen(s)
+#define strncmp(a, b, n) __unfold_strncmp(a, b, n)
+#define memcmp(a, b, n) __unfold_memcmp(a, b, n)
 #define strncpy(d, s, n) __unfold_strncpy(d, s, n)
 #define strncat(d, s, n) __unfold_strncat(d, s, n)
 #define memcpy(d, s, n) __unfold_memcpy(d, s, n)
