@@ -230,7 +230,8 @@ const SUPPORTED_THREAD_FNS: &str = "pthread_create/join/exit/self/equal/detach/y
      pthread_setcancelstate/setcanceltype/testcancel (no thread is ever cancelled), pthread_setname_np/getname_np, \
      pthread_attr_init/destroy and set/get of detachstate, stacksize, guardsize, scope, schedpolicy, \
      inheritsched, schedparam, pthread_key_create/delete, pthread_getspecific/setspecific, \
-     pthread_mutex_init/destroy/lock/unlock/trylock/timedlock, pthread_mutexattr_init/destroy/settype/gettype/setpshared, \
+     pthread_mutex_init/destroy/lock/unlock/trylock/timedlock, pthread_mutexattr_init/destroy/settype/gettype/setpshared/setprotocol, \
+     pthread_setconcurrency/getconcurrency, \
      pthread_cond_init/destroy/wait/timedwait/signal/broadcast, pthread_condattr_init/destroy/setclock/setpshared, \
      sem_init/destroy/wait/trywait/timedwait/post/getvalue, pthread_rwlock_init/destroy/rdlock/wrlock/tryrdlock/\
      trywrlock/timedrdlock/timedwrlock/unlock, pthread_rwlockattr_init/destroy, pthread_barrier_init/destroy/wait, \

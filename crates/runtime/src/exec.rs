@@ -460,6 +460,8 @@ pub(crate) struct Rt {
     pub init_fini: crate::process::InitFini,
     /// Handlers registered with `atexit` in this execution, in registration order.
     pub atexit: Vec<usize>,
+    /// The level `pthread_setconcurrency` last set in this execution (0: none).
+    pub concurrency: c_int,
     /// The program has begun to exit (its handlers ran or are running, or `_exit`).
     pub exiting: bool,
     /// The values of nondeterministic draws, by key, sorted, and the value of the keys
@@ -492,6 +494,7 @@ thread_local! {
         heap: crate::heapcheck::HeapCheck::default(),
         init_fini: crate::process::InitFini { ctors: Vec::new(), dtors: Vec::new() },
         atexit: Vec::new(),
+        concurrency: 0,
         exiting: false,
         valuation: Vec::new(),
         nondet_default: 0,
@@ -818,6 +821,7 @@ impl Executor {
             rt.unsupported = None;
             rt.keys.clear();
             rt.atexit.clear();
+            rt.concurrency = 0;
             rt.exiting = false;
         });
         crate::sync::reset();
@@ -892,6 +896,7 @@ macro_rules! copy_checkpointed {
         d.keys.clone_from(&s.keys);
         d.heap.clone_from(&s.heap);
         d.atexit.clone_from(&s.atexit);
+        d.concurrency = s.concurrency;
         d.exiting = s.exiting;
     }};
 }
@@ -914,6 +919,7 @@ struct RtCheckpoint {
     keys: Vec<(u32, usize)>,
     heap: crate::heapcheck::HeapCheck,
     atexit: Vec<usize>,
+    concurrency: c_int,
     exiting: bool,
 }
 

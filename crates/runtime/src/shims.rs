@@ -171,12 +171,19 @@ pub unsafe extern "C" fn __unfold_pthread_join(
         let ok = with_rt(|rt| rt.threads.get(t.index()).map(|s| (s.exists, s.detached, s.born_detached)));
         match ok {
             None | Some((false, _, _)) => return libc::ESRCH,
+            // POSIX leaves a join of a thread that is not joinable undefined (its identity
+            // may be reused once it ends), whether it was created detached or detached
+            // later; glibc answers EINVAL only while it still runs.
             Some((_, _, true)) => fail(
                 DefectKind::SyncMisuse,
                 format!("{me} joins {t}, which was created detached (it cannot be joined)"),
                 site_file_line(file, line),
             ),
-            Some((_, true, _)) => return libc::EINVAL,
+            Some((_, true, _)) => fail(
+                DefectKind::SyncMisuse,
+                format!("{me} joins {t}, which was detached by pthread_detach (it cannot be joined)"),
+                site_file_line(file, line),
+            ),
             _ => {}
         }
         if t == me {
@@ -1476,6 +1483,36 @@ pub extern "C" fn __unfold_pthread_mutexattr_setpshared(a: *mut libc::pthread_mu
     0
 }
 
+/// Replaces `pthread_mutexattr_setprotocol`: a priority protocol (`PTHREAD_PRIO_NONE`,
+/// `_INHERIT`, `_PROTECT`) changes only which thread runs first when several could,
+/// and unfold explores every such choice; each value is accepted (and not kept:
+/// `pthread_mutexattr_getprotocol` is not supported), another is `EINVAL`.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_mutexattr_setprotocol(a: *mut libc::pthread_mutexattr_t, protocol: c_int) -> c_int {
+    const PRIO_PROTOCOLS: [c_int; 3] = [libc::PTHREAD_PRIO_NONE, libc::PTHREAD_PRIO_INHERIT, libc::PTHREAD_PRIO_PROTECT];
+    if a.is_null() || !PRIO_PROTOCOLS.contains(&protocol) {
+        return libc::EINVAL;
+    }
+    0
+}
+
+/// Replaces `pthread_setconcurrency`: a hint to the implementation, kept (per execution)
+/// for `pthread_getconcurrency`; a negative level is `EINVAL`.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_setconcurrency(level: c_int) -> c_int {
+    if level < 0 {
+        return libc::EINVAL;
+    }
+    with_rt(|rt| rt.concurrency = level);
+    0
+}
+
+/// Replaces `pthread_getconcurrency`: the level last set in this execution, 0 if none.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_getconcurrency() -> c_int {
+    with_rt(|rt| rt.concurrency)
+}
+
 // ---- heap ----------------------------------------------------------------------------
 //
 // `unfold.h` renames malloc/calloc/realloc/free to static trampolines that pass their
@@ -1766,7 +1803,7 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 75] {
+pub fn shim_table() -> [usize; 78] {
     [
         __unfold_pthread_setcancelstate as *const () as usize,
         __unfold_pthread_setcanceltype as *const () as usize,
@@ -1814,6 +1851,9 @@ pub fn shim_table() -> [usize; 75] {
         __unfold_pthread_mutexattr_settype as *const () as usize,
         __unfold_pthread_mutexattr_gettype as *const () as usize,
         __unfold_pthread_mutexattr_setpshared as *const () as usize,
+        __unfold_pthread_mutexattr_setprotocol as *const () as usize,
+        __unfold_pthread_setconcurrency as *const () as usize,
+        __unfold_pthread_getconcurrency as *const () as usize,
         __unfold_rand as *const () as usize,
         __unfold_random as *const () as usize,
         __unfold_srand as *const () as usize,

@@ -80,6 +80,9 @@ int __unfold_pthread_mutexattr_destroy(pthread_mutexattr_t *);
 int __unfold_pthread_mutexattr_settype(pthread_mutexattr_t *, int);
 int __unfold_pthread_mutexattr_gettype(const pthread_mutexattr_t *, int *);
 int __unfold_pthread_mutexattr_setpshared(pthread_mutexattr_t *, int);
+int __unfold_pthread_mutexattr_setprotocol(pthread_mutexattr_t *, int);
+int __unfold_pthread_setconcurrency(int);
+int __unfold_pthread_getconcurrency(void);
 #define pthread_mutex_init(m, a) __unfold_pthread_mutex_init((m), (a), __FILE__, __LINE__)
 #define pthread_mutex_destroy(m) __unfold_pthread_mutex_destroy((m), __FILE__, __LINE__)
 #define pthread_mutex_lock(m) __unfold_pthread_mutex_lock((m), __FILE__, __LINE__)

@@ -49,6 +49,9 @@
 #define pthread_mutexattr_settype __unfold_pthread_mutexattr_settype
 #define pthread_mutexattr_gettype __unfold_pthread_mutexattr_gettype
 #define pthread_mutexattr_setpshared __unfold_pthread_mutexattr_setpshared
+#define pthread_mutexattr_setprotocol __unfold_pthread_mutexattr_setprotocol
+#define pthread_setconcurrency __unfold_pthread_setconcurrency
+#define pthread_getconcurrency __unfold_pthread_getconcurrency
 #define sleep __unfold_sleep
 /* libc calls whose effects unfold does not see (unfold.h, tsan.c, shims.rs): function-
  * like, so that variables of these names are left alone. */
