@@ -1818,11 +1818,7 @@ mod tests {
                         // (A free reports one race per site of an earlier access, and the
                         // hot path's earlier sites can merge races of different words and
                         // threads: only whether the free races is compared.)
-                        let free = |r: &Race| Race {
-                            addr: u64::MAX,
-                            first: RaceAccess { thread: M, ..r.first },
-                            ..*r
-                        };
+                        let free = |r: &Race| Race { addr: u64::MAX, first: RaceAccess { thread: M, ..r.first }, ..*r };
                         a.iter().for_each(|r| meet(&mut met, &free(r)));
                         full.on_free(t, addr, size, 9).iter().for_each(|r| meet(&mut met_full, &free(r)));
                         races += u64::from(!a.is_empty());

@@ -1236,7 +1236,7 @@ const READ: c_int = 3;
 const READ_BYTES: c_int = 4;
 
 /// `memcpy`, `memmove` and `memset` (`op`: 0, 1, 2 with byte
-/// `fill`), and the reads of the string functions (`op` 3, [`READ`]: `d` unused), called
+/// `fill`), and the reads of the string functions (`op` 3: `d` unused), called
 /// by `tsan.c`'s wrappers (op 4: a read whose bytes may be uninitialised, `memcmp`) (the string functions that write copy through here too:
 /// `strcpy` as a `memcpy` of the string and its NUL, `sprintf` as one of the text it
 /// formatted). libc is not instrumented, so the accesses these

@@ -1489,7 +1489,8 @@ pub extern "C" fn __unfold_pthread_mutexattr_setpshared(a: *mut libc::pthread_mu
 /// `pthread_mutexattr_getprotocol` is not supported), another is `EINVAL`.
 #[no_mangle]
 pub extern "C" fn __unfold_pthread_mutexattr_setprotocol(a: *mut libc::pthread_mutexattr_t, protocol: c_int) -> c_int {
-    const PRIO_PROTOCOLS: [c_int; 3] = [libc::PTHREAD_PRIO_NONE, libc::PTHREAD_PRIO_INHERIT, libc::PTHREAD_PRIO_PROTECT];
+    const PRIO_PROTOCOLS: [c_int; 3] =
+        [libc::PTHREAD_PRIO_NONE, libc::PTHREAD_PRIO_INHERIT, libc::PTHREAD_PRIO_PROTECT];
     if a.is_null() || !PRIO_PROTOCOLS.contains(&protocol) {
         return libc::EINVAL;
     }
