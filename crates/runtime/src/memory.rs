@@ -1235,11 +1235,11 @@ const READ: c_int = 3;
 /// [`READ`] without that check (`memcmp`: comparing a struct's padding bytes is legal).
 const READ_BYTES: c_int = 4;
 
-/// `memcpy`, `memmove` and `memset` (`op`: 0, 1, 2 with byte
-/// `fill`), and the reads of the string functions (`op` 3: `d` unused), called
-/// by `tsan.c`'s wrappers (op 4: a read whose bytes may be uninitialised, `memcmp`) (the string functions that write copy through here too:
-/// `strcpy` as a `memcpy` of the string and its NUL, `sprintf` as one of the text it
-/// formatted). libc is not instrumented, so the accesses these
+/// `memcpy`, `memmove` and `memset` (`op`: 0, 1, 2 with byte `fill`), and the reads of
+/// the string functions (`op` 3; 4 for `memcmp`, whose bytes may be uninitialised; `d`
+/// unused), called by `tsan.c`'s wrappers. The string functions that write copy through
+/// here too: `strcpy` as a `memcpy` of the string and its NUL, `sprintf` as one of the
+/// text it formatted. libc is not instrumented, so the accesses these
 /// make for the program were unseen: a race through them went unreported, and under
 /// `--memory sc` a copy into shared memory was one invisible block, so no schedule put
 /// another thread's read between its words (an assertion missed by every explorer but
