@@ -410,7 +410,10 @@ fn without_thread_names(message: &str) -> String {
 ///   `sem_destroy` with waiters is that thread's defect); on a condition variable, for a failed
 ///   thread that signalled it before; on a read-write lock, for a failed holder);
 /// - it waits for no one thread (a barrier's round, a semaphore's post, a signal, a
-///   spin's write): the threads blocked so on one object make one deadlock;
+///   spin's write): the threads blocked so on one object make one deadlock, unless
+///   another blocked thread waits for a failed thread: the post or signal may be that
+///   thread's to give, so the wait may be a consequence too (a thread stopped at a
+///   misuse holding a mutex that the signalling thread waits for);
 /// - otherwise it waits for one of the above (e.g. `main` joining a deadlocked thread).
 ///
 /// Two independent lock-order inversions that happen in the same execution are two
@@ -458,6 +461,8 @@ pub fn deadlock_groups(exec: &Execution, blocked: &[(ThreadId, Action)]) -> Vec<
     // The group of the threads blocked on each object that waits for no one thread (the
     // waiters of one barrier, semaphore or condition variable make one deadlock).
     let mut on_object: Vec<(ObjId, usize)> = Vec::new();
+    // Whether some blocked thread waits (through others) for a failed thread.
+    let mut waits_for_failed = false;
     for &(t, a) in blocked {
         let Some(first) = waits_for(a) else {
             let o = a.object();
@@ -474,6 +479,7 @@ pub fn deadlock_groups(exec: &Execution, blocked: &[(ThreadId, Action)]) -> Vec<
         let mut chain = vec![t];
         let root = loop {
             if failed.contains(&cur) {
+                waits_for_failed = true;
                 break false;
             }
             if cur == t {
@@ -500,6 +506,14 @@ pub fn deadlock_groups(exec: &Execution, blocked: &[(ThreadId, Action)]) -> Vec<
                 groups.push(g);
             }
         }
+    }
+    if waits_for_failed {
+        let object_groups: Vec<usize> = on_object.iter().map(|x| x.1).collect();
+        let mut i = 0;
+        groups.retain(|_| {
+            i += 1;
+            !object_groups.contains(&(i - 1))
+        });
     }
     groups
 }
@@ -1234,6 +1248,39 @@ mod tests {
         exec.end = End::Deadlock { blocked };
         let kinds: Vec<Kind> = findings(&exec, 100, &|_| None).into_iter().map(|f| f.kind).collect();
         assert_eq!(kinds, vec![Kind::Program(DefectKind::Assertion)]);
+    }
+
+    #[test]
+    fn a_wait_for_a_signal_beside_a_wait_for_a_failed_thread_is_a_consequence() {
+        use unfold_engine::{Action, ObjId, Step};
+        let (main, t1, t2) = (ThreadId(0), ThreadId(1), ThreadId(2));
+        let step = |thread, action, next| Step { thread, action, site: 0, next, child_next: None };
+        let (m, c) = (ObjId(0x1000), ObjId(0x2000));
+        // t2 holds m and stopped (a misuse, or not); main, which would signal c, waits
+        // for m; t1 waits for the signal.
+        let exec = |failed: bool| {
+            let mut e = Execution {
+                first: Some(Action::Create(t1)),
+                steps: vec![
+                    step(main, Action::Create(t1), Some(Action::Create(t2))),
+                    step(main, Action::Create(t2), Some(Action::Lock(m))),
+                    step(t2, Action::Lock(m), None),
+                ],
+                defects: failed.then(|| assertion_failed(t2)).into_iter().collect(),
+                ..Execution::default()
+            };
+            e.steps[0].child_next = Some(Action::CondWake(c, false, true));
+            e.steps[1].child_next = Some(Action::Lock(m));
+            e
+        };
+        let blocked = vec![(main, Action::Lock(m)), (t1, Action::CondWake(c, false, true))];
+        // t2 exited holding m: main's wait is a deadlock, and so is t1's.
+        assert_eq!(
+            deadlock_groups(&exec(false), &blocked),
+            vec![vec![(main, Action::Lock(m))], vec![(t1, Action::CondWake(c, false, true))]]
+        );
+        // t2 failed: main waits for it, and the signal t1 waits for may be main's.
+        assert_eq!(deadlock_groups(&exec(true), &blocked), Vec::<Vec<_>>::new());
     }
 
     /// Thread `t` stopped on a failed assertion.
