@@ -46,6 +46,11 @@ int main(void) {
     assert(strcmp(copy, big) == 0);
     free(big);
     free(copy);
+    // Longer than what is formatted aside: formatted in place.
+    big = malloc(6000);
+    assert(sprintf(big, "%05000d%s", 1, "tail") == 5004 && strcmp(big + 5000, "tail") == 0);
+    assert(snprintf(big, 4500, "%05000d", 2) == 5000 && strlen(big) == 4499);
+    free(big);
     struct padded *p = malloc(sizeof *p), *q = malloc(sizeof *q);
     p->c = q->c = 1;
     p->l = q->l = 2;

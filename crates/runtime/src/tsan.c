@@ -583,35 +583,29 @@ void *__unfold_memset(void *d, int c, size_t n) {
     __unfold_spin_changed();
     return d;
 }
-/* The variadic two, through their v- forms: the text is formatted aside, then copied
- * into the program's buffer as the bytes libc would write there (snprintf: at most n, the
- * last a NUL). */
+/* The variadic two, through their v- forms: the text is formatted aside on the thread's
+ * stack, then copied into the program's buffer as the bytes libc would write there
+ * (snprintf: at most n, the last a NUL). The copy may be a scheduling point, so the text
+ * is not kept in libc's heap: a checkpoint taken there restores the program's stacks,
+ * not libc's heap. A text longer than UNFOLD_FORMAT_ASIDE is reported as read and
+ * written in place, then formatted there after the last step of the copy. */
+#define UNFOLD_FORMAT_ASIDE 4096
 static int unfold_vformat(char *d, size_t n, int bounded, void *ra, const char *f, va_list ap) {
-    char small[256];
     va_list again;
     va_copy(again, ap);
-    int r = vsnprintf(small, sizeof small, f, ap);
-    if (r < 0) {
-        va_end(again);
-        return r;
-    }
-    char *text = small;
-    if ((size_t)r >= sizeof small) {
-        text = malloc((size_t)r + 1);
-        if (!text)
-            abort();
-        vsnprintf(text, (size_t)r + 1, f, again);
+    int r = vsnprintf(0, 0, f, ap);
+    size_t len = r < 0 ? 0 : (size_t)r + 1;
+    if (bounded && len > n)
+        len = n;
+    if (len > 0 && len <= UNFOLD_FORMAT_ASIDE) {
+        char text[len];
+        vsnprintf(text, len, f, again);
+        __unfold_mem_copy(d, text, len, UNFOLD_MEMCPY, 0, ra);
+    } else if (len > 0) {
+        __unfold_mem_copy(d, d, len, 1, 0, ra);
+        vsnprintf(d, len, f, again);
     }
     va_end(again);
-    size_t len = (size_t)r + 1;
-    if (bounded && len > n) {
-        len = n;
-        if (len > 0)
-            text[len - 1] = 0;
-    }
-    __unfold_mem_copy(d, text, len, UNFOLD_MEMCPY, 0, ra);
-    if (text != small)
-        free(text);
     __unfold_spin_changed();
     return r;
 }
