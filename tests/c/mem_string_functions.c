@@ -2,6 +2,7 @@
 // strcmp, strncmp, memcmp, sprintf, snprintf) still compute what libc computes, and
 // their accesses, ordered by a mutex or by join, are no race; a struct's padding compared
 // by memcmp is no uninitialised read, and a heap string built by them is initialised.
+// Their addresses can be taken (a comparator for qsort).
 // expect: verdict=ok maximal=2
 // Derivation: the two workers' critical sections on m in either order; the rest is
 // ordered by create and join.
@@ -14,6 +15,11 @@
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 char shared[64];
 struct padded { char c; long l; };
+
+static int by_text(const void *a, const void *b) {
+    int (*cmp)(const char *, const char *) = strcmp;
+    return cmp(*(char *const *)a, *(char *const *)b);
+}
 
 void *worker(void *arg) {
     pthread_mutex_lock(&m);
@@ -51,6 +57,10 @@ int main(void) {
     assert(sprintf(big, "%05000d%s", 1, "tail") == 5004 && strcmp(big + 5000, "tail") == 0);
     assert(snprintf(big, 4500, "%05000d", 2) == 5000 && strlen(big) == 4499);
     free(big);
+    const char *words[3] = {"pear", "apple", "fig"};
+    qsort(words, 3, sizeof *words, by_text);
+    size_t (*len)(const char *) = strlen;
+    assert(strcmp(words[0], "apple") == 0 && len(words[2]) == 4);
     struct padded *p = malloc(sizeof *p), *q = malloc(sizeof *q);
     p->c = q->c = 1;
     p->l = q->l = 2;

@@ -68,11 +68,13 @@
 #define gettimeofday(...) __unfold_gettimeofday(__VA_ARGS__)
 #define strcpy(d, s) __unfold_strcpy(d, s)
 #define strcat(d, s) __unfold_strcat(d, s)
-#define strcmp(a, b) __unfold_strcmp(a, b)
+/* Object-like: a program that takes the address of one (`qsort(..., strcmp)`) gets the
+ * wrapper; its declaration in <string.h>, included after this, declares the wrapper. */
+#define strcmp __unfold_strcmp
 #ifndef __UNFOLD_SIZE_T_32
-#define strlen(s) __unfold_strlen(s)
-#define strncmp(a, b, n) __unfold_strncmp(a, b, n)
-#define memcmp(a, b, n) __unfold_memcmp(a, b, n)
+#define strlen __unfold_strlen
+#define strncmp __unfold_strncmp
+#define memcmp __unfold_memcmp
 #define strncpy(d, s, n) __unfold_strncpy(d, s, n)
 #define strncat(d, s, n) __unfold_strncat(d, s, n)
 #define memcpy(d, s, n) __unfold_memcpy(d, s, n)
