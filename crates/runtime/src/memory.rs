@@ -1330,6 +1330,45 @@ pub unsafe extern "C" fn __unfold_mem_copy(
     }
 }
 
+/// The reads of `strlen`, `strcmp`, `strncmp` and `memcmp` (tsan.c's wrappers): `[s, s +
+/// n)` read as [`__unfold_mem_copy`]'s op 3 (`uninit_check` 0: op 4) does, except that
+/// under `--memory sc` the first piece carries `ctx`, the caller's local state: a loop that
+/// polls with one of them (`while (strcmp(buf, "go") != 0);`) comes back to that piece in
+/// the same state, and waits like a loop that reads the bytes itself (a spin-wait on
+/// every word it read). Only the first: the pieces of one call share its site and state,
+/// and a second piece is no second visit. Under `--memory races` the range is one access
+/// without context (its read could not be logged word by word), as for a copy.
+///
+/// # Safety
+/// Called by `tsan.c` with the program's pointer `s`, valid for `n` bytes, and `ctx`
+/// null or the wrapper's live context.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_mem_read(
+    s: *const c_void,
+    n: usize,
+    uninit_check: c_int,
+    ra: *mut c_void,
+    ctx: *const UnfoldCtx,
+) {
+    let sc = with_rt(|rt| rt.active && rt.mem.mode == MemoryMode::Sc);
+    let op = if uninit_check != 0 { READ } else { READ_BYTES };
+    if !sc || n == 0 {
+        // SAFETY: by the contract.
+        unsafe { __unfold_mem_copy(std::ptr::null_mut(), s, n, op, 0, ra) };
+        return;
+    }
+    let kind = if uninit_check != 0 { 0 } else { COPY_READ };
+    let mut done = 0usize;
+    while done < n {
+        let len = (8 - ((s as usize + done) & 7)).min(n - done);
+        let ctx = if done == 0 { ctx } else { std::ptr::null() };
+        // SAFETY: [s + done, s + done + len) lies within the n bytes the contract makes
+        // valid; ctx is null or the caller's, as the contract says.
+        unsafe { __unfold_mem_access((s as usize + done) as *const c_void, len, kind, ra, ctx) };
+        done += len;
+    }
+}
+
 /// Happens-before of a shared access under `--memory sc` (plain or atomic: every one is
 /// a synchronising step there), for the checks of frees and thread exits
 /// (crate::heapcheck): a read acquires every earlier write to its words, a write (`write`:

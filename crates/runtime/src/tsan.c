@@ -502,7 +502,6 @@ void __unfold_mem_copy(void *d, const void *s, size_t n, int op, int fill, void 
 #define UNFOLD_MEMCPY 0
 #define UNFOLD_MEMSET 2
 #define UNFOLD_READ 3
-#define UNFOLD_READ_BYTES 4
 char *__unfold_strcpy(char *d, const char *s) {
     __unfold_mem_copy(d, s, strlen(s) + 1, UNFOLD_MEMCPY, 0, RA);
     __unfold_spin_changed();
@@ -532,9 +531,13 @@ char *__unfold_strncat(char *d, const char *s, size_t n) {
     __unfold_spin_changed();
     return d;
 }
+/* The readers' first read carries the caller's state (memory.rs, __unfold_mem_read): a
+ * loop that polls with one of them waits like one that reads the bytes itself. */
+void __unfold_mem_read(const void *s, size_t n, int uninit_check, void *ra, struct unfold_ctx *ctx);
 size_t __unfold_strlen(const char *s) {
+    CAPTURE(c);
     size_t n = strlen(s);
-    __unfold_mem_copy(0, s, n + 1, UNFOLD_READ, 0, RA);
+    __unfold_mem_read(s, n + 1, 1, RA, &c);
     return n;
 }
 /* The bytes a comparison reads: up to the first difference or the end of a string. */
@@ -545,25 +548,28 @@ static size_t unfold_compared(const char *a, const char *b, size_t n) {
     return i < n ? i + 1 : n;
 }
 int __unfold_strcmp(const char *a, const char *b) {
+    CAPTURE(c);
     size_t k = unfold_compared(a, b, (size_t)-1);
-    __unfold_mem_copy(0, a, k, UNFOLD_READ, 0, RA);
-    __unfold_mem_copy(0, b, k, UNFOLD_READ, 0, RA);
+    __unfold_mem_read(a, k, 1, RA, &c);
+    __unfold_mem_read(b, k, 1, RA, 0);
     return strcmp(a, b);
 }
 int __unfold_strncmp(const char *a, const char *b, size_t n) {
+    CAPTURE(c);
     size_t k = unfold_compared(a, b, n);
-    __unfold_mem_copy(0, a, k, UNFOLD_READ, 0, RA);
-    __unfold_mem_copy(0, b, k, UNFOLD_READ, 0, RA);
+    __unfold_mem_read(a, k, 1, RA, &c);
+    __unfold_mem_read(b, k, 1, RA, 0);
     return strncmp(a, b, n);
 }
 int __unfold_memcmp(const void *a, const void *b, size_t n) {
+    CAPTURE(c);
     const unsigned char *x = a, *y = b;
     size_t k = 0;
     while (k < n && x[k] == y[k])
         k++;
     k = k < n ? k + 1 : n;
-    __unfold_mem_copy(0, a, k, UNFOLD_READ_BYTES, 0, RA);
-    __unfold_mem_copy(0, b, k, UNFOLD_READ_BYTES, 0, RA);
+    __unfold_mem_read(a, k, 0, RA, &c);
+    __unfold_mem_read(b, k, 0, RA, 0);
     return memcmp(a, b, n);
 }
 /* memcpy, memmove and memset make their accesses through the runtime, as the program's
