@@ -509,6 +509,11 @@ impl HotSlots {
             return;
         }
         let end = addr.saturating_add(size.max(1));
+        if end - (addr & !7) >= (HOT_SLOTS as u64) * 8 {
+            // Every slot's word may be among them (a large memset, a free).
+            self.clear();
+            return;
+        }
         let mut w = addr & !7;
         while w < end {
             let s = &mut self.0[Self::slot(w)];

@@ -1229,16 +1229,10 @@ const COPY_READ: c_int = 2;
 /// called.
 const MEMMOVE: c_int = 1;
 const MEMSET: c_int = 2;
-/// A read of `[s, s + n)` alone (`strlen`, `strcmp`, the reads of `strcat`), with the
-/// uninitialised-read check of the program's own reads.
-const READ: c_int = 3;
-/// [`READ`] without that check (`memcmp`: comparing a struct's padding bytes is legal).
-const READ_BYTES: c_int = 4;
 
-/// `memcpy`, `memmove` and `memset` (`op`: 0, 1, 2 with byte `fill`), and the reads of
-/// the string functions (`op` 3; 4 for `memcmp`, whose bytes may be uninitialised; `d`
-/// unused), called by `tsan.c`'s wrappers. The string functions that write copy through
-/// here too: `strcpy` as a `memcpy` of the string and its NUL, `sprintf` as one of the
+/// `memcpy`, `memmove` and `memset` (`op`: 0, 1, 2 with byte `fill`), called by `tsan.c`'s
+/// wrappers (which name the ops `UNFOLD_MEMCPY`...). The string functions that write copy
+/// through here too (their reads go through [`__unfold_mem_read`]): `strcpy` as a `memcpy` of the string and its NUL, `sprintf` as one of the
 /// text it formatted. libc is not instrumented, so the accesses these
 /// make for the program were unseen: a race through them went unreported, and under
 /// `--memory sc` a copy into shared memory was one invisible block, so no schedule put
@@ -1274,19 +1268,6 @@ pub unsafe extern "C" fn __unfold_mem_copy(
     }
     let none = std::ptr::null();
     let sc = with_rt(|rt| rt.active && rt.mem.mode == MemoryMode::Sc);
-    if op == READ || op == READ_BYTES {
-        let kind = if op == READ { 0 } else { COPY_READ };
-        let mut done = 0usize;
-        while done < n {
-            // Under sc a piece within one word at a time (each a visible step), else
-            // the whole range in one access.
-            let len = if sc { (8 - ((s as usize + done) & 7)).min(n - done) } else { n };
-            // SAFETY: [s + done, s + done + len) lies within the n bytes the contract makes valid.
-            unsafe { __unfold_mem_access((s as usize + done) as *const c_void, len, kind, ra, none) };
-            done += len;
-        }
-        return;
-    }
     if !sc {
         // SAFETY: (all three) by the contract, the program's own pointers and length.
         unsafe {
@@ -1330,9 +1311,12 @@ pub unsafe extern "C" fn __unfold_mem_copy(
     }
 }
 
-/// The reads of `strlen`, `strcmp`, `strncmp` and `memcmp` (tsan.c's wrappers): `[s, s +
-/// n)` read as [`__unfold_mem_copy`]'s op 3 (`uninit_check` 0: op 4) does, except that
-/// under `--memory sc` the first piece carries `ctx`, the caller's local state: a loop that
+/// The reads of the string functions (tsan.c's wrappers: `strlen`, `strcmp`, `strncmp`,
+/// `memcmp`, and `strcat`'s of its destination): `[s, s + n)` read as the program's plain
+/// reads, with the uninitialised-read check unless `uninit_check` is 0 (`memcmp`:
+/// comparing a struct's padding is legal). Under `--memory sc` one piece per word, each a
+/// visible step, the first carrying `ctx`, the caller's local state (null for a read
+/// that is no comparison): a loop that
 /// polls with one of them (`while (strcmp(buf, "go") != 0);`) comes back to that piece in
 /// the same state, and waits like a loop that reads the bytes itself (a spin-wait on
 /// every word it read). Only the first: the pieces of one call share its site and state,
@@ -1351,17 +1335,11 @@ pub unsafe extern "C" fn __unfold_mem_read(
     ctx: *const UnfoldCtx,
 ) {
     let sc = with_rt(|rt| rt.active && rt.mem.mode == MemoryMode::Sc);
-    let op = if uninit_check != 0 { READ } else { READ_BYTES };
-    if !sc || n == 0 {
-        // SAFETY: by the contract.
-        unsafe { __unfold_mem_copy(std::ptr::null_mut(), s, n, op, 0, ra) };
-        return;
-    }
     let kind = if uninit_check != 0 { 0 } else { COPY_READ };
     let mut done = 0usize;
     while done < n {
-        let len = (8 - ((s as usize + done) & 7)).min(n - done);
-        let ctx = if done == 0 { ctx } else { std::ptr::null() };
+        let len = if sc { (8 - ((s as usize + done) & 7)).min(n - done) } else { n };
+        let ctx = if sc && done == 0 { ctx } else { std::ptr::null() };
         // SAFETY: [s + done, s + done + len) lies within the n bytes the contract makes
         // valid; ctx is null or the caller's, as the contract says.
         unsafe { __unfold_mem_access((s as usize + done) as *const c_void, len, kind, ra, ctx) };

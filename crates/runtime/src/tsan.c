@@ -496,12 +496,16 @@ UNFOLD_CHANGES(int, rand_r, (unsigned int *s), (s))
 void __unfold_mem_copy(void *d, const void *s, size_t n, int op, int fill, void *ra);
 /* The string functions make their accesses through the runtime too: a write copies the
  * bytes it writes with __unfold_mem_copy (a memcpy of what libc would write, from the
- * source or from the text formatted aside), a read reads its range (op 3). The lengths
- * are measured by libc first (reads the program does not see: the accesses reported
- * are the ones the call makes with those lengths). */
+ * source or from the text formatted aside), a read reads its range with
+ * __unfold_mem_read. The lengths are measured by libc first (reads the program does not
+ * see: the accesses reported are the ones the call makes with those lengths).
+ * __unfold_mem_copy's ops (memory.rs): */
 #define UNFOLD_MEMCPY 0
+#define UNFOLD_MEMMOVE 1
 #define UNFOLD_MEMSET 2
-#define UNFOLD_READ 3
+/* The readers' first read carries the caller's state (memory.rs, __unfold_mem_read): a
+ * loop that polls with one of them waits like one that reads the bytes itself. */
+void __unfold_mem_read(const void *s, size_t n, int uninit_check, void *ra, struct unfold_ctx *ctx);
 char *__unfold_strcpy(char *d, const char *s) {
     __unfold_mem_copy(d, s, strlen(s) + 1, UNFOLD_MEMCPY, 0, RA);
     __unfold_spin_changed();
@@ -518,22 +522,19 @@ char *__unfold_strncpy(char *d, const char *s, size_t n) {
 }
 char *__unfold_strcat(char *d, const char *s) {
     size_t dl = strlen(d);
-    __unfold_mem_copy(0, d, dl + 1, UNFOLD_READ, 0, RA);
+    __unfold_mem_read(d, dl + 1, 1, RA, 0);
     __unfold_mem_copy(d + dl, s, strlen(s) + 1, UNFOLD_MEMCPY, 0, RA);
     __unfold_spin_changed();
     return d;
 }
 char *__unfold_strncat(char *d, const char *s, size_t n) {
     size_t dl = strlen(d), k = strnlen(s, n);
-    __unfold_mem_copy(0, d, dl + 1, UNFOLD_READ, 0, RA);
+    __unfold_mem_read(d, dl + 1, 1, RA, 0);
     __unfold_mem_copy(d + dl, s, k, UNFOLD_MEMCPY, 0, RA);
     __unfold_mem_copy(d + dl + k, "", 1, UNFOLD_MEMCPY, 0, RA);
     __unfold_spin_changed();
     return d;
 }
-/* The readers' first read carries the caller's state (memory.rs, __unfold_mem_read): a
- * loop that polls with one of them waits like one that reads the bytes itself. */
-void __unfold_mem_read(const void *s, size_t n, int uninit_check, void *ra, struct unfold_ctx *ctx);
 size_t __unfold_strlen(const char *s) {
     CAPTURE(c);
     size_t n = strlen(s);
@@ -575,17 +576,17 @@ int __unfold_memcmp(const void *a, const void *b, size_t n) {
 /* memcpy, memmove and memset make their accesses through the runtime, as the program's
  * own plain accesses (memory.rs, __unfold_mem_copy), then end the iteration as above. */
 void *__unfold_memcpy(void *d, const void *s, size_t n) {
-    __unfold_mem_copy(d, s, n, 0, 0, RA);
+    __unfold_mem_copy(d, s, n, UNFOLD_MEMCPY, 0, RA);
     __unfold_spin_changed();
     return d;
 }
 void *__unfold_memmove(void *d, const void *s, size_t n) {
-    __unfold_mem_copy(d, s, n, 1, 0, RA);
+    __unfold_mem_copy(d, s, n, UNFOLD_MEMMOVE, 0, RA);
     __unfold_spin_changed();
     return d;
 }
 void *__unfold_memset(void *d, int c, size_t n) {
-    __unfold_mem_copy(d, 0, n, 2, c, RA);
+    __unfold_mem_copy(d, 0, n, UNFOLD_MEMSET, c, RA);
     __unfold_spin_changed();
     return d;
 }
@@ -608,7 +609,7 @@ static int unfold_vformat(char *d, size_t n, int bounded, void *ra, const char *
         vsnprintf(text, len, f, again);
         __unfold_mem_copy(d, text, len, UNFOLD_MEMCPY, 0, ra);
     } else if (len > 0) {
-        __unfold_mem_copy(d, d, len, 1, 0, ra);
+        __unfold_mem_copy(d, d, len, UNFOLD_MEMMOVE, 0, ra);
         vsnprintf(d, len, f, again);
     }
     va_end(again);
