@@ -53,7 +53,8 @@ const EXIT_HELP: &str = "Exit status:
   3  incomplete: stopped by --timeout, --max-context-switches or a signal (SIGINT,
      SIGTERM, SIGHUP) before any defect was found, or no defect for the values of
      __VERIFIER_nondet_* explored when they leave some out, or a finding of the
-     exploration that did not happen again when replayed (verdict incomplete)
+     exploration that did not happen again when replayed, or a loop that counts its polls of
+     shared memory, explored for its first polls only (verdict incomplete)
 
 The program is compiled with $CC (default cc; may include arguments, e.g. CC=\"gcc -m64\")
 as a shared object with debug info and thread-sanitizer instrumentation (shared memory is \
@@ -85,7 +86,7 @@ kind one of assertion, deadlock, abort, exit, crash, mutex-misuse, sync-misuse, 
 use-after-free, double-free, invalid-free, stack-use-after-exit, uninit-read, heap-buffer-overflow, livelock, bound, timeout; \
 dot_error if --dot failed; warnings if any; nondet {valuations, values, complete, partial} when the \
 program drew nondeterministic values (each defect then lists its draws: nondet [{thread, call, type, \
-value, location}]); algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object or access disjoint bytes of one memory word, or qpor's unfolding outgrew --unfolding-budget); memory_choice when a program written for SV-COMP is checked under --memory sc by default. On an error: {verdict: error, error_kind (usage, input, compile, \
+value, location}]); algorithm_choice when the default algorithm handed over to optimal-dpor (two threads read one object or access disjoint bytes of one memory word, or qpor's unfolding outgrew --unfolding-budget); memory_choice when a program written for SV-COMP is checked under --memory sc by default; bounded_poll (why the verdict is incomplete) when a loop counting its polls was explored for its first polls only. On an error: {verdict: error, error_kind (usage, input, compile, \
 refused, limit, replay-mismatch, interrupted, internal), message, diagnostics (compiler output, \
 capped)}.";
 
@@ -862,6 +863,9 @@ fn check(a: CheckArgs) -> Result<u8> {
     let current: std::cell::RefCell<Valuation> = Default::default();
     let mut seen = HashSet::new();
     let mut timed_out = false;
+    // The first poll run without a step (a counting loop's: `memory.rs`, "Polls that
+    // count"): the exploration is bounded there.
+    let mut bounded_poll = None;
     let progress = std::io::stderr().is_terminal() && !a.json;
     let mut last_progress = Instant::now();
     // The explored prefix of the unfolding, for --dot (and then the `events` figure of
@@ -884,6 +888,9 @@ fn check(a: CheckArgs) -> Result<u8> {
         }
         if let Some(u) = unfolding.as_mut() {
             u.add(exec);
+        }
+        if bounded_poll.is_none() {
+            bounded_poll = exec.bounded_poll;
         }
         for f in report::findings(exec, max_steps, &|t| sites.get(t)) {
             let k = f.key();
@@ -1100,12 +1107,22 @@ fn check(a: CheckArgs) -> Result<u8> {
         || a.max_context_switches.is_some()
         || nondet_partial.is_some()
         || unreproduced > 0
+        || bounded_poll.is_some()
     {
         // A bounded search proves nothing beyond its bound.
         "incomplete"
     } else {
         "ok"
     };
+    let polls_note = bounded_poll.map(|site| {
+        let at =
+            l.sym.location(&l.prog, Some(site)).map_or_else(|| "a loop".to_string(), |p| format!("the loop at {p}"));
+        format!(
+            "{at} polled the same locations with a changing local state (a counter?); polls after the \
+             {POLLS_SHOWN}th ran without scheduling points, so writes between them were not explored",
+            POLLS_SHOWN = unfold_runtime::memory::POLLS_SHOWN
+        )
+    });
     // Not RUSAGE_CHILDREN: it would count the compiler (a reaped child too).
     let (rss_self, _) = unfold_runtime::peak_rss_bytes();
     let peak = rss_self.max(l.prog.worker_peak_rss());
@@ -1152,6 +1169,9 @@ fn check(a: CheckArgs) -> Result<u8> {
                 j["nondet"]["partial"] = why.as_str().into();
             }
         }
+        if let Some(p) = &polls_note {
+            j["bounded_poll"] = p.as_str().into();
+        }
         emit(&format!("{j}\n"))?;
     } else {
         let mut out = String::new();
@@ -1181,6 +1201,15 @@ fn check(a: CheckArgs) -> Result<u8> {
                     "INCOMPLETE (no defect for the nondeterministic values explored: {})",
                     nondet_partial.as_deref().unwrap_or_default()
                 ),
+                "incomplete"
+                    if !timed_out
+                        && !interrupted
+                        && unreproduced == 0
+                        && nondet_partial.is_none()
+                        && polls_note.is_some() =>
+                {
+                    format!("INCOMPLETE (no defect found; {})", polls_note.as_deref().unwrap_or_default())
+                }
                 "incomplete" if !timed_out && !interrupted && unreproduced > 0 => format!(
                     "INCOMPLETE ({unreproduced} finding(s) of the exploration did not happen again on replay: see the \
                      warnings)"

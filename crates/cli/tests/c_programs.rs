@@ -719,6 +719,39 @@ fn every_algorithm_agrees_on_the_memory_corpus() {
     assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
 }
 
+/// Loops that count their polls (`tests/c/spin_counting_*.c`; docs/memory.md, "Polls
+/// that count") under every algorithm: the same verdict, first defect and configurations;
+/// an `incomplete` one names the loop's line in `bounded_poll`, and a finished one that
+/// hid polls says so too.
+#[test]
+fn every_algorithm_agrees_on_the_counting_poll_corpus() {
+    let dir = corpus();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("tests/c is readable")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("spin_counting_") && n.ends_with(".c"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "the counting-poll corpus has {} programs", files.len());
+    let mut errs = Vec::new();
+    for f in &files {
+        let src = std::fs::read_to_string(dir.join(f)).expect("readable");
+        let e = expectation(&src);
+        // The line of the loop: its `while` or `for`.
+        let line = src.lines().position(|l| l.trim_start().starts_with("while (")).map(|i| i + 1);
+        for alg in ["qpor", "optimal-dpor", "source-dpor", "classic-dpor", "dfs"] {
+            let Some(j) = check_under(&dir, f, alg, &e, &mut errs) else { continue };
+            if e.verdict.as_deref() == Some("incomplete") {
+                let want = format!("{f}:{}", line.unwrap_or(0));
+                if !j["bounded_poll"].as_str().is_some_and(|b| b.contains(&want)) {
+                    errs.push(format!("{f} {alg}: bounded_poll {} does not name {want}", j["bounded_poll"]));
+                }
+            }
+        }
+    }
+    assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
+}
+
 /// Spinlocks built from read-modify-writes (`spin_rmw_*.c`): every algorithm meets the
 /// expectation (an unchanged RMW is a load for spin-waits under every explorer); dfs,
 /// which runs every interleaving, is skipped on the three-thread lock (682 039

@@ -164,6 +164,11 @@ pub struct Execution {
     /// program counter it was interrupted at), if known.
     #[serde(default)]
     pub stopped_at: Option<Site>,
+    /// Where a loop polling with a changing local state (a counter) made polls that were
+    /// not steps (the C runtime's "Polls that count"): other threads' writes could not
+    /// come between them, so the exploration is bounded there.
+    #[serde(default)]
+    pub bounded_poll: Option<Site>,
 }
 
 impl Execution {
@@ -176,6 +181,7 @@ impl Execution {
         self.end = End::Finished;
         self.running = None;
         self.stopped_at = None;
+        self.bounded_poll = None;
     }
 
     /// The sequence of threads that took each step: a replay of this execution.

@@ -1247,9 +1247,10 @@ impl Frontend for CRun<'_> {
     }
 }
 
-/// Read the defects, assumptions of the execution just run.
-pub(crate) fn take_results() -> (Vec<Defect>, Vec<ThreadId>) {
-    with_rt(|rt| (std::mem::take(&mut rt.defects), std::mem::take(&mut rt.assumed)))
+/// Read the defects, assumptions and bounded poll (`memory.rs`, "Polls that count") of
+/// the execution just run.
+pub(crate) fn take_results() -> (Vec<Defect>, Vec<ThreadId>, Option<Site>) {
+    with_rt(|rt| (std::mem::take(&mut rt.defects), std::mem::take(&mut rt.assumed), rt.mem.bounded_poll.take()))
 }
 
 #[cfg(test)]

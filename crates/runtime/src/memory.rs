@@ -87,6 +87,9 @@ pub(crate) struct MemState {
     /// Whether the read-modify-write step being performed changed its location, once its
     /// post-hook ran (reported to the engine as the step's outcome, `Rmw(o, changed)`).
     pub rmw_changed: Option<bool>,
+    /// The site of the first poll of this execution run without a step (see "Polls that
+    /// count"): the exploration is bounded there.
+    pub bounded_poll: Option<Site>,
 }
 
 // A copy that reuses the destination's allocations (`clone_from`): the checkpoints
@@ -100,7 +103,7 @@ impl Clone for MemState {
 
     fn clone_from(&mut self, src: &Self) {
         // Destructured: a field added later must be listed here (checkpoints copy it).
-        let MemState { mode, detector, reported, versions, writes, awaited, rmw_changed } = src;
+        let MemState { mode, detector, reported, versions, writes, awaited, rmw_changed, bounded_poll } = src;
         self.mode = *mode;
         self.detector.clone_from(detector);
         self.reported.clone_from(reported);
@@ -108,6 +111,7 @@ impl Clone for MemState {
         self.writes.clone_from(writes);
         self.awaited.clone_from(awaited);
         self.rmw_changed = *rmw_changed;
+        self.bounded_poll = *bounded_poll;
     }
 }
 
@@ -120,6 +124,7 @@ impl MemState {
         self.writes.clear();
         self.awaited.clear();
         self.rmw_changed = None;
+        self.bounded_poll = None;
     }
 
     /// Whether happens-before is tracked: for data races, and under `--memory sc` for
@@ -368,6 +373,25 @@ pub(crate) struct SpinTracker {
     /// Time already jumped for this loop (see [`checkpoint`]): set by the jump, reset
     /// by any change.
     pub jumped: bool,
+    /// The loop that polls with a changing local state (see "Polls that count" below):
+    /// the checkpoint site ending its iterations, and the locations (with the bytes, the
+    /// counts unused) its last iteration loaded.
+    polling: Option<(Site, Vec<AwaitEntry>)>,
+    /// Its iterations in a row that only loaded those locations.
+    polls: u32,
+    /// Its polls run without scheduling points, once it made [`POLLS_SHOWN`] visible ones.
+    hidden: Option<Hidden>,
+}
+
+/// A counting poll's polls past [`POLLS_SHOWN`] (see "Polls that count").
+#[derive(Clone, Copy, Debug)]
+struct Hidden {
+    /// `Rt::steps_done` once the last visible poll was granted (`usize::MAX` until
+    /// then): a poll runs without a step only while no step has been taken since, so
+    /// that it reads what that poll read.
+    step: usize,
+    /// Polls run without a step so far.
+    polls: u32,
 }
 
 impl Clone for SpinTracker {
@@ -392,6 +416,9 @@ impl Clone for SpinTracker {
             dirty,
             clock_reads,
             jumped,
+            polling,
+            polls,
+            hidden,
         } = src;
         if self.visits.len() < *live {
             self.visits.resize_with(*live, Visit::default);
@@ -404,6 +431,8 @@ impl Clone for SpinTracker {
         self.locks.clone_from(locks);
         (self.plain_reads, self.deferred, self.released) = (*plain_reads, *deferred, *released);
         (self.scrubbed, self.dirty, self.clock_reads, self.jumped) = (*scrubbed, *dirty, *clock_reads, *jumped);
+        self.polling.clone_from(polling);
+        (self.polls, self.hidden) = (*polls, *hidden);
     }
 }
 
@@ -442,6 +471,9 @@ impl SpinTracker {
         self.plain_reads = 0;
         self.clock_reads = 0;
         self.jumped = false;
+        self.polling = None;
+        self.polls = 0;
+        self.hidden = None;
     }
 
     /// Whether the tracker holds anything a change would forget.
@@ -574,6 +606,11 @@ struct Read {
 /// made: keeping the set up to date at every read cost a search per read, quadratic over
 /// a loop reading thousands of words (bench/big_array.c spent 75 % of its time there).
 fn awaited_of<'a>(first: Option<AwaitEntry>, reads: impl Iterator<Item = &'a Read>) -> Option<Awaited> {
+    await_list(first, reads).and_then(Awaited::with_bytes)
+}
+
+/// The entries of [`awaited_of`]'s wait, or `None` past [`MAX_AWAITED`] locations.
+fn await_list<'a>(first: Option<AwaitEntry>, reads: impl Iterator<Item = &'a Read>) -> Option<Vec<AwaitEntry>> {
     let mut list: Vec<AwaitEntry> = first.into_iter().collect();
     for r in reads {
         let entry = list.iter_mut().find(|e| e.0 == r.o);
@@ -592,7 +629,7 @@ fn awaited_of<'a>(first: Option<AwaitEntry>, reads: impl Iterator<Item = &'a Rea
             return None;
         }
     }
-    Awaited::with_bytes(list)
+    Some(list)
 }
 
 /// Register the memory words of `w` (with the bytes it watches) as waited on (not a
@@ -670,13 +707,21 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
     // program's first visits need neither).
     let mut hash = None;
     let mut site_visits = 0;
-    let same = spin.visits[..spin.live].iter().rposition(|v| {
-        if v.site != site || site_visits == MAX_SITE_VISITS {
-            return false;
-        }
-        site_visits += 1;
-        v.comparable && v.same_state(*hash.get_or_insert_with(|| state_hash(&ctx.regs, stack)), &ctx.regs, stack)
-    });
+    // The latest visit of the site, whatever its state (see "Polls that count").
+    let mut latest = None;
+    let same = spin.visits[..spin.live]
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|&(j, v)| {
+            if v.site != site || site_visits == MAX_SITE_VISITS {
+                return false;
+            }
+            latest.get_or_insert(j);
+            site_visits += 1;
+            v.comparable && v.same_state(*hash.get_or_insert_with(|| state_hash(&ctx.regs, stack)), &ctx.regs, stack)
+        })
+        .map(|(j, _)| j);
     let clocks = spin.clock_reads;
     if same.is_some_and(|i| clocks > spin.visits[i].clocks) && !spin.jumped {
         // A loop whose iteration read a clock comes back to a state it was in: time
@@ -689,6 +734,9 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
         return None;
     }
     let Some(i) = same else {
+        if let Some(j) = latest {
+            spin.note_poll(site, j, clocks);
+        }
         if spin.live < MAX_VISITS {
             if spin.live == spin.visits.len() {
                 spin.visits.push(Visit::default());
@@ -762,6 +810,130 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
     None
 }
 
+// ---- polls that count ------------------------------------------------------------------
+//
+// `while (atomic_load(&flag) == 0) polls++;` comes back to its checkpoint in a new local
+// state at every iteration, so it is never found waiting: under the schedule that runs
+// the poller first it polls until the step bound, and every poll is a place where the
+// write that ends the loop can come (a `bound` defect, and as many executions as polls).
+// What its polls can tell apart is the count, which no exploration can enumerate. So a
+// loop whose iterations in a row, at one checkpoint, only loaded the same locations (no
+// store, no changing read-modify-write, no plain read outside a poll, no mutex operation,
+// no clock) makes its first [`POLLS_SHOWN`] polls as visible steps, and runs its later ones
+// without scheduling points ([`SpinTracker::hidden`]): they read what the last visible
+// poll read, since no other thread runs in between. A loop that gives up after N polls
+// therefore still takes its way out; one that does not is cut after [`HIDDEN_POLLS`]
+// hidden polls by an assumption on its locations, as a pure spin is (a livelock if no
+// thread writes them later). What is lost is the writes that would have come between two
+// hidden polls: an execution with hidden polls is marked ([`MemState::bounded_poll`]),
+// and the verdict of an exploration with one and no defect is `incomplete`.
+// Any other operation of the thread, and any step of any thread, ends the hidden polls.
+
+/// Visible polls of a counting loop before its later ones run without scheduling points.
+pub const POLLS_SHOWN: u32 = 8;
+
+/// Hidden polls after which a counting loop is cut by an assumption.
+pub const HIDDEN_POLLS: u32 = 100_000;
+
+impl SpinTracker {
+    /// A visit of `site` in a state that differs from every compared earlier one, whose
+    /// latest visit was `visits[from]`: count the iteration between them if it only
+    /// loaded the locations the previous one loaded, and hide the later polls once
+    /// there were [`POLLS_SHOWN`] of them.
+    fn note_poll(&mut self, site: Site, from: usize, clocks: u32) {
+        let v = &self.visits[from];
+        let read = &self.reads[v.reads..];
+        let polled = self.locks.len() == v.locks
+            && clocks == v.clocks
+            && !read.is_empty()
+            && read.iter().all(|r| !r.plain && !r.cond && r.bytes.is_some());
+        let Some(mut list) = polled.then(|| await_list(None, read.iter())).flatten() else {
+            self.polling = None;
+            self.polls = 0;
+            return;
+        };
+        list.iter_mut().for_each(|e| e.2 = 0);
+        // An iteration that visits several checkpoints completes at each: counted at the
+        // site that began the count.
+        match &self.polling {
+            Some((s, l)) if *l == list => self.polls += u32::from(*s == site),
+            _ => {
+                self.polling = Some((site, list));
+                self.polls = 1;
+            }
+        }
+        if self.polls >= POLLS_SHOWN && self.hidden.is_none() {
+            self.hidden = Some(Hidden { step: usize::MAX, polls: 0 });
+        }
+    }
+}
+
+/// What becomes of a visible memory operation of a thread that may hide its polls.
+enum Poll {
+    /// A step, as usual.
+    Visible,
+    /// A hidden poll: performed without a step.
+    Hidden,
+    /// The last hidden poll: block on this assumption first.
+    Cut(Action),
+}
+
+/// Whether `a`, by the current thread at `site`, is a hidden poll (see "Polls that
+/// count"), or an access to the thread's own frames (`own`, a step under `--memory sc`)
+/// while its polls are hidden; anything else ends the hidden polls.
+#[inline(always)]
+fn hidden_poll(a: Action, site: Site, own: bool) -> Poll {
+    with_rt(|rt| {
+        let step = rt.steps_done;
+        let t = rt.current;
+        let spin = &mut rt.threads[t.index()].spin;
+        let Some(h) = spin.hidden.as_mut() else { return Poll::Visible };
+        let polled = h.step == step
+            && match (a, &spin.polling) {
+                (Action::Read(..) | Action::Write(..), _) if own => true,
+                (Action::Read(o, b), Some((_, list))) => {
+                    list.iter().any(|&(x, xb, _)| x == o && xb.bits() & b.bits() == b.bits())
+                }
+                _ => false,
+            };
+        if !polled || (own && h.polls >= HIDDEN_POLLS) {
+            spin.clear();
+            return Poll::Visible;
+        }
+        h.polls += 1;
+        if own {
+            return Poll::Hidden;
+        }
+        if h.polls <= HIDDEN_POLLS {
+            rt.mem.bounded_poll.get_or_insert(site);
+            return Poll::Hidden;
+        }
+        // Cut: wait for a write to what the loop polls, as an assumption.
+        let list: Vec<AwaitEntry> = spin.polling.as_ref().map_or(Vec::new(), |(_, l)| l.clone());
+        spin.clear();
+        let list = list.into_iter().map(|(o, b, _)| (o, b, counts_now(&rt.mem, o, Some(b)).count(b)));
+        match Awaited::with_bytes(list) {
+            Some(w) => Poll::Cut(Action::Await(w.assume())),
+            None => Poll::Visible,
+        }
+    })
+}
+
+/// After a visible memory operation was granted: if its checkpoint decided that the
+/// loop's later polls are hidden, they may be from this step on.
+#[inline(always)]
+fn arm_hidden() {
+    with_rt(|rt| {
+        let step = rt.steps_done;
+        let t = rt.current;
+        if let Some(h) = rt.threads[t.index()].spin.hidden.as_mut() {
+            if h.step == usize::MAX {
+                h.step = step;
+            }
+        }
+    })
+}
+
 /// The write counts of memory word `o` now, or the await count of synchronising object
 /// `o` (`bytes` `None`) in the first slot.
 fn counts_now(mem: &MemState, o: ObjId, bytes: Option<Bytes>) -> ByteWrites {
@@ -778,7 +950,9 @@ fn log_read(o: ObjId, bytes: Option<Bytes>, cond: bool) {
         let t = rt.current;
         let counts = counts_now(&rt.mem, o, bytes);
         let spin = &mut rt.thread(t).spin;
-        if spin.reads.len() >= MAX_READS {
+        if spin.hidden.is_some_and(|h| h.step != usize::MAX) {
+            // A hidden poll (or the visible one before them): the loop's reads are known.
+        } else if spin.reads.len() >= MAX_READS {
             spin.clear();
         } else if spin.live != 0 || spin.reads.is_empty() {
             spin.reads.push(Read { o, counts, plain: false, bytes, cond });
@@ -1047,9 +1221,15 @@ fn own_frames(addr: u64, ctx: *const UnfoldCtx) -> bool {
 /// Suspend on a visible memory operation, blocking first on a spin-wait if the
 /// thread's last iteration was pure.
 #[inline(always)]
-fn visible_access(a: Action, site: Site, ctx: *const UnfoldCtx) {
+fn visible_access(a: Action, site: Site, ctx: *const UnfoldCtx, own: bool) {
+    match hidden_poll(a, site, own) {
+        Poll::Visible => {}
+        Poll::Hidden => return,
+        Poll::Cut(w) => block_on(w, site),
+    }
     spin_wait(site, ctx);
     suspend(Yield::Pending(a, site));
+    arm_hidden();
 }
 
 /// Block on a spin-wait if the thread's last iteration (ending at `site`) was pure.
@@ -1378,8 +1558,9 @@ fn sc_access(addr: *const c_void, size: usize, write: c_int, ra: *mut c_void, ct
         let at = start.max(w);
         let bytes = Bytes::span(at, end.min(w + 8) - at);
         let a = if write != 0 { Action::Write(o, bytes) } else { Action::Read(o, bytes) };
-        visible_access(a, code_site(ra) | ((at & 7) << 56), ctx);
-        if write == 0 && !own_frames(w, ctx) {
+        let own = own_frames(w, ctx);
+        visible_access(a, code_site(ra) | ((at & 7) << 56), ctx, own);
+        if write == 0 && !own {
             log_read(o, Some(bytes), false);
         }
         w += 8;
@@ -1425,7 +1606,7 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
         1 => Action::Write(o, bytes),
         _ => Action::Rmw(o, bytes, true),
     };
-    visible_access(action, code_site(ra) | ((a & 7) << 56), ctx);
+    visible_access(action, code_site(ra) | ((a & 7) << 56), ctx, false);
 }
 
 /// After an atomic operation: happens-before, and races with plain accesses. `changed`

@@ -708,6 +708,10 @@ pub(crate) struct Header {
     /// 1 when a thread drew more values than [`crate::nondet::MAX_THREAD_DRAWS`] (its
     /// path was cut).
     pub(crate) draws_cut: AtomicU64,
+    /// 1 when a loop's polls ran without steps in the execution (`memory.rs`, "Polls
+    /// that count"), at the site in `bounded_poll_site`.
+    pub(crate) bounded_poll: AtomicU64,
+    pub(crate) bounded_poll_site: AtomicU64,
     /// The lists of the results' waits on more than two locations (steps, `first`,
     /// `blocked`).
     pub(crate) awaits: WireAwaits,

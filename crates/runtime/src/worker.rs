@@ -526,6 +526,7 @@ impl WorkerCtx<'_> {
         hdr.nsites.store(0, Ordering::Relaxed);
         hdr.ndraws.store(0, Ordering::Relaxed);
         hdr.draws_cut.store(0, Ordering::Relaxed);
+        hdr.bounded_poll.store(0, Ordering::Relaxed);
         hdr.error.store(error_code::NONE, Ordering::Relaxed);
         hdr.awaits.clear();
     }
@@ -941,7 +942,11 @@ impl WorkerCtx<'_> {
         // No bound yet on where the next request branches off (the parent sets one only
         // once it has this response).
         hdr.ahead_limit.store(u64::MAX, Ordering::Relaxed);
-        let (defects, assumed) = take_results();
+        let (defects, assumed, bounded_poll) = take_results();
+        if let Some(site) = bounded_poll {
+            hdr.bounded_poll_site.store(site, Ordering::Relaxed);
+            hdr.bounded_poll.store(1, Ordering::Relaxed);
+        }
         // The results' waits on several locations: `first` and the blocked threads.
         let r = r.and_then(|o| {
             let full = |e: AwaitsFull| ProgramError::Limit(e.message());
@@ -1971,6 +1976,11 @@ impl CProgram {
             let t = t.load(Ordering::Relaxed);
             out.assumed.push(ThreadId(u16::try_from(t).map_err(|_| Corrupt("failed assumption".into()))?));
         }
+        out.bounded_poll = match hdr.bounded_poll.load(Ordering::Relaxed) {
+            0 => None,
+            1 => Some(hdr.bounded_poll_site.load(Ordering::Relaxed)),
+            _ => return Err(Corrupt("bounded poll".into())),
+        };
         // Kept: the worker may clear them when it runs ahead (`pending_site`).
         let n = load_len(&hdr.nsites, MAX_SLEEP, "sites")?;
         self.last_sites.extend(hdr.sites[..n].iter().map(|s| s.load(Ordering::Relaxed)));
