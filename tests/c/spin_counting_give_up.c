@@ -1,5 +1,5 @@
 // A bounded wait: main polls a flag at most 500 times, then gives up and fails. Its polls
-// after the 8th run without scheduling points, so in the schedule where the writer has
+// after the 17th run without scheduling points, so in the schedule where the writer has
 // not run, the loop still counts to 500 and takes its way out: the assertion fails.
 // expect: verdict=defect kind=assertion line=22
 #include <assert.h>

@@ -1,4 +1,4 @@
-// main counts its polls of a flag no thread ever sets: after 8 polls as steps and 100 000
+// main counts its polls of a flag no thread ever sets: after 17 polls as steps and 10 000
 // without scheduling points, the loop is cut by an assumption on the flag, and since no
 // thread writes it afterwards, that is a livelock at the loop (before: a `bound` defect
 // after 100 000 steps).

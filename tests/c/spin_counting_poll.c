@@ -1,10 +1,10 @@
 // main polls a flag and counts its polls; the writer publishes data, then the flag.
 // Every iteration comes back to the loop in a new local state (the count), so it is
-// never found waiting: main's first 8 polls are steps (the write can come before each),
-// later ones run without scheduling points until the loop leaves or is cut. No defect,
-// but the counts past 8 were not explored: the verdict says `incomplete`, naming the loop
-// (before, the first schedule polled until the step bound: a `bound` defect).
-// expect: verdict=incomplete maximal=10
+// never found waiting: main's first 17 polls are steps (the write can come before
+// each), later ones run without scheduling points until the loop leaves or is cut. No
+// defect, but larger counts were not explored: the verdict says `incomplete`, naming the
+// loop (before, the first schedule polled until the step bound: a `bound` defect).
+// expect: verdict=incomplete maximal=18
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>

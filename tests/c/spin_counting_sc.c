@@ -1,7 +1,7 @@
 // An SV-COMP-style counting wait on a plain flag (checked under --memory sc, where every
 // shared access is a step): the loop's own temporaries are steps too (their addresses
 // may have been published), and run without steps along with the hidden polls. No
-// defect; the verdict is `incomplete` since counts past 8 were not explored.
+// defect; the verdict is `incomplete` since larger counts were not explored.
 // expect: verdict=incomplete
 #include <assert.h>
 #include <pthread.h>

@@ -1118,9 +1118,8 @@ fn check(a: CheckArgs) -> Result<u8> {
         let at =
             l.sym.location(&l.prog, Some(site)).map_or_else(|| "a loop".to_string(), |p| format!("the loop at {p}"));
         format!(
-            "{at} polled the same locations with a changing local state (a counter?); polls after the \
-             {POLLS_SHOWN}th ran without scheduling points, so writes between them were not explored",
-            POLLS_SHOWN = unfold_runtime::memory::POLLS_SHOWN
+            "{at} counts its polls (it polls the same locations in a new local state each time): its polls \
+             after the first few ran without scheduling points, so writes between them were not explored"
         )
     });
     // Not RUSAGE_CHILDREN: it would count the compiler (a reaped child too).

@@ -507,12 +507,25 @@ pub fn deadlock_groups(exec: &Execution, blocked: &[(ThreadId, Action)]) -> Vec<
             }
         }
     }
-    if waits_for_failed {
-        let object_groups: Vec<usize> = on_object.iter().map(|x| x.1).collect();
+    // A thread that stopped on its defect (an assertion, a misuse: not one it goes on
+    // after, a race or a memory error) might have posted, signalled, arrived or written
+    // next: a wait that any thread could end (not a read-write lock's, which only its
+    // holders can) is then no defect of its own.
+    let stopped = exec.defects.iter().any(|d| {
+        matches!(d.kind, DefectKind::Assertion | DefectKind::Abort | DefectKind::MutexMisuse | DefectKind::SyncMisuse)
+    });
+    if waits_for_failed || stopped {
+        let dropped: Vec<usize> = on_object
+            .iter()
+            .filter(|x| {
+                waits_for_failed || !groups[x.1].iter().any(|b| matches!(b.1, Action::RdLock(_) | Action::WrLock(_)))
+            })
+            .map(|x| x.1)
+            .collect();
         let mut i = 0;
         groups.retain(|_| {
             i += 1;
-            !object_groups.contains(&(i - 1))
+            !dropped.contains(&(i - 1))
         });
     }
     groups
@@ -755,7 +768,17 @@ pub fn describe_deadlock(sym: &Symbols, prog: &CProgram, exec: &Execution, group
             let what: Vec<String> = parts.iter().map(WaitPart::verb).collect();
             let wake: Vec<String> = parts.iter().map(|p| p.wake(parts.len() == 1, true)).collect();
             let other = if parts.iter().all(|p| matches!(p, WaitPart::Locations(..))) { "" } else { " other" };
-            format!("{t} {}{at} and no{other} thread will {}", what.join(" and "), wake.join(" or "))
+            // A counting loop cut after its hidden polls (runtime, "Polls that count").
+            let cut = if site.is_some() && site == exec.bounded_poll {
+                format!(
+                    " (it counts its polls: cut after {} polls without a step; a loop that would give up \
+                     later is reported so too)",
+                    unfold_runtime::memory::HIDDEN_POLLS
+                )
+            } else {
+                String::new()
+            };
+            format!("{t} {}{at} and no{other} thread will {}{cut}", what.join(" and "), wake.join(" or "))
         }
         other => format!("{t} waits for {}", sym.action(prog, other)),
     };
@@ -1281,6 +1304,31 @@ mod tests {
         );
         // t2 failed: main waits for it, and the signal t1 waits for may be main's.
         assert_eq!(deadlock_groups(&exec(true), &blocked), Vec::<Vec<_>>::new());
+    }
+
+    #[test]
+    fn a_wait_on_an_object_beside_a_thread_stopped_by_its_defect_is_a_consequence() {
+        use unfold_engine::{Action, DefectKind, ObjId, Step};
+        let (main, t1) = (ThreadId(0), ThreadId(1));
+        let step = |thread, action, next| Step { thread, action, site: 0, next, child_next: None };
+        let s = ObjId(0x1000);
+        // main waits on semaphore s; t1, which never touched s (it would have posted it
+        // next), has a defect of `kind`.
+        let exec = |kind: DefectKind| {
+            let mut e = Execution {
+                first: Some(Action::Create(t1)),
+                steps: vec![step(main, Action::Create(t1), Some(Action::SemWait(s)))],
+                defects: vec![unfold_engine::Defect { kind, ..assertion_failed(t1) }],
+                ..Execution::default()
+            };
+            e.steps[0].child_next = Some(Action::Unlock(ObjId(0x2000), false));
+            e
+        };
+        let blocked = vec![(main, Action::SemWait(s))];
+        // t1 stopped on a misuse: main's wait is its consequence.
+        assert_eq!(deadlock_groups(&exec(DefectKind::MutexMisuse), &blocked), Vec::<Vec<_>>::new());
+        // A race does not stop its thread: main's wait is a deadlock of its own.
+        assert_eq!(deadlock_groups(&exec(DefectKind::DataRace), &blocked), vec![blocked.clone()]);
     }
 
     /// Thread `t` stopped on a failed assertion.

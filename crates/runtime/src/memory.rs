@@ -125,6 +125,7 @@ impl MemState {
         self.awaited.clear();
         self.rmw_changed = None;
         self.bounded_poll = None;
+        __unfold_hiding.store(0, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Whether happens-before is tracked: for data races, and under `--memory sc` for
@@ -379,7 +380,7 @@ pub(crate) struct SpinTracker {
     polling: Option<(Site, Vec<AwaitEntry>)>,
     /// Its iterations in a row that only loaded those locations.
     polls: u32,
-    /// Its polls run without scheduling points, once it made [`POLLS_SHOWN`] visible ones.
+    /// Its polls run without scheduling points, after [`POLLS_SHOWN`] iterations.
     hidden: Option<Hidden>,
 }
 
@@ -596,6 +597,8 @@ struct Read {
     plain: bool,
     bytes: Option<Bytes>,
     cond: bool,
+    /// A read-modify-write that left the location as it was.
+    rmw: bool,
 }
 
 /// The wait on the locations of `reads` (in the order of their first read), each with
@@ -749,7 +752,11 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
             spin.visits[spin.live].clocks = clocks;
             spin.live += 1;
         } else {
+            // Too many visits: forget them (not a change: a counting loop's count of
+            // polls goes on).
+            let (polling, polls) = (spin.polling.take(), spin.polls);
             spin.clear();
+            (spin.polling, spin.polls) = (polling, polls);
         }
         return None;
     };
@@ -819,21 +826,34 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
 // What its polls can tell apart is the count, which no exploration can enumerate. So a
 // loop whose iterations in a row, at one checkpoint, only loaded the same locations (no
 // store, no changing read-modify-write, no plain read outside a poll, no mutex operation,
-// no clock) makes its first [`POLLS_SHOWN`] polls as visible steps, and runs its later ones
-// without scheduling points ([`SpinTracker::hidden`]): they read what the last visible
-// poll read, since no other thread runs in between. A loop that gives up after N polls
-// therefore still takes its way out; one that does not is cut after [`HIDDEN_POLLS`]
-// hidden polls by an assumption on its locations, as a pure spin is (a livelock if no
-// thread writes them later). What is lost is the writes that would have come between two
-// hidden polls: an execution with hidden polls is marked ([`MemState::bounded_poll`]),
-// and the verdict of an exploration with one and no defect is `incomplete`.
-// Any other operation of the thread, and any step of any thread, ends the hidden polls.
+// no clock) makes its polls as visible steps for [`POLLS_SHOWN`] such iterations, and runs
+// its later ones without scheduling points ([`SpinTracker::hidden`]): they read what the
+// last visible poll read, since no other thread runs in between (and a read-modify-write
+// that `tsan.c` predicts to leave its location unchanged is a poll too: the prediction is
+// exact for the same reason). A loop that gives up after N polls therefore still takes
+// its way out; one that does not is cut after [`HIDDEN_POLLS`] hidden operations by an
+// assumption on its locations, as a pure spin is (a livelock if no thread writes them
+// later). What is lost is the writes that would have come between two hidden polls: an
+// execution with hidden polls is marked ([`MemState::bounded_poll`]), and the verdict of
+// an exploration with one and no defect is `incomplete`. Any other operation of the
+// thread, and any step of any thread, ends the hidden polls. docs/memory.md, "Polls that
+// count", has the figures.
 
-/// Visible polls of a counting loop before its later ones run without scheduling points.
-pub const POLLS_SHOWN: u32 = 8;
+/// Iterations of a counting loop that only loads whose polls are steps: a loop that
+/// loads a location up to 17 times (a give-up loop, a fixed number of samples) is
+/// explored exactly. Loads of one location by several threads commute, so each poll
+/// shown adds traces linearly, not as a product.
+pub const POLLS_SHOWN: u32 = 16;
+
+/// Iterations of a counting loop with a read-modify-write (an unchanged one: a spinlock's
+/// failed attempt) whose polls are steps: hidden from the loop's third visit on, where a
+/// pure spin whose first iteration wrote a temporary for the first time is found waiting
+/// (one fewer would hide such a spin's polls instead). Attempts of several threads do not
+/// commute: each one more multiplies a contended spinlock's traces by about 4.
+pub const POLLS_SHOWN_RMW: u32 = 2;
 
 /// Hidden polls after which a counting loop is cut by an assumption.
-pub const HIDDEN_POLLS: u32 = 100_000;
+pub const HIDDEN_POLLS: u32 = 10_000;
 
 impl SpinTracker {
     /// A visit of `site` in a state that differs from every compared earlier one, whose
@@ -862,9 +882,20 @@ impl SpinTracker {
                 self.polls = 1;
             }
         }
-        if self.polls >= POLLS_SHOWN && self.hidden.is_none() {
+        let shown = if read.iter().any(|r| r.rmw) { POLLS_SHOWN_RMW } else { POLLS_SHOWN };
+        if self.polls >= shown && self.hidden.is_none() {
             self.hidden = Some(Hidden { step: usize::MAX, polls: 0 });
         }
+    }
+}
+
+impl SpinTracker {
+    /// The loop's hidden polls end (another operation, a step of another thread, or the
+    /// cut): counting starts again.
+    fn end_hidden(&mut self) {
+        self.hidden = None;
+        self.polling = None;
+        self.polls = 0;
     }
 }
 
@@ -878,26 +909,44 @@ enum Poll {
     Cut(Action),
 }
 
+/// What a visible memory operation touches, for [`hidden_poll`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// Shared memory.
+    Shared,
+    /// The thread's own frames (a step under `--memory sc`).
+    Own,
+    /// Shared memory, by a read-modify-write that leaves the value as it is if performed
+    /// now (`tsan.c`'s prediction, exact while no other thread runs first).
+    UnchangedRmw,
+}
+
 /// Whether `a`, by the current thread at `site`, is a hidden poll (see "Polls that
-/// count"), or an access to the thread's own frames (`own`, a step under `--memory sc`)
-/// while its polls are hidden; anything else ends the hidden polls.
+/// count": a load, or a read-modify-write that changes nothing, of the polled locations),
+/// or an access to the thread's own frames while its polls are hidden; anything else
+/// ends the hidden polls.
 #[inline(always)]
-fn hidden_poll(a: Action, site: Site, own: bool) -> Poll {
+fn hidden_poll(a: Action, site: Site, access: Access) -> Poll {
     with_rt(|rt| {
         let step = rt.steps_done;
         let t = rt.current;
         let spin = &mut rt.threads[t.index()].spin;
         let Some(h) = spin.hidden.as_mut() else { return Poll::Visible };
+        let own = access == Access::Own;
+        let polls = |o: ObjId, b: Bytes, list: &[AwaitEntry]| {
+            list.iter().any(|&(x, xb, _)| x == o && xb.bits() & b.bits() == b.bits())
+        };
         let polled = h.step == step
             && match (a, &spin.polling) {
                 (Action::Read(..) | Action::Write(..), _) if own => true,
-                (Action::Read(o, b), Some((_, list))) => {
-                    list.iter().any(|&(x, xb, _)| x == o && xb.bits() & b.bits() == b.bits())
-                }
+                (Action::Read(o, b), Some((_, list))) => polls(o, b, list),
+                (Action::Rmw(o, b, _), Some((_, list))) if access == Access::UnchangedRmw => polls(o, b, list),
                 _ => false,
             };
         if !polled || (own && h.polls >= HIDDEN_POLLS) {
-            spin.clear();
+            // The hidden polls end; what the tracker holds stays valid (they only loaded
+            // what it logged, seeing the counts it logged, and recorded no visit).
+            spin.end_hidden();
             return Poll::Visible;
         }
         h.polls += 1;
@@ -910,7 +959,7 @@ fn hidden_poll(a: Action, site: Site, own: bool) -> Poll {
         }
         // Cut: wait for a write to what the loop polls, as an assumption.
         let list: Vec<AwaitEntry> = spin.polling.as_ref().map_or(Vec::new(), |(_, l)| l.clone());
-        spin.clear();
+        spin.end_hidden();
         let list = list.into_iter().map(|(o, b, _)| (o, b, counts_now(&rt.mem, o, Some(b)).count(b)));
         match Awaited::with_bytes(list) {
             Some(w) => Poll::Cut(Action::Await(w.assume())),
@@ -918,6 +967,12 @@ fn hidden_poll(a: Action, site: Site, own: bool) -> Poll {
         }
     })
 }
+
+/// Non-zero once a thread of the execution armed hidden polls (reset when an execution
+/// starts; a checkpoint put back may leave it set, which costs a prediction only):
+/// `tsan.c` predicts whether a read-modify-write will change its location only then.
+#[no_mangle]
+pub static __unfold_hiding: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
 /// After a visible memory operation was granted: if its checkpoint decided that the
 /// loop's later polls are hidden, they may be from this step on.
@@ -929,6 +984,7 @@ fn arm_hidden() {
         if let Some(h) = rt.threads[t.index()].spin.hidden.as_mut() {
             if h.step == usize::MAX {
                 h.step = step;
+                __unfold_hiding.store(1, std::sync::atomic::Ordering::Relaxed);
             }
         }
     })
@@ -945,7 +1001,7 @@ fn counts_now(mem: &MemState, o: ObjId, bytes: Option<Bytes>) -> ByteWrites {
 
 /// The current thread read bytes `bytes` of memory word `o`, or synchronising object `o`
 /// (`None`) (logged for spin detection).
-fn log_read(o: ObjId, bytes: Option<Bytes>, cond: bool) {
+fn log_read(o: ObjId, bytes: Option<Bytes>, cond: bool, rmw: bool) {
     with_rt(|rt| {
         let t = rt.current;
         let counts = counts_now(&rt.mem, o, bytes);
@@ -955,7 +1011,7 @@ fn log_read(o: ObjId, bytes: Option<Bytes>, cond: bool) {
         } else if spin.reads.len() >= MAX_READS {
             spin.clear();
         } else if spin.live != 0 || spin.reads.is_empty() {
-            spin.reads.push(Read { o, counts, plain: false, bytes, cond });
+            spin.reads.push(Read { o, counts, plain: false, bytes, cond, rmw });
         }
     })
 }
@@ -1163,14 +1219,14 @@ pub unsafe extern "C" fn __unfold_sync_checkpoint(ra: *mut c_void, ctx: *const U
 /// joined condition variable `o`'s waiters: logged as a load of `o` (with its await count
 /// now) for spin detection.
 pub(crate) fn log_sync_read(o: ObjId) {
-    log_read(o, None, false);
+    log_read(o, None, false, false);
 }
 
 /// The current thread joined condition variable `c`'s waiters in a timed wait: logged
 /// as a load of `c` (with its await count now) for spin detection; an iteration with one
 /// is a timed-wait poll, whose wait is never an assumption.
 pub(crate) fn log_cond_join(c: ObjId) {
-    log_read(c, None, true);
+    log_read(c, None, true, false);
 }
 
 /// The await count of object `o` now (as the engine counts it).
@@ -1221,15 +1277,16 @@ fn own_frames(addr: u64, ctx: *const UnfoldCtx) -> bool {
 /// Suspend on a visible memory operation, blocking first on a spin-wait if the
 /// thread's last iteration was pure.
 #[inline(always)]
-fn visible_access(a: Action, site: Site, ctx: *const UnfoldCtx, own: bool) {
-    match hidden_poll(a, site, own) {
+fn visible_access(a: Action, site: Site, ctx: *const UnfoldCtx, access: Access) -> bool {
+    match hidden_poll(a, site, access) {
         Poll::Visible => {}
-        Poll::Hidden => return,
+        Poll::Hidden => return true,
         Poll::Cut(w) => block_on(w, site),
     }
     spin_wait(site, ctx);
     suspend(Yield::Pending(a, site));
     arm_hidden();
+    false
 }
 
 /// Block on a spin-wait if the thread's last iteration (ending at `site`) was pure.
@@ -1295,15 +1352,26 @@ pub unsafe extern "C" fn __unfold_mem_access(
         if !rt.active {
             return Then::Done;
         }
+        let t = rt.current;
+        let steps = rt.steps_done;
+        let th = rt.thread(t);
+        let own = frame != 0 && a >= frame && a < th.stack_top as u64;
+        if own && th.spin.hidden.is_some_and(|h| h.step == steps) {
+            // A counting loop's own variables while its polls are hidden ("Polls that
+            // count"): no other thread runs, and what the loop's visible iterations did
+            // with them was checked.
+            if write != 0 {
+                th.clean_unlock = None;
+            }
+            return Then::Done;
+        }
         // Memory errors (freed heap, dead stacks, uninitialised bytes): crate::heapcheck.
         // A visible access (`--memory sc`) is checked once performed, after its
         // scheduling point: another thread may free the block before it is granted.
         if rt.mem.mode != MemoryMode::Sc {
             crate::heapcheck::on_access(rt, a, size as u64, write != 0, uninit_check, site);
         }
-        let t = rt.current;
         let th = rt.thread(t);
-        let own = frame != 0 && a >= frame && a < th.stack_top as u64;
         th.spin.runtime_ran_below(frame as usize);
         if write != 0 {
             // Any write, in its own frames too (another thread may read a local whose
@@ -1354,7 +1422,7 @@ pub unsafe extern "C" fn __unfold_mem_access(
                     let bytes = Some(Bytes::span(a, size as u64));
                     let counts =
                         if rt.mem.writes.is_empty() { ByteWrites::default() } else { counts_now(&rt.mem, o, bytes) };
-                    let read = Read { o, counts, plain: true, bytes, cond: false };
+                    let read = Read { o, counts, plain: true, bytes, cond: false, rmw: false };
                     let s = site | ((a & 7) << 56);
                     let spin = &mut rt.thread(t).spin;
                     if spin.reads.len() >= MAX_READS || spin.live >= MAX_VISITS {
@@ -1559,9 +1627,10 @@ fn sc_access(addr: *const c_void, size: usize, write: c_int, ra: *mut c_void, ct
         let bytes = Bytes::span(at, end.min(w + 8) - at);
         let a = if write != 0 { Action::Write(o, bytes) } else { Action::Read(o, bytes) };
         let own = own_frames(w, ctx);
-        visible_access(a, code_site(ra) | ((at & 7) << 56), ctx, own);
+        let _ =
+            visible_access(a, code_site(ra) | ((at & 7) << 56), ctx, if own { Access::Own } else { Access::Shared });
         if write == 0 && !own {
-            log_read(o, Some(bytes), false);
+            log_read(o, Some(bytes), false, false);
         }
         w += 8;
     }
@@ -1577,7 +1646,9 @@ fn unsupported(msg: String) {
     });
 }
 
-/// Before an atomic operation: the scheduling point.
+/// Before an atomic operation: the scheduling point. Returns 1 for a hidden poll ("Polls
+/// that count"), whose post-hook `tsan.c` skips: it would only repeat the visible poll's
+/// acquire, checks and log (no other thread ran since, and the location is unchanged).
 ///
 /// # Safety
 /// Called by `tsan.c` on a program thread: `ctx` is null or points to the caller's live
@@ -1589,10 +1660,10 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
     kind: c_int,
     ra: *mut c_void,
     ctx: *const UnfoldCtx,
-) {
+) -> c_int {
     LAST_ACCESS_RA.store(ra as u64, std::sync::atomic::Ordering::Relaxed);
     if !with_rt(|rt| rt.active) {
-        return;
+        return 0;
     }
     let a = addr as u64;
     if (a & 7) + size as u64 > 8 {
@@ -1606,7 +1677,9 @@ pub unsafe extern "C" fn __unfold_mem_atomic_pre(
         1 => Action::Write(o, bytes),
         _ => Action::Rmw(o, bytes, true),
     };
-    visible_access(action, code_site(ra) | ((a & 7) << 56), ctx, false);
+    // `tsan.c`'s K_RMW_SAME: if performed now, the read-modify-write leaves the value.
+    let access = if kind == 4 { Access::UnchangedRmw } else { Access::Shared };
+    c_int::from(visible_access(action, code_site(ra) | ((a & 7) << 56), ctx, access))
 }
 
 /// After an atomic operation: happens-before, and races with plain accesses. `changed`
@@ -1633,7 +1706,7 @@ pub extern "C" fn __unfold_mem_atomic_post(
         // a `Write`, whatever it stored).
         let (o, bytes) = (memory_obj(a), Bytes::span(a, size as u64));
         match kind {
-            0 => log_read(o, Some(bytes), false),
+            0 => log_read(o, Some(bytes), false, false),
             2 | 3 => {
                 let changed = changed != 0;
                 with_rt(|rt| {
@@ -1645,7 +1718,7 @@ pub extern "C" fn __unfold_mem_atomic_post(
                 if changed {
                     log_change();
                 } else {
-                    log_read(o, Some(bytes), false);
+                    log_read(o, Some(bytes), false, true);
                 }
             }
             _ => log_change(),

@@ -25,7 +25,16 @@
 
 #define RA __builtin_return_address(0)
 
-enum { K_LOAD = 0, K_STORE = 1, K_RMW = 2, K_FAILED_RMW = 3 };
+/* K_RMW_SAME (before an operation only): a read-modify-write that, performed now, leaves
+ * the value as it is (a failed compare-exchange, an exchange of the value there): a loop
+ * polling with it may run it without a step while no other thread can run (memory.rs,
+ * "Polls that count"); it is an Rmw step like K_RMW otherwise. */
+enum { K_LOAD = 0, K_STORE = 1, K_RMW = 2, K_FAILED_RMW = 3, K_RMW_SAME = 4 };
+/* Non-zero once some thread of the execution hid polls (memory.rs): only then is the
+ * prediction made (its load would fault before the operation's scheduling point on a
+ * bad address, and the trace would lack the faulting step). */
+extern int __unfold_hiding;
+#define PREDICTING __atomic_load_n(&__unfold_hiding, __ATOMIC_RELAXED)
 
 /*
  * The caller's local state for spin-loop detection: its callee-saved registers, read on
@@ -60,7 +69,9 @@ struct unfold_ctx {
 #endif
 
 void __unfold_mem_access(const volatile void *addr, size_t size, int write, void *ra, struct unfold_ctx *ctx);
-void __unfold_mem_atomic_pre(const volatile void *addr, size_t size, int kind, void *ra, struct unfold_ctx *ctx);
+/* Returns non-zero for a poll run without a step (memory.rs, "Polls that count"): its
+ * post-hook is skipped (it would acquire, check and log what the visible poll did). */
+int __unfold_mem_atomic_pre(const volatile void *addr, size_t size, int kind, void *ra, struct unfold_ctx *ctx);
 void __unfold_mem_atomic_post(const volatile void *addr, size_t size, int kind, int changed, int mo, void *ra);
 void __unfold_mem_fence(int mo);
 void __unfold_mem_cas_expected(const void *expected, struct unfold_ctx *ctx);
@@ -94,17 +105,17 @@ void __tsan_write_range(void *a, size_t n) { CAPTURE(c); __unfold_mem_access(a, 
     T __tsan_atomic##n##_load(const volatile T *a, int mo) {                               \
         CAPTURE(c);                                                                        \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_LOAD, ra, &c);                                 \
+        int hid = __unfold_mem_atomic_pre(a, sizeof(T), K_LOAD, ra, &c);                        \
         T r = __atomic_load_n(a, SC);                                                      \
-        __unfold_mem_atomic_post(a, sizeof(T), K_LOAD, 0, mo, ra);                         \
+        if (!hid) __unfold_mem_atomic_post(a, sizeof(T), K_LOAD, 0, mo, ra);                    \
         return r;                                                                          \
     }                                                                                      \
     void __tsan_atomic##n##_store(volatile T *a, T v, int mo) {                            \
         CAPTURE(c);                                                                        \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_STORE, ra, &c);                                \
+        int hid = __unfold_mem_atomic_pre(a, sizeof(T), K_STORE, ra, &c);                       \
         T old = __atomic_exchange_n(a, v, SC);                                             \
-        __unfold_mem_atomic_post(a, sizeof(T), K_STORE, old != v, mo, ra);                 \
+        if (!hid) __unfold_mem_atomic_post(a, sizeof(T), K_STORE, old != v, mo, ra);            \
     }                                                                                      \
     RMW(n, T, exchange, __atomic_exchange_n, v)                                            \
     RMW(n, T, fetch_add, __atomic_fetch_add, (T)(r + v))                                   \
@@ -116,41 +127,51 @@ void __tsan_write_range(void *a, size_t n) { CAPTURE(c); __unfold_mem_access(a, 
     int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v, int mo, int fmo) { \
         CAPTURE(cx);                                                                       \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &cx);                                  \
+        int same = PREDICTING && (__atomic_load_n(a, __ATOMIC_RELAXED) != *c || *c == v);  \
+        int hid = __unfold_mem_atomic_pre(a, sizeof(T), same ? K_RMW_SAME : K_RMW, ra, &cx);    \
         T expected = *c;                                                                   \
         int ok = __atomic_compare_exchange_n(a, c, v, 0, SC, SC);                          \
-        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ok ? mo : fmo, ra); \
+        if (!hid) __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ok ? mo : fmo, ra); \
         if (!ok && *c != expected) __unfold_mem_cas_expected(c, &cx);                       \
         return ok;                                                                         \
     }                                                                                      \
     int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v, int mo, int fmo) { \
         CAPTURE(cx);                                                                       \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &cx);                                  \
+        int same = PREDICTING && (__atomic_load_n(a, __ATOMIC_RELAXED) != *c || *c == v);  \
+        int hid = __unfold_mem_atomic_pre(a, sizeof(T), same ? K_RMW_SAME : K_RMW, ra, &cx);    \
         T expected = *c;                                                                   \
         int ok = __atomic_compare_exchange_n(a, c, v, 0, SC, SC);                          \
-        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ok ? mo : fmo, ra); \
+        if (!hid) __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ok ? mo : fmo, ra); \
         if (!ok && *c != expected) __unfold_mem_cas_expected(c, &cx);                       \
         return ok;                                                                         \
     }                                                                                      \
     T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo) {  \
         CAPTURE(cx);                                                                       \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &cx);                                  \
+        int same = PREDICTING && (__atomic_load_n(a, __ATOMIC_RELAXED) != c || c == v);    \
+        int hid = __unfold_mem_atomic_pre(a, sizeof(T), same ? K_RMW_SAME : K_RMW, ra, &cx);    \
         T expected = c;                                                                    \
         int ok = __atomic_compare_exchange_n(a, &c, v, 0, SC, SC);                         \
-        __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ok ? mo : fmo, ra); \
+        if (!hid) __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ok ? mo : fmo, ra); \
         return c;                                                                          \
     }
 
-/* `after` is the value the operation left (from the old value r and the operand v). */
+/* `after` is the value the operation left (from the old value r and the operand v); the
+ * value there now predicts whether it will change it (exact if no other thread runs
+ * first, the only case the prediction is used in). */
 #define RMW(n, T, op, builtin, after)                                                      \
     T __tsan_atomic##n##_##op(volatile T *a, T v, int mo) {                                \
         CAPTURE(c);                                                                        \
         void *ra = RA;                                                                     \
-        __unfold_mem_atomic_pre(a, sizeof(T), K_RMW, ra, &c);                                  \
+        int same = 0;                                                                      \
+        if (PREDICTING) {                                                                  \
+            T r = __atomic_load_n(a, __ATOMIC_RELAXED);                                    \
+            same = r == (T)(after);                                                        \
+        }                                                                                  \
+        int hid = __unfold_mem_atomic_pre(a, sizeof(T), same ? K_RMW_SAME : K_RMW, ra, &c);     \
         T r = builtin(a, v, SC);                                                           \
-        __unfold_mem_atomic_post(a, sizeof(T), K_RMW, r != (after), mo, ra);               \
+        if (!hid) __unfold_mem_atomic_post(a, sizeof(T), K_RMW, r != (after), mo, ra);          \
         return r;                                                                          \
     }
 
