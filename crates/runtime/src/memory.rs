@@ -686,6 +686,11 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
     let versions = &rt.mem.versions;
     let versions_now = |m: ObjId| versions.get(&m).copied().unwrap_or(0);
     let th = &mut rt.threads[t.index()];
+    if th.spin.hidden.is_some_and(|h| h.step == rt.steps_done) {
+        // A counting loop's hidden polls ("Polls that count"): no visit is recorded (a
+        // retry loop's checkpoint runs before its shim decides).
+        return None;
+    }
     let top = th.stack_top;
     if top <= frame || top - frame > MAX_SNAPSHOT {
         return None;
@@ -866,7 +871,7 @@ impl SpinTracker {
         let polled = self.locks.len() == v.locks
             && clocks == v.clocks
             && !read.is_empty()
-            && read.iter().all(|r| !r.plain && !r.cond && r.bytes.is_some());
+            && read.iter().all(|r| !r.plain && !r.cond);
         let Some(mut list) = polled.then(|| await_list(None, read.iter())).flatten() else {
             self.polling = None;
             self.polls = 0;
@@ -882,7 +887,8 @@ impl SpinTracker {
                 self.polls = 1;
             }
         }
-        let shown = if read.iter().any(|r| r.rmw) { POLLS_SHOWN_RMW } else { POLLS_SHOWN };
+        // A failed try is counted like a spinlock's failed attempt.
+        let shown = if read.iter().any(|r| r.rmw || r.bytes.is_none()) { POLLS_SHOWN_RMW } else { POLLS_SHOWN };
         if self.polls >= shown && self.hidden.is_none() {
             self.hidden = Some(Hidden { step: usize::MAX, polls: 0 });
         }
@@ -899,8 +905,9 @@ impl SpinTracker {
     }
 }
 
-/// What becomes of a visible memory operation of a thread that may hide its polls.
-enum Poll {
+/// What becomes of a visible memory operation (or a try) of a thread that may hide its
+/// polls.
+pub(crate) enum Poll {
     /// A step, as usual.
     Visible,
     /// A hidden poll: performed without a step.
@@ -928,21 +935,54 @@ enum Access {
 #[inline(always)]
 fn hidden_poll(a: Action, site: Site, access: Access) -> Poll {
     with_rt(|rt| {
-        let step = rt.steps_done;
-        let t = rt.current;
-        let spin = &mut rt.threads[t.index()].spin;
-        let Some(h) = spin.hidden.as_mut() else { return Poll::Visible };
         let own = access == Access::Own;
         let polls = |o: ObjId, b: Bytes, list: &[AwaitEntry]| {
             list.iter().any(|&(x, xb, _)| x == o && xb.bits() & b.bits() == b.bits())
         };
-        let polled = h.step == step
-            && match (a, &spin.polling) {
-                (Action::Read(..) | Action::Write(..), _) if own => true,
-                (Action::Read(o, b), Some((_, list))) => polls(o, b, list),
-                (Action::Rmw(o, b, _), Some((_, list))) if access == Access::UnchangedRmw => polls(o, b, list),
-                _ => false,
-            };
+        let spin = &rt.threads[rt.current.index()].spin;
+        if spin.hidden.is_none() {
+            return Poll::Visible;
+        }
+        let polled = match (a, &spin.polling) {
+            (Action::Read(..) | Action::Write(..), _) if own => true,
+            (Action::Read(o, b), Some((_, list))) => polls(o, b, list),
+            (Action::Rmw(o, b, _), Some((_, list))) if access == Access::UnchangedRmw => polls(o, b, list),
+            _ => false,
+        };
+        hidden_op(rt, site, own, polled)
+    })
+}
+
+/// Before a try operation on synchronising object `o` (`trylock`, `sem_trywait`, a
+/// read-write lock's or a spinlock's try) at `site`: `Poll::Hidden` if it is a hidden
+/// poll of a counting retry loop ("Polls that count"), which fails as the visible try
+/// before it did (the object is as it was then: no step was taken since), and the shim
+/// returns the failure without a step.
+pub(crate) fn hidden_try(o: ObjId, site: Site) -> Poll {
+    with_rt(|rt| {
+        let spin = &rt.threads[rt.current.index()].spin;
+        if spin.hidden.is_none() {
+            return Poll::Visible;
+        }
+        let polled = spin.polling.as_ref().is_some_and(|(_, list)| list.iter().any(|e| e.0 == o));
+        hidden_op(rt, site, false, polled)
+    })
+}
+
+/// [`hidden_poll`] and [`hidden_try`] once they know whether the operation polls what
+/// the loop polls (`polled`; `own`: an access to the thread's own frames).
+fn hidden_op(rt: &mut crate::exec::Rt, site: Site, own: bool, polled: bool) -> Poll {
+    {
+        let step = rt.steps_done;
+        let t = rt.current;
+        let spin = &mut rt.threads[t.index()].spin;
+        let Some(h) = spin.hidden.as_mut() else { return Poll::Visible };
+        if h.step == usize::MAX {
+            // Not armed yet: this is the visible poll after which the loop's polls are
+            // hidden (a try's checkpoint runs before its shim).
+            return Poll::Visible;
+        }
+        let polled = polled && h.step == step;
         if !polled || (own && h.polls >= HIDDEN_POLLS) {
             // The hidden polls end; what the tracker holds stays valid (they only loaded
             // what it logged, seeing the counts it logged, and recorded no visit).
@@ -957,15 +997,22 @@ fn hidden_poll(a: Action, site: Site, access: Access) -> Poll {
             rt.mem.bounded_poll.get_or_insert(site);
             return Poll::Hidden;
         }
-        // Cut: wait for a write to what the loop polls, as an assumption.
+        // Cut: wait for a write to what the loop polls (or a release of the object it
+        // tries), as an assumption.
         let list: Vec<AwaitEntry> = spin.polling.as_ref().map_or(Vec::new(), |(_, l)| l.clone());
         spin.end_hidden();
-        let list = list.into_iter().map(|(o, b, _)| (o, b, counts_now(&rt.mem, o, Some(b)).count(b)));
+        let list = list.into_iter().map(|(o, b, _)| {
+            if o.0 & 1 == 1 {
+                (o, b, counts_now(&rt.mem, o, Some(b)).count(b))
+            } else {
+                (o, b, counts_now(&rt.mem, o, None).0[0])
+            }
+        });
         match Awaited::with_bytes(list) {
             Some(w) => Poll::Cut(Action::Await(w.assume())),
             None => Poll::Visible,
         }
-    })
+    }
 }
 
 /// Non-zero once a thread of the execution armed hidden polls (reset when an execution
@@ -1220,6 +1267,8 @@ pub unsafe extern "C" fn __unfold_sync_checkpoint(ra: *mut c_void, ctx: *const U
 /// now) for spin detection.
 pub(crate) fn log_sync_read(o: ObjId) {
     log_read(o, None, false, false);
+    // The visible failed try after which a counting retry loop's tries may be hidden.
+    arm_hidden();
 }
 
 /// The current thread joined condition variable `c`'s waiters in a timed wait: logged

@@ -69,6 +69,20 @@ pub(crate) fn visible(a: Action, file: *const c_char, line: c_int) -> u64 {
     suspend(Yield::Pending(a, site_file_line(file, line)))
 }
 
+/// Before a try operation on `o` at `file:line`: whether it is a counting retry loop's
+/// hidden try, which fails without a step (`memory.rs`, "Polls that count"); the last
+/// one blocks on the loop's assumption first.
+pub(crate) fn hidden_try(o: ObjId, file: *const c_char, line: c_int) -> bool {
+    match crate::memory::hidden_try(o, site_file_line(file, line)) {
+        crate::memory::Poll::Visible => false,
+        crate::memory::Poll::Hidden => true,
+        crate::memory::Poll::Cut(w) => {
+            visible(w, file, line);
+            false
+        }
+    }
+}
+
 /// [`visible`] for an operation that models part of the call at `file:line` (see
 /// [`SiteRole`]).
 #[inline(always)]
@@ -1320,6 +1334,9 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_trylock(
             Relock::Counted => return 0,
             Relock::Deadlock | Relock::Refused => return libc::EBUSY,
             Relock::NotHeld => {}
+        }
+        if hidden_try(ObjId(addr), file, line) {
+            return libc::EBUSY;
         }
         let took = visible(Action::TryLock(ObjId(addr), false), file, line) == 1;
         crate::sync::mutex_still_live(addr, "locks", file, line);

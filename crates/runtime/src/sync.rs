@@ -693,6 +693,10 @@ pub unsafe extern "C" fn __unfold_sem_wait(s: *mut libc::sem_t, file: *const c_c
 
 fn sem_try(s: *mut libc::sem_t, fail_errno: c_int, file: *const c_char, line: c_int) -> c_int {
     let addr = check_sem(s, "waits on", file, line);
+    if crate::shims::hidden_try(ObjId(addr), file, line) {
+        set_errno(fail_errno);
+        return -1;
+    }
     let took = visible(Action::SemTryWait(ObjId(addr), false), file, line) == 1;
     sem_still_live(addr, "waits on", file, line);
     if took {
@@ -866,6 +870,11 @@ fn rw_lock(
         return if fail == Some(libc::EBUSY) { libc::EBUSY } else { libc::EDEADLK };
     }
     let o = ObjId(addr);
+    if let Some(f) = fail {
+        if crate::shims::hidden_try(o, file, line) {
+            return f;
+        }
+    }
     let ok = match (fail, write) {
         (None, false) => visible(Action::RdLock(o), file, line) == 0,
         (None, true) => visible(Action::WrLock(o), file, line) == 0,
@@ -1181,6 +1190,9 @@ pub unsafe extern "C" fn __unfold_pthread_spin_trylock(
 ) -> c_int {
     crate::shims::guard(|| {
         let addr = check_spin(s, "locks", file, line);
+        if crate::shims::hidden_try(ObjId(addr), file, line) {
+            return libc::EBUSY;
+        }
         if visible(Action::TryLock(ObjId(addr), false), file, line) == 1 {
             let me = current();
             with_rt(|rt| rt.held.insert(addr, (me, 1)));
