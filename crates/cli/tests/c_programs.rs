@@ -20,6 +20,17 @@ fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/c").canonicalize().expect("tests/c exists")
 }
 
+/// The corpus programs (`.c`) whose names begin with `prefix`, sorted.
+fn corpus_files(dir: &Path, prefix: &str) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .expect("tests/c is readable")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with(prefix) && n.ends_with(".c"))
+        .collect();
+    files.sort();
+    files
+}
+
 fn unfold(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_unfold")).current_dir(dir).args(args).output().expect("the unfold binary runs")
 }
@@ -528,12 +539,7 @@ int main(void) {
 fn every_algorithm_agrees_on_the_safe_corpus() {
     let dir = corpus();
     let mut checked = 0;
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .expect("tests/c is readable")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".c"))
-        .collect();
-    files.sort();
+    let files = corpus_files(&dir, "");
     let algorithms: [&[&str]; 6] = [
         &["--algorithm", "qpor"],
         &["--algorithm", "qpor", "-k", "1"],
@@ -603,12 +609,7 @@ fn context_switch_bound_finds_bugs_within_the_bound_only() {
 #[test]
 fn every_algorithm_agrees_on_the_sync_corpus() {
     let dir = corpus();
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .expect("tests/c is readable")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.starts_with("sync_") && n.ends_with(".c"))
-        .collect();
-    files.sort();
+    let files = corpus_files(&dir, "sync_");
     assert!(files.len() >= 25, "the sync corpus has {} programs", files.len());
     let mut errs = Vec::new();
     let mut defects = 0;
@@ -702,12 +703,7 @@ fn keep_going_reports_the_same_races_under_every_explorer() {
 #[test]
 fn every_algorithm_agrees_on_the_memory_corpus() {
     let dir = corpus();
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .expect("tests/c is readable")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.starts_with("mem_") && n.ends_with(".c"))
-        .collect();
-    files.sort();
+    let files = corpus_files(&dir, "mem_");
     assert!(files.len() >= 12, "the memory corpus has {} programs", files.len());
     let mut errs = Vec::new();
     for f in &files {
@@ -726,12 +722,7 @@ fn every_algorithm_agrees_on_the_memory_corpus() {
 #[test]
 fn every_algorithm_agrees_on_the_counting_poll_corpus() {
     let dir = corpus();
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .expect("tests/c is readable")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.starts_with("spin_counting_") && n.ends_with(".c"))
-        .collect();
-    files.sort();
+    let files = corpus_files(&dir, "spin_counting_");
     assert!(files.len() >= 5, "the counting-poll corpus has {} programs", files.len());
     let mut errs = Vec::new();
     for f in &files {
@@ -759,12 +750,7 @@ fn every_algorithm_agrees_on_the_counting_poll_corpus() {
 #[test]
 fn every_algorithm_agrees_on_the_rmw_spin_corpus() {
     let dir = corpus();
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .expect("tests/c is readable")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.starts_with("spin_rmw_") && n.ends_with(".c"))
-        .collect();
-    files.sort();
+    let files = corpus_files(&dir, "spin_rmw_");
     assert!(files.len() >= 7, "the RMW spin corpus has {} programs", files.len());
     let mut errs = Vec::new();
     for f in &files {
@@ -799,12 +785,7 @@ fn every_algorithm_agrees_on_the_rmw_spin_corpus() {
 #[test]
 fn every_algorithm_agrees_on_the_try_spin_corpus() {
     let dir = corpus();
-    let mut files: Vec<String> = std::fs::read_dir(&dir)
-        .expect("tests/c is readable")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.starts_with("spin_try_") && n.ends_with(".c"))
-        .collect();
-    files.sort();
+    let files = corpus_files(&dir, "spin_try_");
     assert!(files.len() >= 19, "the try-spin corpus has {} programs", files.len());
     let livelocks = [
         (
