@@ -382,6 +382,9 @@ pub(crate) struct SpinTracker {
     polls: u32,
     /// Its polls run without scheduling points, after [`POLLS_SHOWN`] iterations.
     hidden: Option<Hidden>,
+    /// Visits before this index are kept for counting polls only: a plain write in race
+    /// mode changed something since ([`SpinTracker::note_plain_change`]).
+    impure_from: usize,
 }
 
 /// A counting poll's polls past [`POLLS_SHOWN`] (see "Polls that count").
@@ -420,6 +423,7 @@ impl Clone for SpinTracker {
             polling,
             polls,
             hidden,
+            impure_from,
         } = src;
         if self.visits.len() < *live {
             self.visits.resize_with(*live, Visit::default);
@@ -433,7 +437,7 @@ impl Clone for SpinTracker {
         (self.plain_reads, self.deferred, self.released) = (*plain_reads, *deferred, *released);
         (self.scrubbed, self.dirty, self.clock_reads, self.jumped) = (*scrubbed, *dirty, *clock_reads, *jumped);
         self.polling.clone_from(polling);
-        (self.polls, self.hidden) = (*polls, *hidden);
+        (self.polls, self.hidden, self.impure_from) = (*polls, *hidden, *impure_from);
     }
 }
 
@@ -475,6 +479,19 @@ impl SpinTracker {
         self.polling = None;
         self.polls = 0;
         self.hidden = None;
+        self.impure_from = 0;
+    }
+
+    /// A plain write in race mode changed something: no earlier visit may be found in
+    /// the same state again (the iteration since is not pure), but a counting loop's
+    /// count of polls goes on, and so do its hidden polls (plain writes are no steps in
+    /// race mode, so no other thread can tell: a global `spins++` is a counter too).
+    pub(crate) fn note_plain_change(&mut self) {
+        self.impure_from = self.live;
+        self.deferred = None;
+        self.plain_reads = 0;
+        self.clock_reads = 0;
+        self.jumped = false;
     }
 
     /// Whether the tracker holds anything a change would forget.
@@ -516,12 +533,12 @@ fn plain_write(rt: &mut crate::exec::Rt, addr: u64, size: usize) {
     let t = rt.current;
     if !rt.thread(t).spin.tracking() {
         // Nothing to keep: forgetting is cheap.
-        rt.thread(t).spin.clear();
+        plain_change(rt);
         return;
     }
     if size > 8 || rt.pending.0.len() >= MAX_PENDING || !rt.always_readable(addr, size) {
         rt.pending.0.clear();
-        rt.thread(t).spin.clear();
+        plain_change(rt);
         return;
     }
     let mut before = [0u8; 8];
@@ -551,8 +568,21 @@ fn settle_slow(rt: &mut crate::exec::Rt) {
     });
     rt.pending.0.clear();
     if changed {
-        let t = rt.current;
-        rt.thread(t).spin.clear();
+        plain_change(rt);
+    }
+}
+
+/// The current thread's plain write changed something: in race mode, where it is no
+/// step, a counting loop goes on counting ([`SpinTracker::note_plain_change`]); under
+/// `--memory sc` (its write was a step) the tracker forgets everything.
+fn plain_change(rt: &mut crate::exec::Rt) {
+    let races = rt.mem.mode == MemoryMode::Races;
+    let t = rt.current;
+    let spin = &mut rt.thread(t).spin;
+    if races {
+        spin.note_plain_change();
+    } else {
+        spin.clear();
     }
 }
 
@@ -717,6 +747,8 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
     let mut site_visits = 0;
     // The latest visit of the site, whatever its state (see "Polls that count").
     let mut latest = None;
+    let impure_from = spin.impure_from;
+    let mut pure_site_visits = 0;
     let same = spin.visits[..spin.live]
         .iter()
         .enumerate()
@@ -727,7 +759,12 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
             }
             latest.get_or_insert(j);
             site_visits += 1;
-            v.comparable && v.same_state(*hash.get_or_insert_with(|| state_hash(&ctx.regs, stack)), &ctx.regs, stack)
+            pure_site_visits += usize::from(j >= impure_from);
+            // A visit before a plain write that changed something is kept for counting
+            // polls only.
+            j >= impure_from
+                && v.comparable
+                && v.same_state(*hash.get_or_insert_with(|| state_hash(&ctx.regs, stack)), &ctx.regs, stack)
         })
         .map(|(j, _)| j);
     let clocks = spin.clock_reads;
@@ -751,7 +788,7 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
             }
             // A first visit is comparable only if its stack is a function of the thread's
             // history; a later one always (what the iteration writes, it wrote by then).
-            let comparable = fresh || site_visits > 0;
+            let comparable = fresh || pure_site_visits > 0;
             let hash = if comparable { hash.unwrap_or_else(|| state_hash(&ctx.regs, stack)) } else { 0 };
             spin.visits[spin.live].record(site, hash, &ctx.regs, stack, nreads, nlocks, comparable);
             spin.visits[spin.live].clocks = clocks;
@@ -867,12 +904,13 @@ impl SpinTracker {
     /// there were [`POLLS_SHOWN`] of them.
     fn note_poll(&mut self, site: Site, from: usize, clocks: u32) {
         let v = &self.visits[from];
-        let read = &self.reads[v.reads..];
+        // Plain reads are no steps (race mode): what the loop polls is its visible reads.
+        let read = self.reads[v.reads..].iter().filter(|r| !r.plain);
         let polled = self.locks.len() == v.locks
             && clocks == v.clocks
-            && !read.is_empty()
-            && read.iter().all(|r| !r.plain && !r.cond);
-        let Some(mut list) = polled.then(|| await_list(None, read.iter())).flatten() else {
+            && read.clone().next().is_some()
+            && read.clone().all(|r| !r.cond);
+        let Some(mut list) = polled.then(|| await_list(None, read.clone())).flatten() else {
             self.polling = None;
             self.polls = 0;
             return;
@@ -888,7 +926,7 @@ impl SpinTracker {
             }
         }
         // A failed try is counted like a spinlock's failed attempt.
-        let shown = if read.iter().any(|r| r.rmw || r.bytes.is_none()) { POLLS_SHOWN_RMW } else { POLLS_SHOWN };
+        let shown = if read.clone().any(|r| r.rmw || r.bytes.is_none()) { POLLS_SHOWN_RMW } else { POLLS_SHOWN };
         if self.polls >= shown && self.hidden.is_none() {
             self.hidden = Some(Hidden { step: usize::MAX, polls: 0 });
         }
