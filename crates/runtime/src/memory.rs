@@ -1501,6 +1501,11 @@ pub unsafe extern "C" fn __unfold_mem_access(
                     // The checkpoint (before the read), then the read's log entry, in this
                     // one visit of the runtime state unless the thread must wait.
                     let spin = &mut rt.thread(t).spin;
+                    if spin.hidden.is_some_and(|h| h.step == steps) {
+                        // A counting loop's plain read while its polls are hidden: no
+                        // visit, no log (it would fill the log and end the hidden polls).
+                        return Then::Done;
+                    }
                     if spin.plain_reads < PLAIN_SPIN_THRESHOLD {
                         spin.plain_reads += 1;
                         return Then::Done;
