@@ -494,6 +494,13 @@ impl SpinTracker {
         self.jumped = false;
     }
 
+    /// Whether the thread's polls are hidden now, `step` being `Rt::steps_done` ("Polls
+    /// that count": armed, and no step taken since the last visible poll).
+    #[inline]
+    fn hiding(&self, step: usize) -> bool {
+        self.hidden.is_some_and(|h| h.step == step)
+    }
+
     /// Whether the tracker holds anything a change would forget.
     #[inline]
     fn tracking(&self) -> bool {
@@ -716,7 +723,7 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
     let versions = &rt.mem.versions;
     let versions_now = |m: ObjId| versions.get(&m).copied().unwrap_or(0);
     let th = &mut rt.threads[t.index()];
-    if th.spin.hidden.is_some_and(|h| h.step == rt.steps_done) {
+    if th.spin.hiding(rt.steps_done) {
         // A counting loop's hidden polls ("Polls that count"): no visit is recorded (a
         // retry loop's checkpoint runs before its shim decides).
         return None;
@@ -873,7 +880,7 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
 // last visible poll read, since no other thread runs in between (and a read-modify-write
 // that `tsan.c` predicts to leave its location unchanged is a poll too: the prediction is
 // exact for the same reason). A loop that gives up after N polls therefore still takes
-// its way out; one that does not is cut after [`HIDDEN_POLLS`] hidden operations by an
+// its way out; one that does not is cut after [`HIDDEN_POLLS`] hidden polls by an
 // assumption on its locations, as a pure spin is (a livelock if no thread writes them
 // later). What is lost is the writes that would have come between two hidden polls: an
 // execution with hidden polls is marked ([`MemState::bounded_poll`]), and the verdict of
@@ -959,21 +966,18 @@ pub(crate) enum Poll {
 enum Access {
     /// Shared memory.
     Shared,
-    /// The thread's own frames (a step under `--memory sc`).
-    Own,
     /// Shared memory, by a read-modify-write that leaves the value as it is if performed
     /// now (`tsan.c`'s prediction, exact while no other thread runs first).
     UnchangedRmw,
 }
 
 /// Whether `a`, by the current thread at `site`, is a hidden poll (see "Polls that
-/// count": a load, or a read-modify-write that changes nothing, of the polled locations),
-/// or an access to the thread's own frames while its polls are hidden; anything else
-/// ends the hidden polls.
+/// count": a load, or a read-modify-write that changes nothing, of the polled locations);
+/// anything else ends the hidden polls. (Accesses to the thread's own frames while its
+/// polls are hidden never get here: `__unfold_mem_access` lets them through first.)
 #[inline(always)]
 fn hidden_poll(a: Action, site: Site, access: Access) -> Poll {
     with_rt(|rt| {
-        let own = access == Access::Own;
         let polls = |o: ObjId, b: Bytes, list: &[AwaitEntry]| {
             list.iter().any(|&(x, xb, _)| x == o && xb.bits() & b.bits() == b.bits())
         };
@@ -982,12 +986,11 @@ fn hidden_poll(a: Action, site: Site, access: Access) -> Poll {
             return Poll::Visible;
         }
         let polled = match (a, &spin.polling) {
-            (Action::Read(..) | Action::Write(..), _) if own => true,
             (Action::Read(o, b), Some((_, list))) => polls(o, b, list),
             (Action::Rmw(o, b, _), Some((_, list))) if access == Access::UnchangedRmw => polls(o, b, list),
             _ => false,
         };
-        hidden_op(rt, site, own, polled)
+        hidden_op(rt, site, polled)
     })
 }
 
@@ -1003,53 +1006,47 @@ pub(crate) fn hidden_try(o: ObjId, site: Site) -> Poll {
             return Poll::Visible;
         }
         let polled = spin.polling.as_ref().is_some_and(|(_, list)| list.iter().any(|e| e.0 == o));
-        hidden_op(rt, site, false, polled)
+        hidden_op(rt, site, polled)
     })
 }
 
 /// [`hidden_poll`] and [`hidden_try`] once they know whether the operation polls what
-/// the loop polls (`polled`; `own`: an access to the thread's own frames).
-fn hidden_op(rt: &mut crate::exec::Rt, site: Site, own: bool, polled: bool) -> Poll {
-    {
-        let step = rt.steps_done;
-        let t = rt.current;
-        let spin = &mut rt.threads[t.index()].spin;
-        let Some(h) = spin.hidden.as_mut() else { return Poll::Visible };
-        if h.step == usize::MAX {
-            // Not armed yet: this is the visible poll after which the loop's polls are
-            // hidden (a try's checkpoint runs before its shim).
-            return Poll::Visible;
-        }
-        let polled = polled && h.step == step;
-        if !polled || (own && h.polls >= HIDDEN_POLLS) {
-            // The hidden polls end; what the tracker holds stays valid (they only loaded
-            // what it logged, seeing the counts it logged, and recorded no visit).
-            spin.end_hidden();
-            return Poll::Visible;
-        }
-        h.polls += 1;
-        if own {
-            return Poll::Hidden;
-        }
-        if h.polls <= HIDDEN_POLLS {
-            rt.mem.bounded_poll.get_or_insert(site);
-            return Poll::Hidden;
-        }
-        // Cut: wait for a write to what the loop polls (or a release of the object it
-        // tries), as an assumption.
-        let list: Vec<AwaitEntry> = spin.polling.as_ref().map_or(Vec::new(), |(_, l)| l.clone());
+/// the loop polls.
+fn hidden_op(rt: &mut crate::exec::Rt, site: Site, polled: bool) -> Poll {
+    let step = rt.steps_done;
+    let t = rt.current;
+    let spin = &mut rt.threads[t.index()].spin;
+    let Some(h) = spin.hidden.as_mut() else { return Poll::Visible };
+    if h.step == usize::MAX {
+        // Not armed yet: this is the visible poll after which the loop's polls are
+        // hidden (a try's checkpoint runs before its shim).
+        return Poll::Visible;
+    }
+    if !polled || h.step != step {
+        // The hidden polls end; what the tracker holds stays valid (they only loaded what
+        // it logged, seeing the counts it logged, and recorded no visit).
         spin.end_hidden();
-        let list = list.into_iter().map(|(o, b, _)| {
-            if o.0 & 1 == 1 {
-                (o, b, counts_now(&rt.mem, o, Some(b)).count(b))
-            } else {
-                (o, b, counts_now(&rt.mem, o, None).0[0])
-            }
-        });
-        match Awaited::with_bytes(list) {
-            Some(w) => Poll::Cut(Action::Await(w.assume())),
-            None => Poll::Visible,
+        return Poll::Visible;
+    }
+    h.polls += 1;
+    if h.polls <= HIDDEN_POLLS {
+        rt.mem.bounded_poll.get_or_insert(site);
+        return Poll::Hidden;
+    }
+    // Cut: wait for a write to what the loop polls (or a release of the object it tries),
+    // as an assumption.
+    let list: Vec<AwaitEntry> = spin.polling.as_ref().map_or(Vec::new(), |(_, l)| l.clone());
+    spin.end_hidden();
+    let list = list.into_iter().map(|(o, b, _)| {
+        if o.0 & 1 == 1 {
+            (o, b, counts_now(&rt.mem, o, Some(b)).count(b))
+        } else {
+            (o, b, counts_now(&rt.mem, o, None).0[0])
         }
+    });
+    match Awaited::with_bytes(list) {
+        Some(w) => Poll::Cut(Action::Await(w.assume())),
+        None => Poll::Visible,
     }
 }
 
@@ -1090,8 +1087,9 @@ fn log_read(o: ObjId, bytes: Option<Bytes>, cond: bool, rmw: bool) {
     with_rt(|rt| {
         let t = rt.current;
         let counts = counts_now(&rt.mem, o, bytes);
+        let step = rt.steps_done;
         let spin = &mut rt.thread(t).spin;
-        if spin.hidden.is_some_and(|h| h.step != usize::MAX) {
+        if spin.hiding(step) {
             // A hidden poll (or the visible one before them): the loop's reads are known.
         } else if spin.reads.len() >= MAX_READS {
             spin.clear();
@@ -1443,7 +1441,7 @@ pub unsafe extern "C" fn __unfold_mem_access(
         let steps = rt.steps_done;
         let th = rt.thread(t);
         let own = frame != 0 && a >= frame && a < th.stack_top as u64;
-        if own && th.spin.hidden.is_some_and(|h| h.step == steps) {
+        if own && th.spin.hiding(steps) {
             // A counting loop's own variables while its polls are hidden ("Polls that
             // count"): no other thread runs, and what the loop's visible iterations did
             // with them was checked.
@@ -1501,7 +1499,7 @@ pub unsafe extern "C" fn __unfold_mem_access(
                     // The checkpoint (before the read), then the read's log entry, in this
                     // one visit of the runtime state unless the thread must wait.
                     let spin = &mut rt.thread(t).spin;
-                    if spin.hidden.is_some_and(|h| h.step == steps) {
+                    if spin.hiding(steps) {
                         // A counting loop's plain read while its polls are hidden: no
                         // visit, no log (it would fill the log and end the hidden polls).
                         return Then::Done;
@@ -1718,10 +1716,8 @@ fn sc_access(addr: *const c_void, size: usize, write: c_int, ra: *mut c_void, ct
         let at = start.max(w);
         let bytes = Bytes::span(at, end.min(w + 8) - at);
         let a = if write != 0 { Action::Write(o, bytes) } else { Action::Read(o, bytes) };
-        let own = own_frames(w, ctx);
-        let _ =
-            visible_access(a, code_site(ra) | ((at & 7) << 56), ctx, if own { Access::Own } else { Access::Shared });
-        if write == 0 && !own {
+        let _ = visible_access(a, code_site(ra) | ((at & 7) << 56), ctx, Access::Shared);
+        if write == 0 && !own_frames(w, ctx) {
             log_read(o, Some(bytes), false, false);
         }
         w += 8;
