@@ -226,4 +226,26 @@ mod tests {
             }
         }
     }
+
+    /// A function unfold.h routes through a function-like macro is reached through its
+    /// address too: its symbol is renamed (`#pragma redefine_extname`, before the system
+    /// headers) to the adapter a preprocessed program calls.
+    #[test]
+    fn a_function_routed_by_a_function_like_macro_has_its_symbol_renamed() {
+        let pre = macros(HEADER_PREPROCESSED);
+        let first_include = HEADER.find("#include").unwrap();
+        let mut routed = 0;
+        for line in HEADER.lines().filter_map(|l| l.strip_prefix("#define ")) {
+            let Some((name, _)) = line.split_once('(') else { continue };
+            if name.contains(' ') || name.starts_with("__unfold") {
+                continue;
+            }
+            routed += 1;
+            let &(_, adapter) = pre.iter().find(|(n, _)| *n == name).expect("routed in unfold_i.h (test above)");
+            let pragma = format!("#pragma redefine_extname {name} {adapter}\n");
+            let at = HEADER.find(&pragma).unwrap_or_else(|| panic!("unfold.h: no `{}`", pragma.trim()));
+            assert!(at < first_include, "{name}: renamed after the system headers declared it");
+        }
+        assert!(routed > 60, "the macros were not found ({routed})");
+    }
 }

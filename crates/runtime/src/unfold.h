@@ -15,6 +15,77 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+/* Every function routed below through a function-like macro (adding the call's file and
+ * line) is also given its adapter's symbol, `__unfold_pc_<name>` (crates/runtime/src/tsan.c,
+ * which takes the site from the return address): a use the macro does not expand — the
+ * function's address taken (`int (*lock)(pthread_mutex_t *) = pthread_mutex_lock;`), or a
+ * parenthesised name (`(pthread_mutex_lock)(&m)`) — then still reaches the runtime instead
+ * of the C library. Before the system headers, so that their declarations get the name. */
+#pragma redefine_extname pthread_create __unfold_pc_pthread_create
+#pragma redefine_extname pthread_join __unfold_pc_pthread_join
+#pragma redefine_extname pthread_exit __unfold_pc_pthread_exit
+#pragma redefine_extname pthread_mutex_init __unfold_pc_pthread_mutex_init
+#pragma redefine_extname pthread_mutex_destroy __unfold_pc_pthread_mutex_destroy
+#pragma redefine_extname pthread_mutex_lock __unfold_pc_pthread_mutex_lock
+#pragma redefine_extname pthread_mutex_unlock __unfold_pc_pthread_mutex_unlock
+#pragma redefine_extname pthread_mutex_trylock __unfold_pc_pthread_mutex_trylock
+#pragma redefine_extname pthread_mutex_timedlock __unfold_pc_pthread_mutex_timedlock
+#pragma redefine_extname pthread_cond_init __unfold_pc_pthread_cond_init
+#pragma redefine_extname pthread_cond_wait __unfold_pc_pthread_cond_wait
+#pragma redefine_extname pthread_cond_timedwait __unfold_pc_pthread_cond_timedwait
+#pragma redefine_extname pthread_cond_signal __unfold_pc_pthread_cond_signal
+#pragma redefine_extname pthread_cond_broadcast __unfold_pc_pthread_cond_broadcast
+#pragma redefine_extname pthread_cond_destroy __unfold_pc_pthread_cond_destroy
+#pragma redefine_extname pthread_condattr_init __unfold_pc_pthread_condattr_init
+#pragma redefine_extname pthread_condattr_destroy __unfold_pc_pthread_condattr_destroy
+#pragma redefine_extname pthread_condattr_setclock __unfold_pc_pthread_condattr_setclock
+#pragma redefine_extname pthread_condattr_setpshared __unfold_pc_pthread_condattr_setpshared
+#pragma redefine_extname sem_init __unfold_pc_sem_init
+#pragma redefine_extname sem_wait __unfold_pc_sem_wait
+#pragma redefine_extname sem_trywait __unfold_pc_sem_trywait
+#pragma redefine_extname sem_timedwait __unfold_pc_sem_timedwait
+#pragma redefine_extname sem_post __unfold_pc_sem_post
+#pragma redefine_extname sem_getvalue __unfold_pc_sem_getvalue
+#pragma redefine_extname sem_destroy __unfold_pc_sem_destroy
+#pragma redefine_extname pthread_rwlock_init __unfold_pc_pthread_rwlock_init
+#pragma redefine_extname pthread_rwlock_rdlock __unfold_pc_pthread_rwlock_rdlock
+#pragma redefine_extname pthread_rwlock_wrlock __unfold_pc_pthread_rwlock_wrlock
+#pragma redefine_extname pthread_rwlock_tryrdlock __unfold_pc_pthread_rwlock_tryrdlock
+#pragma redefine_extname pthread_rwlock_trywrlock __unfold_pc_pthread_rwlock_trywrlock
+#pragma redefine_extname pthread_rwlock_timedrdlock __unfold_pc_pthread_rwlock_timedrdlock
+#pragma redefine_extname pthread_rwlock_timedwrlock __unfold_pc_pthread_rwlock_timedwrlock
+#pragma redefine_extname pthread_rwlock_unlock __unfold_pc_pthread_rwlock_unlock
+#pragma redefine_extname pthread_rwlock_destroy __unfold_pc_pthread_rwlock_destroy
+#pragma redefine_extname pthread_rwlockattr_init __unfold_pc_pthread_rwlockattr_init
+#pragma redefine_extname pthread_rwlockattr_destroy __unfold_pc_pthread_rwlockattr_destroy
+#pragma redefine_extname pthread_barrier_init __unfold_pc_pthread_barrier_init
+#pragma redefine_extname pthread_barrier_wait __unfold_pc_pthread_barrier_wait
+#pragma redefine_extname pthread_barrier_destroy __unfold_pc_pthread_barrier_destroy
+#pragma redefine_extname pthread_barrierattr_init __unfold_pc_pthread_barrierattr_init
+#pragma redefine_extname pthread_barrierattr_destroy __unfold_pc_pthread_barrierattr_destroy
+#pragma redefine_extname pthread_barrierattr_setpshared __unfold_pc_pthread_barrierattr_setpshared
+#pragma redefine_extname pthread_once __unfold_pc_pthread_once
+#pragma redefine_extname pthread_spin_init __unfold_pc_pthread_spin_init
+#pragma redefine_extname pthread_spin_lock __unfold_pc_pthread_spin_lock
+#pragma redefine_extname pthread_spin_trylock __unfold_pc_pthread_spin_trylock
+#pragma redefine_extname pthread_spin_unlock __unfold_pc_pthread_spin_unlock
+#pragma redefine_extname pthread_spin_destroy __unfold_pc_pthread_spin_destroy
+#pragma redefine_extname thrd_create __unfold_pc_thrd_create
+#pragma redefine_extname thrd_join __unfold_pc_thrd_join
+#pragma redefine_extname thrd_exit __unfold_pc_thrd_exit
+#pragma redefine_extname mtx_init __unfold_pc_mtx_init
+#pragma redefine_extname mtx_lock __unfold_pc_mtx_lock
+#pragma redefine_extname mtx_trylock __unfold_pc_mtx_trylock
+#pragma redefine_extname mtx_timedlock __unfold_pc_mtx_timedlock
+#pragma redefine_extname mtx_unlock __unfold_pc_mtx_unlock
+#pragma redefine_extname mtx_destroy __unfold_pc_mtx_destroy
+#pragma redefine_extname cnd_init __unfold_pc_cnd_init
+#pragma redefine_extname cnd_signal __unfold_pc_cnd_signal
+#pragma redefine_extname cnd_broadcast __unfold_pc_cnd_broadcast
+#pragma redefine_extname cnd_wait __unfold_pc_cnd_wait
+#pragma redefine_extname cnd_timedwait __unfold_pc_cnd_timedwait
+#pragma redefine_extname cnd_destroy __unfold_pc_cnd_destroy
+#pragma redefine_extname call_once __unfold_pc_call_once
 #include <pthread.h>
 #include <stdlib.h>
 #include <stddef.h>
