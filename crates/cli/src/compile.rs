@@ -57,11 +57,13 @@ pub struct Compiled {
 /// Whether the runtime entry point `name` (an import of the program) tries a mutex or
 /// waits on a condition variable with a time-out ([`Compiled::tries_mutexes`]).
 fn tries_a_mutex(name: &str) -> bool {
-    const TRIES: [&str; 7] = [
+    const TRIES: [&str; 9] = [
         "pthread_mutex_trylock",
         "pthread_mutex_timedlock",
+        "pthread_mutex_clocklock",
         "pthread_spin_trylock",
         "pthread_cond_timedwait",
+        "pthread_cond_clockwait",
         "mtx_trylock",
         "mtx_timedlock",
         "cnd_timedwait",
@@ -891,6 +893,8 @@ mod tests {
         assert!(tries_a_mutex("__unfold_try_pthread_mutex_trylock"));
         assert!(tries_a_mutex("__unfold_pthread_mutex_timedlock"));
         assert!(tries_a_mutex("__unfold_try_cnd_timedwait"));
+        assert!(tries_a_mutex("__unfold_try_pthread_cond_clockwait"), "a clock variant is its timed one");
+        assert!(tries_a_mutex("__unfold_pc_pthread_mutex_clocklock"));
         assert!(tries_a_mutex("__unfold_pc_pthread_mutex_trylock"), "a preprocessed program's");
         assert!(!tries_a_mutex("__unfold_pthread_mutex_lock"));
         assert!(!tries_a_mutex("__unfold_try_sem_timedwait"), "a semaphore has no unlock");

@@ -358,6 +358,37 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_timedlock(
     }
 }
 
+/// Whether `clk` is a clock the `clock` variants of the timed waits accept (glibc 2.30's
+/// `pthread_cond_clockwait`, `pthread_mutex_clocklock`, `pthread_rwlock_clockrdlock`/
+/// `clockwrlock`, `sem_clockwait`): `CLOCK_REALTIME` or `CLOCK_MONOTONIC`, as glibc's
+/// `futex_abstimed_supported_clockid`; another clock is `EINVAL`, checked before anything
+/// else, as glibc does. Time-outs are explored, not timed, so the clock changes nothing
+/// more: each variant is its `timed` one.
+fn wait_clock_ok(clk: libc::clockid_t) -> bool {
+    clk == libc::CLOCK_REALTIME || clk == libc::CLOCK_MONOTONIC
+}
+
+/// Replaces `pthread_mutex_clocklock`: [`__unfold_pthread_mutex_timedlock`] on clock
+/// `clk` (`EINVAL` for a clock other than `CLOCK_REALTIME`/`CLOCK_MONOTONIC`).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutex_clocklock(
+    m: *mut libc::pthread_mutex_t,
+    clk: libc::clockid_t,
+    abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    if !wait_clock_ok(clk) {
+        return libc::EINVAL;
+    }
+    // SAFETY: same contract as the timedlock shim.
+    unsafe { __unfold_pthread_mutex_timedlock(m, abstime, file, line) }
+}
+
 /// Replaces `pthread_yield` (a no-op: every schedule is explored anyway).
 #[no_mangle]
 pub extern "C" fn __unfold_pthread_yield() -> c_int {
@@ -508,6 +539,28 @@ pub unsafe extern "C" fn __unfold_pthread_cond_timedwait(
             libc::ETIMEDOUT
         }
     })
+}
+
+/// Replaces `pthread_cond_clockwait`: [`__unfold_pthread_cond_timedwait`] on clock `clk`
+/// (`EINVAL` for a clock other than `CLOCK_REALTIME`/`CLOCK_MONOTONIC`, before the mutex is
+/// touched).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_cond_clockwait(
+    c: *mut libc::pthread_cond_t,
+    m: *mut libc::pthread_mutex_t,
+    clk: libc::clockid_t,
+    abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    if !wait_clock_ok(clk) {
+        return libc::EINVAL;
+    }
+    // SAFETY: same contract as the timedwait shim.
+    unsafe { __unfold_pthread_cond_timedwait(c, m, abstime, file, line) }
 }
 
 /// Replaces `pthread_cond_signal`: wakes one waiter (which one is explored); lost if
@@ -731,6 +784,27 @@ pub unsafe extern "C" fn __unfold_sem_timedwait(
     crate::shims::guard(|| sem_try(s, libc::ETIMEDOUT, file, line))
 }
 
+/// Replaces `sem_clockwait`: [`__unfold_sem_timedwait`] on clock `clk` (-1 with `errno`
+/// `EINVAL` for a clock other than `CLOCK_REALTIME`/`CLOCK_MONOTONIC`).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_sem_clockwait(
+    s: *mut libc::sem_t,
+    clk: libc::clockid_t,
+    abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    if !wait_clock_ok(clk) {
+        set_errno(libc::EINVAL);
+        return -1;
+    }
+    // SAFETY: same contract as the timedwait shim.
+    unsafe { __unfold_sem_timedwait(s, abstime, file, line) }
+}
+
 /// Replaces `sem_post`.
 ///
 /// # Safety
@@ -935,6 +1009,46 @@ pub unsafe extern "C" fn __unfold_pthread_rwlock_timedwrlock(
     line: c_int,
 ) -> c_int {
     crate::shims::guard(|| rw_lock(l, true, Some(libc::ETIMEDOUT), file, line))
+}
+
+/// Replaces `pthread_rwlock_clockrdlock`: [`__unfold_pthread_rwlock_timedrdlock`] on
+/// clock `clk` (`EINVAL` for a clock other than `CLOCK_REALTIME`/`CLOCK_MONOTONIC`).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlock_clockrdlock(
+    l: *mut libc::pthread_rwlock_t,
+    clk: libc::clockid_t,
+    abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    if !wait_clock_ok(clk) {
+        return libc::EINVAL;
+    }
+    // SAFETY: same contract as the timedrdlock shim.
+    unsafe { __unfold_pthread_rwlock_timedrdlock(l, abstime, file, line) }
+}
+
+/// Replaces `pthread_rwlock_clockwrlock`: [`__unfold_pthread_rwlock_timedwrlock`] on
+/// clock `clk` (`EINVAL` for a clock other than `CLOCK_REALTIME`/`CLOCK_MONOTONIC`).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlock_clockwrlock(
+    l: *mut libc::pthread_rwlock_t,
+    clk: libc::clockid_t,
+    abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    if !wait_clock_ok(clk) {
+        return libc::EINVAL;
+    }
+    // SAFETY: same contract as the timedwrlock shim.
+    unsafe { __unfold_pthread_rwlock_timedwrlock(l, abstime, file, line) }
 }
 
 /// Replaces `pthread_rwlock_unlock`: releases the caller's write lock, else one of its
@@ -1259,6 +1373,11 @@ pub unsafe extern "C" fn __unfold_pthread_spin_destroy(
 pub fn shim_table() -> Vec<usize> {
     vec![
         __unfold_pthread_mutex_timedlock as *const () as usize,
+        __unfold_pthread_mutex_clocklock as *const () as usize,
+        __unfold_pthread_cond_clockwait as *const () as usize,
+        __unfold_sem_clockwait as *const () as usize,
+        __unfold_pthread_rwlock_clockrdlock as *const () as usize,
+        __unfold_pthread_rwlock_clockwrlock as *const () as usize,
         __unfold_pthread_yield as *const () as usize,
         __unfold_pthread_cond_init as *const () as usize,
         __unfold_pthread_cond_wait as *const () as usize,

@@ -324,6 +324,28 @@ void __unfold_sync_checkpoint(void *ra, struct unfold_ctx *ctx);
         CHECKPOINT;                                                                        \
         return __unfold_##api(cv, m, t, AT);                                               \
     }
+/* The `clock` variants (glibc 2.30): a timed one with a clock id before the time. */
+#define CLOCK_ENTRY(api)                                                                   \
+    int __unfold_##api(void *, int, const void *, const char *, int);                      \
+    int __unfold_try_##api(void *o, int k, const void *t, const char *file, int line) {    \
+        CHECKPOINT;                                                                        \
+        return __unfold_##api(o, k, t, file, line);                                        \
+    }                                                                                      \
+    int __unfold_pc_##api(void *o, int k, const void *t) {                                 \
+        CHECKPOINT;                                                                        \
+        return __unfold_##api(o, k, t, AT);                                                \
+    }
+#define CLOCK_COND_ENTRY(api)                                                              \
+    int __unfold_##api(void *, void *, int, const void *, const char *, int);              \
+    int __unfold_try_##api(void *cv, void *m, int k, const void *t, const char *file,      \
+                           int line) {                                                     \
+        CHECKPOINT;                                                                        \
+        return __unfold_##api(cv, m, k, t, file, line);                                    \
+    }                                                                                      \
+    int __unfold_pc_##api(void *cv, void *m, int k, const void *t) {                       \
+        CHECKPOINT;                                                                        \
+        return __unfold_##api(cv, m, k, t, AT);                                            \
+    }
 TRY_ENTRY(pthread_mutex_trylock)
 TRY_ENTRY(pthread_spin_trylock)
 TRY_ENTRY(mtx_trylock)
@@ -337,6 +359,11 @@ TIMED_ENTRY(pthread_rwlock_timedrdlock)
 TIMED_ENTRY(pthread_rwlock_timedwrlock)
 TIMED_COND_ENTRY(pthread_cond_timedwait)
 TIMED_COND_ENTRY(cnd_timedwait)
+CLOCK_ENTRY(pthread_mutex_clocklock)
+CLOCK_ENTRY(sem_clockwait)
+CLOCK_ENTRY(pthread_rwlock_clockrdlock)
+CLOCK_ENTRY(pthread_rwlock_clockwrlock)
+CLOCK_COND_ENTRY(pthread_cond_clockwait)
 
 /*
  * ---- SV-COMP's nondeterministic values ----------------------------------------------

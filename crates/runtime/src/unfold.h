@@ -211,10 +211,19 @@ int __unfold_gettimeofday(struct timeval *__restrict, void *__restrict);
 #undef sem_timedwait
 #undef pthread_rwlock_timedrdlock
 #undef pthread_rwlock_timedwrlock
+/* The `clock` variants (glibc 2.30): the timed ones on CLOCK_REALTIME or CLOCK_MONOTONIC
+ * (another clock is EINVAL). */
+#undef pthread_mutex_clocklock
+#undef pthread_cond_clockwait
+#undef sem_clockwait
+#undef pthread_rwlock_clockrdlock
+#undef pthread_rwlock_clockwrlock
 int __unfold_pthread_mutex_timedlock(pthread_mutex_t *, const struct timespec *, const char *, int);
 int __unfold_pthread_yield(void);
 int __unfold_try_pthread_mutex_timedlock(pthread_mutex_t *, const struct timespec *, const char *, int);
 #define pthread_mutex_timedlock(m, t) __unfold_try_pthread_mutex_timedlock((m), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_mutex_clocklock(pthread_mutex_t *, clockid_t, const struct timespec *, const char *, int);
+#define pthread_mutex_clocklock(m, k, t) __unfold_try_pthread_mutex_clocklock((m), (k), (t), __FILE__, __LINE__)
 
 int __unfold_pthread_cond_init(pthread_cond_t *, const pthread_condattr_t *, const char *, int);
 int __unfold_pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *, const char *, int);
@@ -229,6 +238,9 @@ int __unfold_pthread_condattr_any(void *, int);
 int __unfold_try_pthread_cond_timedwait(pthread_cond_t *, pthread_mutex_t *, const struct timespec *,
                                         const char *, int);
 #define pthread_cond_timedwait(c, m, t) __unfold_try_pthread_cond_timedwait((c), (m), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_cond_clockwait(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *,
+                                        const char *, int);
+#define pthread_cond_clockwait(c, m, k, t) __unfold_try_pthread_cond_clockwait((c), (m), (k), (t), __FILE__, __LINE__)
 #define pthread_cond_signal(c) __unfold_pthread_cond_signal((c), __FILE__, __LINE__)
 #define pthread_cond_broadcast(c) __unfold_pthread_cond_broadcast((c), __FILE__, __LINE__)
 #define pthread_cond_destroy(c) __unfold_pthread_cond_destroy((c), __FILE__, __LINE__)
@@ -250,6 +262,8 @@ int __unfold_try_sem_trywait(sem_t *, const char *, int);
 #define sem_trywait(s) __unfold_try_sem_trywait((s), __FILE__, __LINE__)
 int __unfold_try_sem_timedwait(sem_t *, const struct timespec *, const char *, int);
 #define sem_timedwait(s, t) __unfold_try_sem_timedwait((s), (t), __FILE__, __LINE__)
+int __unfold_try_sem_clockwait(sem_t *, clockid_t, const struct timespec *, const char *, int);
+#define sem_clockwait(s, k, t) __unfold_try_sem_clockwait((s), (k), (t), __FILE__, __LINE__)
 #define sem_post(s) __unfold_sem_post((s), __FILE__, __LINE__)
 #define sem_getvalue(s, v) __unfold_sem_getvalue((s), (v), __FILE__, __LINE__)
 #define sem_destroy(s) __unfold_sem_destroy((s), __FILE__, __LINE__)
@@ -275,6 +289,12 @@ int __unfold_try_pthread_rwlock_timedrdlock(pthread_rwlock_t *, const struct tim
 #define pthread_rwlock_timedrdlock(l, t) __unfold_try_pthread_rwlock_timedrdlock((l), (t), __FILE__, __LINE__)
 int __unfold_try_pthread_rwlock_timedwrlock(pthread_rwlock_t *, const struct timespec *, const char *, int);
 #define pthread_rwlock_timedwrlock(l, t) __unfold_try_pthread_rwlock_timedwrlock((l), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_rwlock_clockrdlock(pthread_rwlock_t *, clockid_t, const struct timespec *, const char *,
+                                            int);
+#define pthread_rwlock_clockrdlock(l, k, t) __unfold_try_pthread_rwlock_clockrdlock((l), (k), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_rwlock_clockwrlock(pthread_rwlock_t *, clockid_t, const struct timespec *, const char *,
+                                            int);
+#define pthread_rwlock_clockwrlock(l, k, t) __unfold_try_pthread_rwlock_clockwrlock((l), (k), (t), __FILE__, __LINE__)
 #define pthread_rwlock_unlock(l) __unfold_pthread_rwlock_unlock((l), __FILE__, __LINE__)
 #define pthread_rwlock_destroy(l) __unfold_pthread_rwlock_destroy((l), __FILE__, __LINE__)
 #define pthread_rwlockattr_init(a) __unfold_pthread_attr_noop((a), 0)
