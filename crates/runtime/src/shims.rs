@@ -682,7 +682,7 @@ pub unsafe extern "C" fn __unfold_pthread_getname_np(th: libc::pthread_t, buf: *
 
 /// Stop the execution with an error: the program asked for something unfold cannot
 /// honour (reported as such, never silently ignored).
-fn unsupported(msg: String) -> ! {
+pub(crate) fn unsupported(msg: String) -> ! {
     with_rt(|rt| rt.unsupported = Some(ProgramError::Unsupported(msg)));
     stop()
 }
@@ -1255,8 +1255,8 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_init(
             NORMAL
         } else {
             // SAFETY: attr points to an attribute initialised by our mutexattr shims,
-            // which keep the type in its first int.
-            unsafe { attr.cast::<c_int>().read_unaligned() }
+            // which keep the type in its first int (with the other attributes).
+            unsafe { attr.cast::<c_int>().read_unaligned() & MUTEXATTR_TYPE }
         };
         // SAFETY: m points to a pthread_mutex_t the program owns.
         unsafe {
@@ -1434,7 +1434,52 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_destroy(
     })
 }
 
-/// Replaces `pthread_mutexattr_init`: the attribute's first int holds the type.
+// The attributes of a mutex live in the first int of its `pthread_mutexattr_t` (4 bytes
+// on glibc), zero being every default: the type ([`MUTEXATTR_TYPE`]), the priority
+// protocol, whether it is process-shared and the priority ceiling. Only the type changes
+// what unfold explores: the others restrict which thread runs when several could (unfold
+// explores every choice) or concern other processes (there is one).
+
+/// The bits of the type (normal, recursive, errorcheck).
+const MUTEXATTR_TYPE: c_int = 0b11;
+/// The priority protocol (`PTHREAD_PRIO_NONE` = 0, `_INHERIT`, `_PROTECT`), shifted.
+const MUTEXATTR_PROTOCOL_SHIFT: u32 = 4;
+/// Set when process-shared.
+const MUTEXATTR_PSHARED: c_int = 1 << 6;
+/// The priority ceiling (0: never set), shifted.
+const MUTEXATTR_CEILING_SHIFT: u32 = 8;
+
+/// Apply `f` to the attribute word of the mutex attribute `a` (`EINVAL` when null).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_mutexattr_t`.
+unsafe fn with_mutexattr(a: *mut libc::pthread_mutexattr_t, f: impl FnOnce(&mut c_int) -> c_int) -> c_int {
+    if a.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract; a pthread_mutexattr_t has at least 4 bytes.
+    let mut w = unsafe { a.cast::<c_int>().read_unaligned() };
+    let r = f(&mut w);
+    // SAFETY: as above.
+    unsafe { a.cast::<c_int>().write_unaligned(w) };
+    r
+}
+
+/// Store `f` of the attribute word of the mutex attribute `a` in `out` (`EINVAL` when
+/// either is null).
+///
+/// # Safety
+/// `a` and `out` must be null or point to a `pthread_mutexattr_t` and an `int`.
+unsafe fn mutexattr_get(a: *const libc::pthread_mutexattr_t, out: *mut c_int, f: impl FnOnce(c_int) -> c_int) -> c_int {
+    if a.is_null() || out.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe { out.write_unaligned(f(a.cast::<c_int>().read_unaligned())) };
+    0
+}
+
+/// Replaces `pthread_mutexattr_init`: every attribute at its default (a zero word).
 ///
 /// # Safety
 /// Called by the C program with the arguments of the function it replaces: pointers
@@ -1445,7 +1490,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutexattr_init(a: *mut libc::pthread_m
         return libc::EINVAL;
     }
     // SAFETY: a points to the program's pthread_mutexattr_t (at least 4 bytes).
-    unsafe { a.cast::<c_int>().write_unaligned(NORMAL) };
+    unsafe { a.cast::<c_int>().write_unaligned(0) };
     0
 }
 
@@ -1462,13 +1507,17 @@ pub extern "C" fn __unfold_pthread_mutexattr_destroy(_a: *mut libc::pthread_mute
 /// must be valid as that function requires.
 #[no_mangle]
 pub unsafe extern "C" fn __unfold_pthread_mutexattr_settype(a: *mut libc::pthread_mutexattr_t, kind: c_int) -> c_int {
-    if a.is_null() || !(0..=3).contains(&kind) {
+    if !(0..=3).contains(&kind) {
         return libc::EINVAL;
     }
     let kind = if kind == 3 { NORMAL } else { kind };
-    // SAFETY: a points to the program's pthread_mutexattr_t (at least 4 bytes).
-    unsafe { a.cast::<c_int>().write_unaligned(kind) };
-    0
+    // SAFETY: by the contract.
+    unsafe {
+        with_mutexattr(a, |w| {
+            *w = (*w & !MUTEXATTR_TYPE) | kind;
+            0
+        })
+    }
 }
 
 /// Replaces `pthread_mutexattr_gettype`.
@@ -1481,37 +1530,184 @@ pub unsafe extern "C" fn __unfold_pthread_mutexattr_gettype(
     a: *const libc::pthread_mutexattr_t,
     kind: *mut c_int,
 ) -> c_int {
-    if a.is_null() || kind.is_null() {
-        return libc::EINVAL;
-    }
-    // SAFETY: both point to program objects of the declared types.
-    unsafe { kind.write(a.cast::<c_int>().read_unaligned()) };
-    0
+    // SAFETY: by the contract.
+    unsafe { mutexattr_get(a, kind, |w| w & MUTEXATTR_TYPE) }
 }
 
 /// Replaces `pthread_mutexattr_setpshared`: the program is one process, so a mutex
-/// shared between processes behaves as a private one; either value is accepted (and not
-/// kept: `pthread_mutexattr_getpshared` is not supported), another is `EINVAL`.
+/// shared between processes behaves as a private one; either value is accepted and kept
+/// for `pthread_mutexattr_getpshared`, another is `EINVAL`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_mutexattr_t`.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutexattr_setpshared(a: *mut libc::pthread_mutexattr_t, shared: c_int) -> c_int {
-    if a.is_null() || !(shared == libc::PTHREAD_PROCESS_PRIVATE || shared == libc::PTHREAD_PROCESS_SHARED) {
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_setpshared(
+    a: *mut libc::pthread_mutexattr_t,
+    shared: c_int,
+) -> c_int {
+    if !(shared == libc::PTHREAD_PROCESS_PRIVATE || shared == libc::PTHREAD_PROCESS_SHARED) {
         return libc::EINVAL;
     }
-    0
+    // SAFETY: by the contract.
+    unsafe {
+        with_mutexattr(a, |w| {
+            *w = (*w & !MUTEXATTR_PSHARED) | if shared == libc::PTHREAD_PROCESS_SHARED { MUTEXATTR_PSHARED } else { 0 };
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_mutexattr_getpshared`: the value set (default
+/// `PTHREAD_PROCESS_PRIVATE`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_getpshared(
+    a: *const libc::pthread_mutexattr_t,
+    shared: *mut c_int,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe {
+        mutexattr_get(a, shared, |w| {
+            if w & MUTEXATTR_PSHARED != 0 {
+                libc::PTHREAD_PROCESS_SHARED
+            } else {
+                libc::PTHREAD_PROCESS_PRIVATE
+            }
+        })
+    }
 }
 
 /// Replaces `pthread_mutexattr_setprotocol`: a priority protocol (`PTHREAD_PRIO_NONE`,
 /// `_INHERIT`, `_PROTECT`) changes only which thread runs first when several could,
-/// and unfold explores every such choice; each value is accepted (and not kept:
-/// `pthread_mutexattr_getprotocol` is not supported), another is `EINVAL`.
+/// and unfold explores every such choice; each value is accepted and kept for
+/// `pthread_mutexattr_getprotocol`, another is `EINVAL`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_mutexattr_t`.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutexattr_setprotocol(a: *mut libc::pthread_mutexattr_t, protocol: c_int) -> c_int {
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_setprotocol(
+    a: *mut libc::pthread_mutexattr_t,
+    protocol: c_int,
+) -> c_int {
     const PRIO_PROTOCOLS: [c_int; 3] =
         [libc::PTHREAD_PRIO_NONE, libc::PTHREAD_PRIO_INHERIT, libc::PTHREAD_PRIO_PROTECT];
-    if a.is_null() || !PRIO_PROTOCOLS.contains(&protocol) {
+    if !PRIO_PROTOCOLS.contains(&protocol) {
         return libc::EINVAL;
     }
-    0
+    // SAFETY: by the contract.
+    unsafe {
+        with_mutexattr(a, |w| {
+            *w = (*w & !(0b11 << MUTEXATTR_PROTOCOL_SHIFT)) | (protocol << MUTEXATTR_PROTOCOL_SHIFT);
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_mutexattr_getprotocol`: the protocol set (default
+/// `PTHREAD_PRIO_NONE`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_getprotocol(
+    a: *const libc::pthread_mutexattr_t,
+    protocol: *mut c_int,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { mutexattr_get(a, protocol, |w| (w >> MUTEXATTR_PROTOCOL_SHIFT) & 0b11) }
+}
+
+/// The range of real-time (`SCHED_FIFO`) priorities: a priority ceiling's (1 to 99 on
+/// Linux).
+fn fifo_priorities() -> std::ops::RangeInclusive<c_int> {
+    // SAFETY: sched_get_priority_min/max take a policy and touch no memory.
+    unsafe { libc::sched_get_priority_min(libc::SCHED_FIFO)..=libc::sched_get_priority_max(libc::SCHED_FIFO) }
+}
+
+/// Replaces `pthread_mutexattr_setprioceiling`: recorded (a ceiling only matters to
+/// which thread runs first, see `setprotocol`); outside the `SCHED_FIFO` priorities is
+/// `EINVAL`, as glibc.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_mutexattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_setprioceiling(
+    a: *mut libc::pthread_mutexattr_t,
+    ceiling: c_int,
+) -> c_int {
+    if !fifo_priorities().contains(&ceiling) || ceiling > 0xff {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe {
+        with_mutexattr(a, |w| {
+            *w = (*w & !(0xff << MUTEXATTR_CEILING_SHIFT)) | (ceiling << MUTEXATTR_CEILING_SHIFT);
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_mutexattr_getprioceiling`: the ceiling set, else the lowest
+/// `SCHED_FIFO` priority (glibc's default).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_getprioceiling(
+    a: *const libc::pthread_mutexattr_t,
+    ceiling: *mut c_int,
+) -> c_int {
+    let lowest = *fifo_priorities().start();
+    // SAFETY: by the contract.
+    unsafe {
+        mutexattr_get(a, ceiling, |w| match (w >> MUTEXATTR_CEILING_SHIFT) & 0xff {
+            0 => lowest,
+            c => c,
+        })
+    }
+}
+
+/// glibc's `PTHREAD_MUTEX_STALLED` and `PTHREAD_MUTEX_ROBUST`.
+const MUTEX_STALLED: c_int = 0;
+const MUTEX_ROBUST: c_int = 1;
+
+/// Replaces `pthread_mutexattr_setrobust`: `PTHREAD_MUTEX_STALLED` (the default) is
+/// accepted; a robust mutex (the next lock after its owner ends returns `EOWNERDEAD`)
+/// is not modelled, so `PTHREAD_MUTEX_ROBUST` stops the exploration with an error
+/// rather than explore behaviours the program cannot have; another value is `EINVAL`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_mutexattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_setrobust(a: *mut libc::pthread_mutexattr_t, robust: c_int) -> c_int {
+    match robust {
+        _ if a.is_null() => libc::EINVAL,
+        MUTEX_STALLED => 0,
+        MUTEX_ROBUST => guard(|| -> c_int {
+            unsupported(
+                "pthread_mutexattr_setrobust(PTHREAD_MUTEX_ROBUST): robust mutexes (EOWNERDEAD when the owner \
+                 ends) are not supported by unfold"
+                    .into(),
+            )
+        }),
+        _ => libc::EINVAL,
+    }
+}
+
+/// Replaces `pthread_mutexattr_getrobust`: always `PTHREAD_MUTEX_STALLED` (the only
+/// robustness supported, see `setrobust`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_getrobust(
+    a: *const libc::pthread_mutexattr_t,
+    robust: *mut c_int,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { mutexattr_get(a, robust, |_| MUTEX_STALLED) }
 }
 
 /// Replaces `pthread_setconcurrency`: a hint to the implementation, kept (per execution)
@@ -1821,7 +2017,7 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 78] {
+pub fn shim_table() -> [usize; 84] {
     [
         __unfold_pthread_setcancelstate as *const () as usize,
         __unfold_pthread_setcanceltype as *const () as usize,
@@ -1870,6 +2066,12 @@ pub fn shim_table() -> [usize; 78] {
         __unfold_pthread_mutexattr_gettype as *const () as usize,
         __unfold_pthread_mutexattr_setpshared as *const () as usize,
         __unfold_pthread_mutexattr_setprotocol as *const () as usize,
+        __unfold_pthread_mutexattr_getprotocol as *const () as usize,
+        __unfold_pthread_mutexattr_getpshared as *const () as usize,
+        __unfold_pthread_mutexattr_setprioceiling as *const () as usize,
+        __unfold_pthread_mutexattr_getprioceiling as *const () as usize,
+        __unfold_pthread_mutexattr_setrobust as *const () as usize,
+        __unfold_pthread_mutexattr_getrobust as *const () as usize,
         __unfold_pthread_setconcurrency as *const () as usize,
         __unfold_pthread_getconcurrency as *const () as usize,
         __unfold_rand as *const () as usize,

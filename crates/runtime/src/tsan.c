@@ -471,18 +471,13 @@ PC2S(cnd_wait)
 PC1S(cnd_destroy)
 PC2S(call_once)
 
-/* Attribute objects of condition variables, read-write locks and barriers: no state. */
+/* Destroying the attribute object of a condition variable, read-write lock or barrier:
+ * nothing to do (the others are plain renames, unfold_renames.h). */
 int __unfold_pthread_condattr_any(void *, int);
 int __unfold_pthread_attr_noop(void *, int);
-int __unfold_pc_pthread_condattr_init(void *a) { return __unfold_pthread_condattr_any(a, 0); }
 int __unfold_pc_pthread_condattr_destroy(void *a) { return __unfold_pthread_condattr_any(a, 0); }
-int __unfold_pc_pthread_condattr_setclock(void *a, W k) { return __unfold_pthread_condattr_any(a, (int)k); }
-int __unfold_pc_pthread_condattr_setpshared(void *a, int p) { return __unfold_pthread_condattr_any(a, p); }
-int __unfold_pc_pthread_rwlockattr_init(void *a) { return __unfold_pthread_attr_noop(a, 0); }
 int __unfold_pc_pthread_rwlockattr_destroy(void *a) { return __unfold_pthread_attr_noop(a, 0); }
-int __unfold_pc_pthread_barrierattr_init(void *a) { return __unfold_pthread_attr_noop(a, 0); }
 int __unfold_pc_pthread_barrierattr_destroy(void *a) { return __unfold_pthread_attr_noop(a, 0); }
-int __unfold_pc_pthread_barrierattr_setpshared(void *a, int p) { return __unfold_pthread_attr_noop(a, p); }
 
 /* unfold.h's static trampolines, for preprocessed programs. */
 void *__unfold_malloc_at(unsigned long, void *);

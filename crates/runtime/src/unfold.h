@@ -81,6 +81,12 @@ int __unfold_pthread_mutexattr_settype(pthread_mutexattr_t *, int);
 int __unfold_pthread_mutexattr_gettype(const pthread_mutexattr_t *, int *);
 int __unfold_pthread_mutexattr_setpshared(pthread_mutexattr_t *, int);
 int __unfold_pthread_mutexattr_setprotocol(pthread_mutexattr_t *, int);
+int __unfold_pthread_mutexattr_getprotocol(const pthread_mutexattr_t *, int *);
+int __unfold_pthread_mutexattr_getpshared(const pthread_mutexattr_t *, int *);
+int __unfold_pthread_mutexattr_setprioceiling(pthread_mutexattr_t *, int);
+int __unfold_pthread_mutexattr_getprioceiling(const pthread_mutexattr_t *, int *);
+int __unfold_pthread_mutexattr_setrobust(pthread_mutexattr_t *, int);
+int __unfold_pthread_mutexattr_getrobust(const pthread_mutexattr_t *, int *);
 int __unfold_pthread_setconcurrency(int);
 int __unfold_pthread_getconcurrency(void);
 #define pthread_mutex_init(m, a) __unfold_pthread_mutex_init((m), (a), __FILE__, __LINE__)
@@ -244,10 +250,13 @@ int __unfold_try_pthread_cond_clockwait(pthread_cond_t *, pthread_mutex_t *, clo
 #define pthread_cond_signal(c) __unfold_pthread_cond_signal((c), __FILE__, __LINE__)
 #define pthread_cond_broadcast(c) __unfold_pthread_cond_broadcast((c), __FILE__, __LINE__)
 #define pthread_cond_destroy(c) __unfold_pthread_cond_destroy((c), __FILE__, __LINE__)
-#define pthread_condattr_init(a) __unfold_pthread_condattr_any((a), 0)
 #define pthread_condattr_destroy(a) __unfold_pthread_condattr_any((a), 0)
-#define pthread_condattr_setclock(a, k) __unfold_pthread_condattr_any((a), (int)(k))
-#define pthread_condattr_setpshared(a, p) __unfold_pthread_condattr_any((a), (p))
+/* Kept for their getters (renamed in unfold_renames.h). */
+int __unfold_pthread_condattr_init(pthread_condattr_t *);
+int __unfold_pthread_condattr_setclock(pthread_condattr_t *, clockid_t);
+int __unfold_pthread_condattr_getclock(const pthread_condattr_t *, clockid_t *);
+int __unfold_pthread_condattr_setpshared(pthread_condattr_t *, int);
+int __unfold_pthread_condattr_getpshared(const pthread_condattr_t *, int *);
 
 int __unfold_sem_init(sem_t *, int, unsigned int, const char *, int);
 int __unfold_sem_wait(sem_t *, const char *, int);
@@ -297,8 +306,12 @@ int __unfold_try_pthread_rwlock_clockwrlock(pthread_rwlock_t *, clockid_t, const
 #define pthread_rwlock_clockwrlock(l, k, t) __unfold_try_pthread_rwlock_clockwrlock((l), (k), (t), __FILE__, __LINE__)
 #define pthread_rwlock_unlock(l) __unfold_pthread_rwlock_unlock((l), __FILE__, __LINE__)
 #define pthread_rwlock_destroy(l) __unfold_pthread_rwlock_destroy((l), __FILE__, __LINE__)
-#define pthread_rwlockattr_init(a) __unfold_pthread_attr_noop((a), 0)
 #define pthread_rwlockattr_destroy(a) __unfold_pthread_attr_noop((a), 0)
+int __unfold_pthread_rwlockattr_init(pthread_rwlockattr_t *);
+int __unfold_pthread_rwlockattr_setkind_np(pthread_rwlockattr_t *, int);
+int __unfold_pthread_rwlockattr_getkind_np(const pthread_rwlockattr_t *, int *);
+int __unfold_pthread_rwlockattr_setpshared(pthread_rwlockattr_t *, int);
+int __unfold_pthread_rwlockattr_getpshared(const pthread_rwlockattr_t *, int *);
 
 int __unfold_pthread_barrier_init(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned int,
                                   const char *, int);
@@ -307,9 +320,10 @@ int __unfold_pthread_barrier_destroy(pthread_barrier_t *, const char *, int);
 #define pthread_barrier_init(b, a, n) __unfold_pthread_barrier_init((b), (a), (n), __FILE__, __LINE__)
 #define pthread_barrier_wait(b) __unfold_pthread_barrier_wait((b), __FILE__, __LINE__)
 #define pthread_barrier_destroy(b) __unfold_pthread_barrier_destroy((b), __FILE__, __LINE__)
-#define pthread_barrierattr_init(a) __unfold_pthread_attr_noop((a), 0)
 #define pthread_barrierattr_destroy(a) __unfold_pthread_attr_noop((a), 0)
-#define pthread_barrierattr_setpshared(a, p) __unfold_pthread_attr_noop((a), (p))
+int __unfold_pthread_barrierattr_init(pthread_barrierattr_t *);
+int __unfold_pthread_barrierattr_setpshared(pthread_barrierattr_t *, int);
+int __unfold_pthread_barrierattr_getpshared(const pthread_barrierattr_t *, int *);
 
 int __unfold_pthread_once(pthread_once_t *, void (*)(void), const char *, int);
 #define pthread_once(o, f) __unfold_pthread_once((o), (f), __FILE__, __LINE__)

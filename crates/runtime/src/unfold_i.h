@@ -76,15 +76,9 @@
 #define cnd_timedwait __unfold_pc_cnd_timedwait
 #define cnd_destroy __unfold_pc_cnd_destroy
 #define call_once __unfold_pc_call_once
-#define pthread_condattr_init __unfold_pc_pthread_condattr_init
 #define pthread_condattr_destroy __unfold_pc_pthread_condattr_destroy
-#define pthread_condattr_setclock __unfold_pc_pthread_condattr_setclock
-#define pthread_condattr_setpshared __unfold_pc_pthread_condattr_setpshared
-#define pthread_rwlockattr_init __unfold_pc_pthread_rwlockattr_init
 #define pthread_rwlockattr_destroy __unfold_pc_pthread_rwlockattr_destroy
-#define pthread_barrierattr_init __unfold_pc_pthread_barrierattr_init
 #define pthread_barrierattr_destroy __unfold_pc_pthread_barrierattr_destroy
-#define pthread_barrierattr_setpshared __unfold_pc_pthread_barrierattr_setpshared
 
 /* unfold.h's static trampolines (the allocator, exit, abort and the SV-COMP error and
  * atomic sections): adapters too. The compiler routes a declared-only reach_error to
