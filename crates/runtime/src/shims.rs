@@ -154,6 +154,8 @@ pub unsafe extern "C" fn __unfold_pthread_create(
             rt.thread(c).spawn = Some((f as usize, arg as usize));
             rt.thread(c).born_detached = a.detach == libc::PTHREAD_CREATE_DETACHED;
             rt.thread(c).stack_size = a.stacksize;
+            // PTHREAD_EXPLICIT_SCHED: the attribute's; else the creator's.
+            rt.thread(c).sched = if a.inherit == 1 { (a.policy, a.priority) } else { rt.thread(me).sched };
             c
         });
         visible(Action::Create(child), file, line);
@@ -680,6 +682,210 @@ pub unsafe extern "C" fn __unfold_pthread_getname_np(th: libc::pthread_t, buf: *
     0
 }
 
+/// The priorities of scheduling policy `policy`, `None` for a policy Linux does not
+/// have (`SCHED_OTHER`, `SCHED_BATCH` and `SCHED_IDLE` have only 0; `SCHED_FIFO` and
+/// `SCHED_RR` 1 to 99).
+fn sched_priorities(policy: c_int) -> Option<std::ops::RangeInclusive<c_int>> {
+    // SAFETY: sched_get_priority_min/max take a policy and touch no memory.
+    let (lo, hi) = unsafe { (libc::sched_get_priority_min(policy), libc::sched_get_priority_max(policy)) };
+    (lo >= 0 && hi >= lo).then_some(lo..=hi)
+}
+
+/// Apply `f` to the scheduling state of thread `th` (`ESRCH` for a thread that does not
+/// exist).
+fn with_sched(th: libc::pthread_t, f: impl FnOnce(&mut (c_int, c_int)) -> c_int) -> c_int {
+    guard(|| {
+        let Some(t) = tid_of(th) else {
+            return libc::ESRCH;
+        };
+        with_rt(|rt| match rt.threads.get_mut(t.index()) {
+            Some(s) if s.exists => f(&mut s.sched),
+            _ => libc::ESRCH,
+        })
+    })
+}
+
+/// Replaces `pthread_setschedparam`: the policy and priority are kept (per execution)
+/// for `pthread_getschedparam`; they only restrict which thread runs when several could,
+/// and unfold explores every choice. A policy Linux does not have, or a priority outside
+/// its range (`sched_get_priority_min`/`max`), is `EINVAL`. Unlike Linux, a real-time
+/// policy never fails for lack of privilege (`EPERM`): the verdict must not depend on
+/// who runs the checker.
+///
+/// # Safety
+/// `p` must be null or point to a `sched_param`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_setschedparam(
+    th: libc::pthread_t,
+    policy: c_int,
+    p: *const libc::sched_param,
+) -> c_int {
+    if p.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    let prio = unsafe { p.read_unaligned() }.sched_priority;
+    if !sched_priorities(policy).is_some_and(|r| r.contains(&prio)) {
+        return libc::EINVAL;
+    }
+    with_sched(th, |s| {
+        *s = (policy, prio);
+        0
+    })
+}
+
+/// Replaces `pthread_getschedparam`: the thread's policy and priority (see
+/// `setschedparam`; initially `SCHED_OTHER` and 0, the creator's, or the creating
+/// attribute's with `PTHREAD_EXPLICIT_SCHED`).
+///
+/// # Safety
+/// `policy` and `p` must be null or point to an `int` and a `sched_param`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_getschedparam(
+    th: libc::pthread_t,
+    policy: *mut c_int,
+    p: *mut libc::sched_param,
+) -> c_int {
+    if policy.is_null() || p.is_null() {
+        return libc::EINVAL;
+    }
+    let mut got = (0, 0);
+    let r = with_sched(th, |s| {
+        got = *s;
+        0
+    });
+    if r == 0 {
+        // SAFETY: by the contract, both non-null and writable.
+        unsafe {
+            policy.write_unaligned(got.0);
+            p.write_unaligned(libc::sched_param { sched_priority: got.1 });
+        }
+    }
+    r
+}
+
+/// Replaces `pthread_setschedprio`: the priority, in the range of the thread's policy
+/// (else `EINVAL`), kept as by `setschedparam`.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_setschedprio(th: libc::pthread_t, prio: c_int) -> c_int {
+    with_sched(th, |s| {
+        if !sched_priorities(s.0).is_some_and(|r| r.contains(&prio)) {
+            return libc::EINVAL;
+        }
+        s.1 = prio;
+        0
+    })
+}
+
+/// Bytes of a `cpu_set_t` (1024 CPUs).
+const CPUSET_BYTES: usize = std::mem::size_of::<[u64; 16]>();
+
+/// The CPUs the checker's process may run on, read once: the affinity of a thread that
+/// never set one (the same in every execution of a run).
+fn process_affinity() -> [u64; 16] {
+    static ONCE: std::sync::OnceLock<[u64; 16]> = std::sync::OnceLock::new();
+    *ONCE.get_or_init(|| {
+        let mut set = [0u64; 16];
+        // SAFETY: `set` has CPUSET_BYTES writable bytes, the size passed.
+        let r = unsafe { libc::sched_getaffinity(0, CPUSET_BYTES, set.as_mut_ptr().cast()) };
+        if r != 0 || set.iter().all(|&w| w == 0) {
+            set[0] = 1;
+        }
+        set
+    })
+}
+
+/// Replaces `pthread_setaffinity_np`: the set is kept (per execution) for
+/// `pthread_getaffinity_np`; unfold runs threads as on a machine with a core for each,
+/// so it restricts nothing. A set with no CPU the process may run on is `EINVAL`, as is
+/// a CPU beyond the 1024 of a `cpu_set_t`.
+///
+/// # Safety
+/// `set` must point to `size` readable bytes, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_setaffinity_np(
+    th: libc::pthread_t,
+    size: usize,
+    set: *const libc::cpu_set_t,
+) -> c_int {
+    if set.is_null() {
+        return libc::EFAULT;
+    }
+    let mut kept = [0u64; 16];
+    let bytes = set.cast::<u8>();
+    for i in 0..size {
+        // SAFETY: by the contract, `size` readable bytes.
+        let b = unsafe { bytes.add(i).read() };
+        match kept.get_mut(i / 8) {
+            Some(w) => *w |= u64::from(b) << (8 * (i % 8)),
+            None if b != 0 => return libc::EINVAL,
+            None => {}
+        }
+    }
+    let allowed = process_affinity();
+    if kept.iter().zip(allowed).all(|(k, a)| k & a == 0) {
+        return libc::EINVAL;
+    }
+    guard(|| {
+        let Some(t) = tid_of(th) else {
+            return libc::ESRCH;
+        };
+        with_rt(|rt| match rt.threads.get_mut(t.index()) {
+            Some(s) if s.exists => {
+                s.affinity = Some(kept);
+                0
+            }
+            _ => libc::ESRCH,
+        })
+    })
+}
+
+/// Replaces `pthread_getaffinity_np`: the set last given to `pthread_setaffinity_np` for
+/// that thread in this execution, else every CPU the process may run on; `EINVAL` if
+/// `size` cannot hold the set (bytes past it are zeroed).
+///
+/// # Safety
+/// `set` must point to `size` writable bytes, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_getaffinity_np(
+    th: libc::pthread_t,
+    size: usize,
+    set: *mut libc::cpu_set_t,
+) -> c_int {
+    if set.is_null() {
+        return libc::EFAULT;
+    }
+    let kept = guard(|| {
+        let t = tid_of(th)?;
+        with_rt(|rt| rt.threads.get(t.index()).filter(|s| s.exists).map(|s| s.affinity))
+    });
+    let Some(kept) = kept else {
+        return libc::ESRCH;
+    };
+    let words = kept.unwrap_or_else(process_affinity);
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let used = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    if size < used {
+        return libc::EINVAL;
+    }
+    for i in 0..size {
+        // SAFETY: by the contract, `size` writable bytes.
+        unsafe { set.cast::<u8>().add(i).write(bytes.get(i).copied().unwrap_or(0)) };
+    }
+    0
+}
+
+/// Replaces `pthread_atfork`: the handlers could only run at a `fork`, which unfold
+/// refuses, so they are accepted and never called.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_atfork(
+    _prepare: Option<extern "C" fn()>,
+    _parent: Option<extern "C" fn()>,
+    _child: Option<extern "C" fn()>,
+) -> c_int {
+    0
+}
+
 /// Stop the execution with an error: the program asked for something unfold cannot
 /// honour (reported as such, never silently ignored).
 pub(crate) fn unsupported(msg: String) -> ! {
@@ -1016,6 +1222,93 @@ pub unsafe extern "C" fn __unfold_pthread_attr_getschedparam(
 ) -> c_int {
     // SAFETY: by the contract.
     unsafe { attr_get(a, p, |v| libc::sched_param { sched_priority: v.priority }) }
+}
+
+/// Replaces `pthread_attr_getstack`: no stack address (null: unfold places every stack
+/// itself, `pthread_attr_setstack` is refused, as glibc answers for an attribute whose
+/// stack was not set) and the stack size of `pthread_attr_getstacksize`.
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_getstack(
+    a: *const libc::pthread_attr_t,
+    addr: *mut *mut c_void,
+    size: *mut usize,
+) -> c_int {
+    if addr.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    let r = unsafe { __unfold_pthread_attr_getstacksize(a, size) };
+    if r == 0 {
+        // SAFETY: by the contract, non-null and writable.
+        unsafe { addr.write_unaligned(std::ptr::null_mut()) };
+    }
+    r
+}
+
+/// Replaces `pthread_attr_getstackaddr`: null (see `pthread_attr_getstack`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_getstackaddr(
+    a: *const libc::pthread_attr_t,
+    addr: *mut *mut c_void,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { attr_get(a, addr, |_| std::ptr::null_mut()) }
+}
+
+/// Replaces `pthread_getattr_np`: initialises `a` (the program destroys it) with thread
+/// `th`'s detach state, stack size, scheduling policy and priority
+/// (`PTHREAD_EXPLICIT_SCHED`, as glibc), the default guard size and no stack address
+/// (see `pthread_attr_getstack`).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_getattr_np(th: libc::pthread_t, a: *mut libc::pthread_attr_t) -> c_int {
+    if a.is_null() {
+        return libc::EINVAL;
+    }
+    let filled = guard(|| {
+        let t = tid_of(th)?;
+        with_rt(|rt| {
+            let default = rt.default_stack;
+            let s = rt.threads.get(t.index()).filter(|s| s.exists)?;
+            Some(Attr {
+                detach: if s.detached || s.born_detached {
+                    libc::PTHREAD_CREATE_DETACHED
+                } else {
+                    libc::PTHREAD_CREATE_JOINABLE
+                },
+                inherit: 1, // PTHREAD_EXPLICIT_SCHED
+                policy: s.sched.0,
+                priority: s.sched.1,
+                stacksize: if s.stack_size == 0 { default } else { s.stack_size },
+                ..Attr::default()
+            })
+        })
+    });
+    let Some(v) = filled else {
+        return libc::ESRCH;
+    };
+    // SAFETY: by the contract; Attr fits in a pthread_attr_t.
+    unsafe { a.cast::<Attr>().write_unaligned(v) };
+    0
+}
+
+/// Replaces `pthread_getattr_default_np`: the attributes `pthread_create` uses for a
+/// null attribute (those of `pthread_attr_init`; `pthread_setattr_default_np` is refused).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_getattr_default_np(a: *mut libc::pthread_attr_t) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { __unfold_pthread_attr_init(a) }
 }
 
 // ---- thread-specific data -----------------------------------------------------------
@@ -2017,7 +2310,7 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 84] {
+pub fn shim_table() -> [usize; 94] {
     [
         __unfold_pthread_setcancelstate as *const () as usize,
         __unfold_pthread_setcanceltype as *const () as usize,
@@ -2040,6 +2333,16 @@ pub fn shim_table() -> [usize; 84] {
         __unfold_pthread_attr_getinheritsched as *const () as usize,
         __unfold_pthread_attr_setschedparam as *const () as usize,
         __unfold_pthread_attr_getschedparam as *const () as usize,
+        __unfold_pthread_attr_getstack as *const () as usize,
+        __unfold_pthread_attr_getstackaddr as *const () as usize,
+        __unfold_pthread_getattr_np as *const () as usize,
+        __unfold_pthread_getattr_default_np as *const () as usize,
+        __unfold_pthread_setschedparam as *const () as usize,
+        __unfold_pthread_getschedparam as *const () as usize,
+        __unfold_pthread_setschedprio as *const () as usize,
+        __unfold_pthread_setaffinity_np as *const () as usize,
+        __unfold_pthread_getaffinity_np as *const () as usize,
+        __unfold_pthread_atfork as *const () as usize,
         __unfold_pthread_key_create as *const () as usize,
         __unfold_pthread_key_delete as *const () as usize,
         __unfold_pthread_getspecific as *const () as usize,

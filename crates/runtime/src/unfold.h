@@ -58,6 +58,19 @@ int __unfold_pthread_attr_setinheritsched(pthread_attr_t *, int);
 int __unfold_pthread_attr_getinheritsched(const pthread_attr_t *, int *);
 int __unfold_pthread_attr_setschedparam(pthread_attr_t *, const struct sched_param *);
 int __unfold_pthread_attr_getschedparam(const pthread_attr_t *, struct sched_param *);
+int __unfold_pthread_attr_getstack(const pthread_attr_t *, void **, size_t *);
+int __unfold_pthread_attr_getstackaddr(const pthread_attr_t *, void **);
+int __unfold_pthread_getattr_np(pthread_t, pthread_attr_t *);
+int __unfold_pthread_getattr_default_np(pthread_attr_t *);
+
+/* ---- scheduling, affinity, fork handlers (kept for the getters: they restrict nothing
+ * unfold explores) ---------------------------------------------------------------------- */
+int __unfold_pthread_setschedparam(pthread_t, int, const struct sched_param *);
+int __unfold_pthread_getschedparam(pthread_t, int *, struct sched_param *);
+int __unfold_pthread_setschedprio(pthread_t, int);
+int __unfold_pthread_setaffinity_np(pthread_t, size_t, const cpu_set_t *);
+int __unfold_pthread_getaffinity_np(pthread_t, size_t, cpu_set_t *);
+int __unfold_pthread_atfork(void (*)(void), void (*)(void), void (*)(void));
 
 /* ---- thread-specific data (POSIX keys, C11 tss) ----------------------------------- */
 int __unfold_pthread_key_create(pthread_key_t *, void (*)(void *));
