@@ -1974,7 +1974,10 @@ const MUTEX_ROBUST: c_int = 1;
 /// # Safety
 /// `a` must be null or point to a `pthread_mutexattr_t`.
 #[no_mangle]
-pub unsafe extern "C" fn __unfold_pthread_mutexattr_setrobust(a: *mut libc::pthread_mutexattr_t, robust: c_int) -> c_int {
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_setrobust(
+    a: *mut libc::pthread_mutexattr_t,
+    robust: c_int,
+) -> c_int {
     match robust {
         _ if a.is_null() => libc::EINVAL,
         MUTEX_STALLED => 0,

@@ -1361,10 +1361,7 @@ pub unsafe extern "C" fn __unfold_pthread_rwlockattr_getkind_np(
 /// # Safety
 /// `a` must be null or point to a `pthread_rwlockattr_t`.
 #[no_mangle]
-pub unsafe extern "C" fn __unfold_pthread_rwlockattr_setpshared(
-    a: *mut libc::pthread_rwlockattr_t,
-    p: c_int,
-) -> c_int {
+pub unsafe extern "C" fn __unfold_pthread_rwlockattr_setpshared(a: *mut libc::pthread_rwlockattr_t, p: c_int) -> c_int {
     if !pshared_ok(p) {
         return libc::EINVAL;
     }
