@@ -57,11 +57,13 @@ pub struct Compiled {
 /// Whether the runtime entry point `name` (an import of the program) tries a mutex or
 /// waits on a condition variable with a time-out ([`Compiled::tries_mutexes`]).
 fn tries_a_mutex(name: &str) -> bool {
-    const TRIES: [&str; 7] = [
+    const TRIES: [&str; 9] = [
         "pthread_mutex_trylock",
         "pthread_mutex_timedlock",
+        "pthread_mutex_clocklock",
         "pthread_spin_trylock",
         "pthread_cond_timedwait",
+        "pthread_cond_clockwait",
         "mtx_trylock",
         "mtx_timedlock",
         "cnd_timedwait",
@@ -228,14 +230,19 @@ const STATELESS: &[&str] = &[
 /// refusals of other such functions.
 const SUPPORTED_THREAD_FNS: &str = "pthread_create/join/exit/self/equal/detach/yield, \
      pthread_setcancelstate/setcanceltype/testcancel (no thread is ever cancelled), pthread_setname_np/getname_np, \
+     pthread_setschedparam/getschedparam/setschedprio, pthread_setaffinity_np/getaffinity_np, pthread_atfork, \
+     pthread_getattr_np, pthread_getattr_default_np, \
      pthread_attr_init/destroy and set/get of detachstate, stacksize, guardsize, scope, schedpolicy, \
-     inheritsched, schedparam, pthread_key_create/delete, pthread_getspecific/setspecific, \
-     pthread_mutex_init/destroy/lock/unlock/trylock/timedlock, pthread_mutexattr_init/destroy/settype/gettype/setpshared/setprotocol, \
+     inheritsched, schedparam, pthread_attr_getstack/getstackaddr, pthread_key_create/delete, \
+     pthread_getspecific/setspecific, pthread_mutex_init/destroy/lock/unlock/trylock/timedlock/clocklock, \
+     pthread_mutexattr_init/destroy and set/get of type, pshared, protocol, prioceiling, robust (stalled only), \
      pthread_setconcurrency/getconcurrency, \
-     pthread_cond_init/destroy/wait/timedwait/signal/broadcast, pthread_condattr_init/destroy/setclock/setpshared, \
-     sem_init/destroy/wait/trywait/timedwait/post/getvalue, pthread_rwlock_init/destroy/rdlock/wrlock/tryrdlock/\
-     trywrlock/timedrdlock/timedwrlock/unlock, pthread_rwlockattr_init/destroy, pthread_barrier_init/destroy/wait, \
-     pthread_barrierattr_init/destroy/setpshared, pthread_once, pthread_spin_init/destroy/lock/trylock/unlock, \
+     pthread_cond_init/destroy/wait/timedwait/clockwait/signal/broadcast, pthread_condattr_init/destroy and \
+     set/get of clock, pshared, sem_init/destroy/wait/trywait/timedwait/clockwait/post/getvalue, \
+     pthread_rwlock_init/destroy/rdlock/wrlock/tryrdlock/trywrlock/timedrdlock/timedwrlock/clockrdlock/\
+     clockwrlock/unlock, pthread_rwlockattr_init/destroy and set/get of pshared, kind_np (reader-preferring \
+     kinds), pthread_barrier_init/destroy/wait, pthread_barrierattr_init/destroy/setpshared/getpshared, \
+     pthread_once, pthread_spin_init/destroy/lock/trylock/unlock, \
      thrd_create/join/exit/current/equal/detach/yield, mtx_init/lock/trylock/timedlock/unlock/destroy, \
      cnd_init/signal/broadcast/wait/timedwait/destroy, call_once, tss_create/delete/get/set";
 
@@ -260,7 +267,24 @@ fn refusal(name: &str) -> Option<String> {
                 "; a caller-provided stack cannot be placed at unfold's fixed per-thread stack addresses: \
                  use pthread_attr_setstacksize"
             }
+            "pthread_attr_setaffinity_np" | "pthread_attr_getaffinity_np" => {
+                "; set the thread's affinity once it runs: pthread_setaffinity_np (kept for \
+                 pthread_getaffinity_np; it restricts nothing unfold explores)"
+            }
             _ if name.starts_with("pthread_attr_") => "; this attribute would change the thread's semantics",
+            "pthread_mutex_consistent" => "; robust mutexes are not supported (EOWNERDEAD is not modelled)",
+            "pthread_mutex_setprioceiling" | "pthread_mutex_getprioceiling" => {
+                "; a mutex's priority ceiling is not kept (pthread_mutexattr_setprioceiling/getprioceiling are \
+                 supported)"
+            }
+            "pthread_getcpuclockid" => {
+                "; unfold's clocks are virtual and per thread, and a CPU-time clock of another thread is not \
+                 modelled"
+            }
+            "pthread_setattr_default_np" => {
+                "; pthread_create's defaults cannot be changed (pthread_getattr_default_np is supported): pass an \
+                 attribute to pthread_create"
+            }
             _ => "",
         };
         return Some(format!("`{name}` is not supported by unfold{hint}"));
@@ -872,11 +896,16 @@ mod tests {
     fn unsupported_functions_are_refused_by_name() {
         assert!(refusal("pthread_cond_wait").unwrap().contains("pthread_cond_wait"));
         assert!(refusal("pthread_attr_setstack").unwrap().contains("use pthread_attr_setstacksize"));
-        assert!(refusal("pthread_attr_setaffinity_np").unwrap().contains("would change"));
+        assert!(refusal("pthread_attr_setsigmask_np").unwrap().contains("would change"));
+        assert!(refusal("pthread_attr_setaffinity_np").unwrap().contains("pthread_setaffinity_np"));
+        assert!(refusal("pthread_mutex_consistent").unwrap().contains("robust mutexes are not supported"));
+        assert!(refusal("pthread_getcpuclockid").unwrap().contains("virtual"));
+        assert!(refusal("pthread_setattr_default_np").unwrap().contains("pthread_getattr_default_np"));
         assert!(refusal("sem_post").is_some());
         assert!(refusal("__atomic_compare_exchange").unwrap().contains("libatomic"));
         assert!(refusal("__atomic_feraiseexcept").is_none(), "served by the runtime");
         let cancel = refusal("pthread_cancel").unwrap();
+        assert!(cancel.contains("`pthread_cancel` is not supported by unfold"), "{cancel}");
         assert!(
             !cancel.contains("pthread_create"),
             "the supported functions are listed once, not per refusal: {cancel}"
@@ -891,6 +920,8 @@ mod tests {
         assert!(tries_a_mutex("__unfold_try_pthread_mutex_trylock"));
         assert!(tries_a_mutex("__unfold_pthread_mutex_timedlock"));
         assert!(tries_a_mutex("__unfold_try_cnd_timedwait"));
+        assert!(tries_a_mutex("__unfold_try_pthread_cond_clockwait"), "a clock variant is its timed one");
+        assert!(tries_a_mutex("__unfold_pc_pthread_mutex_clocklock"));
         assert!(tries_a_mutex("__unfold_pc_pthread_mutex_trylock"), "a preprocessed program's");
         assert!(!tries_a_mutex("__unfold_pthread_mutex_lock"));
         assert!(!tries_a_mutex("__unfold_try_sem_timedwait"), "a semaphore has no unlock");

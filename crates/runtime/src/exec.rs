@@ -371,6 +371,12 @@ pub(crate) struct ThreadRt {
     pub cancel: (bool, bool),
     /// The name given with `pthread_setname_np` (NUL-padded, at most 15 bytes).
     pub name_np: Option<[u8; 16]>,
+    /// Scheduling policy and priority (`pthread_setschedparam`): `SCHED_OTHER`/0, or what
+    /// the creating attribute said with `PTHREAD_EXPLICIT_SCHED`. Only answers getters.
+    pub sched: (c_int, c_int),
+    /// CPU affinity last set with `pthread_setaffinity_np` (a `cpu_set_t`); `None`: every
+    /// CPU the process may run on. Only answers getters.
+    pub affinity: Option<[u64; 16]>,
 }
 
 impl Clone for ThreadRt {
@@ -405,6 +411,8 @@ impl Clone for ThreadRt {
             clock_steps,
             cancel,
             name_np,
+            sched,
+            affinity,
         } = src;
         (self.yielder, self.created, self.spawn, self.retval) = (*yielder, *created, *spawn, *retval);
         (self.detached, self.born_detached, self.joined_by, self.exists) =
@@ -417,6 +425,7 @@ impl Clone for ThreadRt {
         self.specific.clone_from(specific);
         (self.nondet_calls, self.clock_ns, self.clock_steps) = (*nondet_calls, *clock_ns, *clock_steps);
         (self.cancel, self.name_np) = (*cancel, *name_np);
+        (self.sched, self.affinity) = (*sched, *affinity);
     }
 }
 

@@ -154,6 +154,8 @@ pub unsafe extern "C" fn __unfold_pthread_create(
             rt.thread(c).spawn = Some((f as usize, arg as usize));
             rt.thread(c).born_detached = a.detach == libc::PTHREAD_CREATE_DETACHED;
             rt.thread(c).stack_size = a.stacksize;
+            // PTHREAD_EXPLICIT_SCHED: the attribute's; else the creator's.
+            rt.thread(c).sched = if a.inherit == 1 { (a.policy, a.priority) } else { rt.thread(me).sched };
             c
         });
         visible(Action::Create(child), file, line);
@@ -680,9 +682,213 @@ pub unsafe extern "C" fn __unfold_pthread_getname_np(th: libc::pthread_t, buf: *
     0
 }
 
+/// The priorities of scheduling policy `policy`, `None` for a policy Linux does not
+/// have (`SCHED_OTHER`, `SCHED_BATCH` and `SCHED_IDLE` have only 0; `SCHED_FIFO` and
+/// `SCHED_RR` 1 to 99).
+fn sched_priorities(policy: c_int) -> Option<std::ops::RangeInclusive<c_int>> {
+    // SAFETY: sched_get_priority_min/max take a policy and touch no memory.
+    let (lo, hi) = unsafe { (libc::sched_get_priority_min(policy), libc::sched_get_priority_max(policy)) };
+    (lo >= 0 && hi >= lo).then_some(lo..=hi)
+}
+
+/// Apply `f` to the scheduling state of thread `th` (`ESRCH` for a thread that does not
+/// exist).
+fn with_sched(th: libc::pthread_t, f: impl FnOnce(&mut (c_int, c_int)) -> c_int) -> c_int {
+    guard(|| {
+        let Some(t) = tid_of(th) else {
+            return libc::ESRCH;
+        };
+        with_rt(|rt| match rt.threads.get_mut(t.index()) {
+            Some(s) if s.exists => f(&mut s.sched),
+            _ => libc::ESRCH,
+        })
+    })
+}
+
+/// Replaces `pthread_setschedparam`: the policy and priority are kept (per execution)
+/// for `pthread_getschedparam`; they only restrict which thread runs when several could,
+/// and unfold explores every choice. A policy Linux does not have, or a priority outside
+/// its range (`sched_get_priority_min`/`max`), is `EINVAL`. Unlike Linux, a real-time
+/// policy never fails for lack of privilege (`EPERM`): the verdict must not depend on
+/// who runs the checker.
+///
+/// # Safety
+/// `p` must be null or point to a `sched_param`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_setschedparam(
+    th: libc::pthread_t,
+    policy: c_int,
+    p: *const libc::sched_param,
+) -> c_int {
+    if p.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    let prio = unsafe { p.read_unaligned() }.sched_priority;
+    if !sched_priorities(policy).is_some_and(|r| r.contains(&prio)) {
+        return libc::EINVAL;
+    }
+    with_sched(th, |s| {
+        *s = (policy, prio);
+        0
+    })
+}
+
+/// Replaces `pthread_getschedparam`: the thread's policy and priority (see
+/// `setschedparam`; initially `SCHED_OTHER` and 0, the creator's, or the creating
+/// attribute's with `PTHREAD_EXPLICIT_SCHED`).
+///
+/// # Safety
+/// `policy` and `p` must be null or point to an `int` and a `sched_param`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_getschedparam(
+    th: libc::pthread_t,
+    policy: *mut c_int,
+    p: *mut libc::sched_param,
+) -> c_int {
+    if policy.is_null() || p.is_null() {
+        return libc::EINVAL;
+    }
+    let mut got = (0, 0);
+    let r = with_sched(th, |s| {
+        got = *s;
+        0
+    });
+    if r == 0 {
+        // SAFETY: by the contract, both non-null and writable.
+        unsafe {
+            policy.write_unaligned(got.0);
+            p.write_unaligned(libc::sched_param { sched_priority: got.1 });
+        }
+    }
+    r
+}
+
+/// Replaces `pthread_setschedprio`: the priority, in the range of the thread's policy
+/// (else `EINVAL`), kept as by `setschedparam`.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_setschedprio(th: libc::pthread_t, prio: c_int) -> c_int {
+    with_sched(th, |s| {
+        if !sched_priorities(s.0).is_some_and(|r| r.contains(&prio)) {
+            return libc::EINVAL;
+        }
+        s.1 = prio;
+        0
+    })
+}
+
+/// Bytes of a `cpu_set_t` (1024 CPUs).
+const CPUSET_BYTES: usize = std::mem::size_of::<[u64; 16]>();
+
+/// The CPUs the checker's process may run on, read once: the affinity of a thread that
+/// never set one (the same in every execution of a run).
+fn process_affinity() -> [u64; 16] {
+    static ONCE: std::sync::OnceLock<[u64; 16]> = std::sync::OnceLock::new();
+    *ONCE.get_or_init(|| {
+        let mut set = [0u64; 16];
+        // SAFETY: `set` has CPUSET_BYTES writable bytes, the size passed.
+        let r = unsafe { libc::sched_getaffinity(0, CPUSET_BYTES, set.as_mut_ptr().cast()) };
+        if r != 0 || set.iter().all(|&w| w == 0) {
+            set[0] = 1;
+        }
+        set
+    })
+}
+
+/// Replaces `pthread_setaffinity_np`: the set is kept (per execution) for
+/// `pthread_getaffinity_np`; unfold runs threads as on a machine with a core for each,
+/// so it restricts nothing. A set with no CPU the process may run on is `EINVAL`, as is
+/// a CPU beyond the 1024 of a `cpu_set_t`.
+///
+/// # Safety
+/// `set` must point to `size` readable bytes, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_setaffinity_np(
+    th: libc::pthread_t,
+    size: usize,
+    set: *const libc::cpu_set_t,
+) -> c_int {
+    if set.is_null() {
+        return libc::EFAULT;
+    }
+    let mut kept = [0u64; 16];
+    let bytes = set.cast::<u8>();
+    for i in 0..size {
+        // SAFETY: by the contract, `size` readable bytes.
+        let b = unsafe { bytes.add(i).read() };
+        match kept.get_mut(i / 8) {
+            Some(w) => *w |= u64::from(b) << (8 * (i % 8)),
+            None if b != 0 => return libc::EINVAL,
+            None => {}
+        }
+    }
+    let allowed = process_affinity();
+    if kept.iter().zip(allowed).all(|(k, a)| k & a == 0) {
+        return libc::EINVAL;
+    }
+    guard(|| {
+        let Some(t) = tid_of(th) else {
+            return libc::ESRCH;
+        };
+        with_rt(|rt| match rt.threads.get_mut(t.index()) {
+            Some(s) if s.exists => {
+                s.affinity = Some(kept);
+                0
+            }
+            _ => libc::ESRCH,
+        })
+    })
+}
+
+/// Replaces `pthread_getaffinity_np`: the set last given to `pthread_setaffinity_np` for
+/// that thread in this execution, else every CPU the process may run on; `EINVAL` if
+/// `size` cannot hold the set (bytes past it are zeroed).
+///
+/// # Safety
+/// `set` must point to `size` writable bytes, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_getaffinity_np(
+    th: libc::pthread_t,
+    size: usize,
+    set: *mut libc::cpu_set_t,
+) -> c_int {
+    if set.is_null() {
+        return libc::EFAULT;
+    }
+    let kept = guard(|| {
+        let t = tid_of(th)?;
+        with_rt(|rt| rt.threads.get(t.index()).filter(|s| s.exists).map(|s| s.affinity))
+    });
+    let Some(kept) = kept else {
+        return libc::ESRCH;
+    };
+    let words = kept.unwrap_or_else(process_affinity);
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let used = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    if size < used {
+        return libc::EINVAL;
+    }
+    for i in 0..size {
+        // SAFETY: by the contract, `size` writable bytes.
+        unsafe { set.cast::<u8>().add(i).write(bytes.get(i).copied().unwrap_or(0)) };
+    }
+    0
+}
+
+/// Replaces `pthread_atfork`: the handlers could only run at a `fork`, which unfold
+/// refuses, so they are accepted and never called.
+#[no_mangle]
+pub extern "C" fn __unfold_pthread_atfork(
+    _prepare: Option<extern "C" fn()>,
+    _parent: Option<extern "C" fn()>,
+    _child: Option<extern "C" fn()>,
+) -> c_int {
+    0
+}
+
 /// Stop the execution with an error: the program asked for something unfold cannot
 /// honour (reported as such, never silently ignored).
-fn unsupported(msg: String) -> ! {
+pub(crate) fn unsupported(msg: String) -> ! {
     with_rt(|rt| rt.unsupported = Some(ProgramError::Unsupported(msg)));
     stop()
 }
@@ -1018,6 +1224,93 @@ pub unsafe extern "C" fn __unfold_pthread_attr_getschedparam(
     unsafe { attr_get(a, p, |v| libc::sched_param { sched_priority: v.priority }) }
 }
 
+/// Replaces `pthread_attr_getstack`: no stack address (null: unfold places every stack
+/// itself, `pthread_attr_setstack` is refused, as glibc answers for an attribute whose
+/// stack was not set) and the stack size of `pthread_attr_getstacksize`.
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_getstack(
+    a: *const libc::pthread_attr_t,
+    addr: *mut *mut c_void,
+    size: *mut usize,
+) -> c_int {
+    if addr.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    let r = unsafe { __unfold_pthread_attr_getstacksize(a, size) };
+    if r == 0 {
+        // SAFETY: by the contract, non-null and writable.
+        unsafe { addr.write_unaligned(std::ptr::null_mut()) };
+    }
+    r
+}
+
+/// Replaces `pthread_attr_getstackaddr`: null (see `pthread_attr_getstack`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_attr_getstackaddr(
+    a: *const libc::pthread_attr_t,
+    addr: *mut *mut c_void,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { attr_get(a, addr, |_| std::ptr::null_mut()) }
+}
+
+/// Replaces `pthread_getattr_np`: initialises `a` (the program destroys it) with thread
+/// `th`'s detach state, stack size, scheduling policy and priority
+/// (`PTHREAD_EXPLICIT_SCHED`, as glibc), the default guard size and no stack address
+/// (see `pthread_attr_getstack`).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_getattr_np(th: libc::pthread_t, a: *mut libc::pthread_attr_t) -> c_int {
+    if a.is_null() {
+        return libc::EINVAL;
+    }
+    let filled = guard(|| {
+        let t = tid_of(th)?;
+        with_rt(|rt| {
+            let default = rt.default_stack;
+            let s = rt.threads.get(t.index()).filter(|s| s.exists)?;
+            Some(Attr {
+                detach: if s.detached || s.born_detached {
+                    libc::PTHREAD_CREATE_DETACHED
+                } else {
+                    libc::PTHREAD_CREATE_JOINABLE
+                },
+                inherit: 1, // PTHREAD_EXPLICIT_SCHED
+                policy: s.sched.0,
+                priority: s.sched.1,
+                stacksize: if s.stack_size == 0 { default } else { s.stack_size },
+                ..Attr::default()
+            })
+        })
+    });
+    let Some(v) = filled else {
+        return libc::ESRCH;
+    };
+    // SAFETY: by the contract; Attr fits in a pthread_attr_t.
+    unsafe { a.cast::<Attr>().write_unaligned(v) };
+    0
+}
+
+/// Replaces `pthread_getattr_default_np`: the attributes `pthread_create` uses for a
+/// null attribute (those of `pthread_attr_init`; `pthread_setattr_default_np` is refused).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_attr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_getattr_default_np(a: *mut libc::pthread_attr_t) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { __unfold_pthread_attr_init(a) }
+}
+
 // ---- thread-specific data -----------------------------------------------------------
 
 /// glibc's `PTHREAD_KEYS_MAX`.
@@ -1255,8 +1548,8 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_init(
             NORMAL
         } else {
             // SAFETY: attr points to an attribute initialised by our mutexattr shims,
-            // which keep the type in its first int.
-            unsafe { attr.cast::<c_int>().read_unaligned() }
+            // which keep the type in its first int (with the other attributes).
+            unsafe { attr.cast::<c_int>().read_unaligned() & MUTEXATTR_TYPE }
         };
         // SAFETY: m points to a pthread_mutex_t the program owns.
         unsafe {
@@ -1434,7 +1727,52 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_destroy(
     })
 }
 
-/// Replaces `pthread_mutexattr_init`: the attribute's first int holds the type.
+// The attributes of a mutex live in the first int of its `pthread_mutexattr_t` (4 bytes
+// on glibc), zero being every default: the type ([`MUTEXATTR_TYPE`]), the priority
+// protocol, whether it is process-shared and the priority ceiling. Only the type changes
+// what unfold explores: the others restrict which thread runs when several could (unfold
+// explores every choice) or concern other processes (there is one).
+
+/// The bits of the type (normal, recursive, errorcheck).
+const MUTEXATTR_TYPE: c_int = 0b11;
+/// The priority protocol (`PTHREAD_PRIO_NONE` = 0, `_INHERIT`, `_PROTECT`), shifted.
+const MUTEXATTR_PROTOCOL_SHIFT: u32 = 4;
+/// Set when process-shared.
+const MUTEXATTR_PSHARED: c_int = 1 << 6;
+/// The priority ceiling (0: never set), shifted.
+const MUTEXATTR_CEILING_SHIFT: u32 = 8;
+
+/// Apply `f` to the attribute word of the mutex attribute `a` (`EINVAL` when null).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_mutexattr_t`.
+unsafe fn with_mutexattr(a: *mut libc::pthread_mutexattr_t, f: impl FnOnce(&mut c_int) -> c_int) -> c_int {
+    if a.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract; a pthread_mutexattr_t has at least 4 bytes.
+    let mut w = unsafe { a.cast::<c_int>().read_unaligned() };
+    let r = f(&mut w);
+    // SAFETY: as above.
+    unsafe { a.cast::<c_int>().write_unaligned(w) };
+    r
+}
+
+/// Store `f` of the attribute word of the mutex attribute `a` in `out` (`EINVAL` when
+/// either is null).
+///
+/// # Safety
+/// `a` and `out` must be null or point to a `pthread_mutexattr_t` and an `int`.
+unsafe fn mutexattr_get(a: *const libc::pthread_mutexattr_t, out: *mut c_int, f: impl FnOnce(c_int) -> c_int) -> c_int {
+    if a.is_null() || out.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe { out.write_unaligned(f(a.cast::<c_int>().read_unaligned())) };
+    0
+}
+
+/// Replaces `pthread_mutexattr_init`: every attribute at its default (a zero word).
 ///
 /// # Safety
 /// Called by the C program with the arguments of the function it replaces: pointers
@@ -1445,7 +1783,7 @@ pub unsafe extern "C" fn __unfold_pthread_mutexattr_init(a: *mut libc::pthread_m
         return libc::EINVAL;
     }
     // SAFETY: a points to the program's pthread_mutexattr_t (at least 4 bytes).
-    unsafe { a.cast::<c_int>().write_unaligned(NORMAL) };
+    unsafe { a.cast::<c_int>().write_unaligned(0) };
     0
 }
 
@@ -1462,13 +1800,17 @@ pub extern "C" fn __unfold_pthread_mutexattr_destroy(_a: *mut libc::pthread_mute
 /// must be valid as that function requires.
 #[no_mangle]
 pub unsafe extern "C" fn __unfold_pthread_mutexattr_settype(a: *mut libc::pthread_mutexattr_t, kind: c_int) -> c_int {
-    if a.is_null() || !(0..=3).contains(&kind) {
+    if !(0..=3).contains(&kind) {
         return libc::EINVAL;
     }
     let kind = if kind == 3 { NORMAL } else { kind };
-    // SAFETY: a points to the program's pthread_mutexattr_t (at least 4 bytes).
-    unsafe { a.cast::<c_int>().write_unaligned(kind) };
-    0
+    // SAFETY: by the contract.
+    unsafe {
+        with_mutexattr(a, |w| {
+            *w = (*w & !MUTEXATTR_TYPE) | kind;
+            0
+        })
+    }
 }
 
 /// Replaces `pthread_mutexattr_gettype`.
@@ -1481,37 +1823,187 @@ pub unsafe extern "C" fn __unfold_pthread_mutexattr_gettype(
     a: *const libc::pthread_mutexattr_t,
     kind: *mut c_int,
 ) -> c_int {
-    if a.is_null() || kind.is_null() {
-        return libc::EINVAL;
-    }
-    // SAFETY: both point to program objects of the declared types.
-    unsafe { kind.write(a.cast::<c_int>().read_unaligned()) };
-    0
+    // SAFETY: by the contract.
+    unsafe { mutexattr_get(a, kind, |w| w & MUTEXATTR_TYPE) }
 }
 
 /// Replaces `pthread_mutexattr_setpshared`: the program is one process, so a mutex
-/// shared between processes behaves as a private one; either value is accepted (and not
-/// kept: `pthread_mutexattr_getpshared` is not supported), another is `EINVAL`.
+/// shared between processes behaves as a private one; either value is accepted and kept
+/// for `pthread_mutexattr_getpshared`, another is `EINVAL`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_mutexattr_t`.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutexattr_setpshared(a: *mut libc::pthread_mutexattr_t, shared: c_int) -> c_int {
-    if a.is_null() || !(shared == libc::PTHREAD_PROCESS_PRIVATE || shared == libc::PTHREAD_PROCESS_SHARED) {
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_setpshared(
+    a: *mut libc::pthread_mutexattr_t,
+    shared: c_int,
+) -> c_int {
+    if !(shared == libc::PTHREAD_PROCESS_PRIVATE || shared == libc::PTHREAD_PROCESS_SHARED) {
         return libc::EINVAL;
     }
-    0
+    // SAFETY: by the contract.
+    unsafe {
+        with_mutexattr(a, |w| {
+            *w = (*w & !MUTEXATTR_PSHARED) | if shared == libc::PTHREAD_PROCESS_SHARED { MUTEXATTR_PSHARED } else { 0 };
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_mutexattr_getpshared`: the value set (default
+/// `PTHREAD_PROCESS_PRIVATE`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_getpshared(
+    a: *const libc::pthread_mutexattr_t,
+    shared: *mut c_int,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe {
+        mutexattr_get(a, shared, |w| {
+            if w & MUTEXATTR_PSHARED != 0 {
+                libc::PTHREAD_PROCESS_SHARED
+            } else {
+                libc::PTHREAD_PROCESS_PRIVATE
+            }
+        })
+    }
 }
 
 /// Replaces `pthread_mutexattr_setprotocol`: a priority protocol (`PTHREAD_PRIO_NONE`,
 /// `_INHERIT`, `_PROTECT`) changes only which thread runs first when several could,
-/// and unfold explores every such choice; each value is accepted (and not kept:
-/// `pthread_mutexattr_getprotocol` is not supported), another is `EINVAL`.
+/// and unfold explores every such choice; each value is accepted and kept for
+/// `pthread_mutexattr_getprotocol`, another is `EINVAL`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_mutexattr_t`.
 #[no_mangle]
-pub extern "C" fn __unfold_pthread_mutexattr_setprotocol(a: *mut libc::pthread_mutexattr_t, protocol: c_int) -> c_int {
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_setprotocol(
+    a: *mut libc::pthread_mutexattr_t,
+    protocol: c_int,
+) -> c_int {
     const PRIO_PROTOCOLS: [c_int; 3] =
         [libc::PTHREAD_PRIO_NONE, libc::PTHREAD_PRIO_INHERIT, libc::PTHREAD_PRIO_PROTECT];
-    if a.is_null() || !PRIO_PROTOCOLS.contains(&protocol) {
+    if !PRIO_PROTOCOLS.contains(&protocol) {
         return libc::EINVAL;
     }
-    0
+    // SAFETY: by the contract.
+    unsafe {
+        with_mutexattr(a, |w| {
+            *w = (*w & !(0b11 << MUTEXATTR_PROTOCOL_SHIFT)) | (protocol << MUTEXATTR_PROTOCOL_SHIFT);
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_mutexattr_getprotocol`: the protocol set (default
+/// `PTHREAD_PRIO_NONE`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_getprotocol(
+    a: *const libc::pthread_mutexattr_t,
+    protocol: *mut c_int,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { mutexattr_get(a, protocol, |w| (w >> MUTEXATTR_PROTOCOL_SHIFT) & 0b11) }
+}
+
+/// The range of real-time (`SCHED_FIFO`) priorities: a priority ceiling's (1 to 99 on
+/// Linux).
+fn fifo_priorities() -> std::ops::RangeInclusive<c_int> {
+    // SAFETY: sched_get_priority_min/max take a policy and touch no memory.
+    unsafe { libc::sched_get_priority_min(libc::SCHED_FIFO)..=libc::sched_get_priority_max(libc::SCHED_FIFO) }
+}
+
+/// Replaces `pthread_mutexattr_setprioceiling`: recorded (a ceiling only matters to
+/// which thread runs first, see `setprotocol`); outside the `SCHED_FIFO` priorities is
+/// `EINVAL`, as glibc.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_mutexattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_setprioceiling(
+    a: *mut libc::pthread_mutexattr_t,
+    ceiling: c_int,
+) -> c_int {
+    if !fifo_priorities().contains(&ceiling) || ceiling > 0xff {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe {
+        with_mutexattr(a, |w| {
+            *w = (*w & !(0xff << MUTEXATTR_CEILING_SHIFT)) | (ceiling << MUTEXATTR_CEILING_SHIFT);
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_mutexattr_getprioceiling`: the ceiling set, else the lowest
+/// `SCHED_FIFO` priority (glibc's default).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_getprioceiling(
+    a: *const libc::pthread_mutexattr_t,
+    ceiling: *mut c_int,
+) -> c_int {
+    let lowest = *fifo_priorities().start();
+    // SAFETY: by the contract.
+    unsafe {
+        mutexattr_get(a, ceiling, |w| match (w >> MUTEXATTR_CEILING_SHIFT) & 0xff {
+            0 => lowest,
+            c => c,
+        })
+    }
+}
+
+/// glibc's `PTHREAD_MUTEX_STALLED` and `PTHREAD_MUTEX_ROBUST`.
+const MUTEX_STALLED: c_int = 0;
+const MUTEX_ROBUST: c_int = 1;
+
+/// Replaces `pthread_mutexattr_setrobust`: `PTHREAD_MUTEX_STALLED` (the default) is
+/// accepted; a robust mutex (the next lock after its owner ends returns `EOWNERDEAD`)
+/// is not modelled, so `PTHREAD_MUTEX_ROBUST` stops the exploration with an error
+/// rather than explore behaviours the program cannot have; another value is `EINVAL`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_mutexattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_setrobust(
+    a: *mut libc::pthread_mutexattr_t,
+    robust: c_int,
+) -> c_int {
+    match robust {
+        _ if a.is_null() => libc::EINVAL,
+        MUTEX_STALLED => 0,
+        MUTEX_ROBUST => guard(|| -> c_int {
+            unsupported(
+                "pthread_mutexattr_setrobust(PTHREAD_MUTEX_ROBUST): robust mutexes (EOWNERDEAD when the owner \
+                 ends) are not supported by unfold"
+                    .into(),
+            )
+        }),
+        _ => libc::EINVAL,
+    }
+}
+
+/// Replaces `pthread_mutexattr_getrobust`: always `PTHREAD_MUTEX_STALLED` (the only
+/// robustness supported, see `setrobust`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutexattr_getrobust(
+    a: *const libc::pthread_mutexattr_t,
+    robust: *mut c_int,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { mutexattr_get(a, robust, |_| MUTEX_STALLED) }
 }
 
 /// Replaces `pthread_setconcurrency`: a hint to the implementation, kept (per execution)
@@ -1821,7 +2313,7 @@ pub extern "C" fn __unfold_func_exit(f: *mut c_void) {
 
 /// Addresses of every shim, so that the linker keeps them in the `unfold` binary (which
 /// exports them to the program with `--export-dynamic`).
-pub fn shim_table() -> [usize; 78] {
+pub fn shim_table() -> [usize; 94] {
     [
         __unfold_pthread_setcancelstate as *const () as usize,
         __unfold_pthread_setcanceltype as *const () as usize,
@@ -1844,6 +2336,16 @@ pub fn shim_table() -> [usize; 78] {
         __unfold_pthread_attr_getinheritsched as *const () as usize,
         __unfold_pthread_attr_setschedparam as *const () as usize,
         __unfold_pthread_attr_getschedparam as *const () as usize,
+        __unfold_pthread_attr_getstack as *const () as usize,
+        __unfold_pthread_attr_getstackaddr as *const () as usize,
+        __unfold_pthread_getattr_np as *const () as usize,
+        __unfold_pthread_getattr_default_np as *const () as usize,
+        __unfold_pthread_setschedparam as *const () as usize,
+        __unfold_pthread_getschedparam as *const () as usize,
+        __unfold_pthread_setschedprio as *const () as usize,
+        __unfold_pthread_setaffinity_np as *const () as usize,
+        __unfold_pthread_getaffinity_np as *const () as usize,
+        __unfold_pthread_atfork as *const () as usize,
         __unfold_pthread_key_create as *const () as usize,
         __unfold_pthread_key_delete as *const () as usize,
         __unfold_pthread_getspecific as *const () as usize,
@@ -1870,6 +2372,12 @@ pub fn shim_table() -> [usize; 78] {
         __unfold_pthread_mutexattr_gettype as *const () as usize,
         __unfold_pthread_mutexattr_setpshared as *const () as usize,
         __unfold_pthread_mutexattr_setprotocol as *const () as usize,
+        __unfold_pthread_mutexattr_getprotocol as *const () as usize,
+        __unfold_pthread_mutexattr_getpshared as *const () as usize,
+        __unfold_pthread_mutexattr_setprioceiling as *const () as usize,
+        __unfold_pthread_mutexattr_getprioceiling as *const () as usize,
+        __unfold_pthread_mutexattr_setrobust as *const () as usize,
+        __unfold_pthread_mutexattr_getrobust as *const () as usize,
         __unfold_pthread_setconcurrency as *const () as usize,
         __unfold_pthread_getconcurrency as *const () as usize,
         __unfold_rand as *const () as usize,

@@ -358,6 +358,37 @@ pub unsafe extern "C" fn __unfold_pthread_mutex_timedlock(
     }
 }
 
+/// Whether `clk` is a clock the `clock` variants of the timed waits accept (glibc 2.30's
+/// `pthread_cond_clockwait`, `pthread_mutex_clocklock`, `pthread_rwlock_clockrdlock`/
+/// `clockwrlock`, `sem_clockwait`): `CLOCK_REALTIME` or `CLOCK_MONOTONIC`, as glibc's
+/// `futex_abstimed_supported_clockid`; another clock is `EINVAL`, checked before anything
+/// else, as glibc does. Time-outs are explored, not timed, so the clock changes nothing
+/// more: each variant is its `timed` one.
+fn wait_clock_ok(clk: libc::clockid_t) -> bool {
+    clk == libc::CLOCK_REALTIME || clk == libc::CLOCK_MONOTONIC
+}
+
+/// Replaces `pthread_mutex_clocklock`: [`__unfold_pthread_mutex_timedlock`] on clock
+/// `clk` (`EINVAL` for a clock other than `CLOCK_REALTIME`/`CLOCK_MONOTONIC`).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces: pointers
+/// must be valid as that function requires.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_mutex_clocklock(
+    m: *mut libc::pthread_mutex_t,
+    clk: libc::clockid_t,
+    abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    if !wait_clock_ok(clk) {
+        return libc::EINVAL;
+    }
+    // SAFETY: same contract as the timedlock shim.
+    unsafe { __unfold_pthread_mutex_timedlock(m, abstime, file, line) }
+}
+
 /// Replaces `pthread_yield` (a no-op: every schedule is explored anyway).
 #[no_mangle]
 pub extern "C" fn __unfold_pthread_yield() -> c_int {
@@ -510,6 +541,28 @@ pub unsafe extern "C" fn __unfold_pthread_cond_timedwait(
     })
 }
 
+/// Replaces `pthread_cond_clockwait`: [`__unfold_pthread_cond_timedwait`] on clock `clk`
+/// (`EINVAL` for a clock other than `CLOCK_REALTIME`/`CLOCK_MONOTONIC`, before the mutex is
+/// touched).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_cond_clockwait(
+    c: *mut libc::pthread_cond_t,
+    m: *mut libc::pthread_mutex_t,
+    clk: libc::clockid_t,
+    abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    if !wait_clock_ok(clk) {
+        return libc::EINVAL;
+    }
+    // SAFETY: same contract as the timedwait shim.
+    unsafe { __unfold_pthread_cond_timedwait(c, m, abstime, file, line) }
+}
+
 /// Replaces `pthread_cond_signal`: wakes one waiter (which one is explored); lost if
 /// there is none.
 ///
@@ -575,11 +628,151 @@ pub unsafe extern "C" fn __unfold_pthread_cond_destroy(
     })
 }
 
-/// Replaces `pthread_condattr_init`, `_destroy`, `_setclock`, `_setpshared`: accepted,
-/// no effect (time-outs are explored, not timed; there is one process).
+/// Replaces `pthread_condattr_destroy`: accepted, no effect.
 #[no_mangle]
 pub extern "C" fn __unfold_pthread_condattr_any(_a: *mut c_void, _v: c_int) -> c_int {
     0
+}
+
+// The attributes of a condition variable, a read-write lock and a barrier are kept in the
+// program's attribute object for their getters, as ints (zero: every default), and change
+// nothing unfold explores (time-outs are explored, not timed; there is one process) but a
+// read-write lock's kind, see `pthread_rwlockattr_setkind_np`.
+
+/// The int at index `i` of the attribute object `a` (at least `4 * (i + 1)` bytes), with
+/// `f` applied to it (`EINVAL` when `a` is null).
+///
+/// # Safety
+/// `a` must be null or point to an attribute object of at least `4 * (i + 1)` bytes.
+unsafe fn with_attr_word(a: *mut c_void, i: usize, f: impl FnOnce(&mut c_int) -> c_int) -> c_int {
+    if a.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    let p = unsafe { a.cast::<c_int>().add(i) };
+    // SAFETY: as above.
+    let mut w = unsafe { p.read_unaligned() };
+    let r = f(&mut w);
+    // SAFETY: as above.
+    unsafe { p.write_unaligned(w) };
+    r
+}
+
+/// Store the int at index `i` of the attribute object `a` in `out` (`EINVAL` when either
+/// is null).
+///
+/// # Safety
+/// `a` must be null or point to an attribute object of at least `4 * (i + 1)` bytes, `out`
+/// null or point to an `int`.
+unsafe fn attr_word_get(a: *const c_void, i: usize, out: *mut c_int) -> c_int {
+    if a.is_null() || out.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe { out.write_unaligned(a.cast::<c_int>().add(i).read_unaligned()) };
+    0
+}
+
+/// Whether `p` is `PTHREAD_PROCESS_PRIVATE` or `PTHREAD_PROCESS_SHARED`.
+fn pshared_ok(p: c_int) -> bool {
+    p == libc::PTHREAD_PROCESS_PRIVATE || p == libc::PTHREAD_PROCESS_SHARED
+}
+
+/// Replaces `pthread_condattr_init` (a `pthread_condattr_t` has 4 bytes: the clock in its
+/// int's upper bits, process-shared in bit 0, as glibc).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_condattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_condattr_init(a: *mut libc::pthread_condattr_t) -> c_int {
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr_word(a.cast(), 0, |w| {
+            *w = 0;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_condattr_setclock`: `CLOCK_REALTIME` or `CLOCK_MONOTONIC` (kept for
+/// `pthread_condattr_getclock`; a time-out is explored whatever its clock), another clock
+/// is `EINVAL`, as glibc.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_condattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_condattr_setclock(
+    a: *mut libc::pthread_condattr_t,
+    clk: libc::clockid_t,
+) -> c_int {
+    if !wait_clock_ok(clk) {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr_word(a.cast(), 0, |w| {
+            *w = (*w & 1) | (clk << 1);
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_condattr_getclock`: the clock set (default `CLOCK_REALTIME`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_condattr_getclock(
+    a: *const libc::pthread_condattr_t,
+    clk: *mut libc::clockid_t,
+) -> c_int {
+    let mut w = 0;
+    // SAFETY: by the contract.
+    let r = unsafe { attr_word_get(a.cast(), 0, if clk.is_null() { std::ptr::null_mut() } else { &mut w }) };
+    if r == 0 {
+        // SAFETY: checked non-null by attr_word_get's success; the program's clockid_t.
+        unsafe { clk.write_unaligned(w >> 1) };
+    }
+    r
+}
+
+/// Replaces `pthread_condattr_setpshared`: either value accepted and kept (one process:
+/// no effect), another is `EINVAL`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_condattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_condattr_setpshared(a: *mut libc::pthread_condattr_t, p: c_int) -> c_int {
+    if !pshared_ok(p) {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr_word(a.cast(), 0, |w| {
+            *w = (*w & !1) | p;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_condattr_getpshared`: the value set (default
+/// `PTHREAD_PROCESS_PRIVATE`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_condattr_getpshared(
+    a: *const libc::pthread_condattr_t,
+    p: *mut c_int,
+) -> c_int {
+    let mut w = 0;
+    // SAFETY: by the contract.
+    let r = unsafe { attr_word_get(a.cast(), 0, if p.is_null() { std::ptr::null_mut() } else { &mut w }) };
+    if r == 0 {
+        // SAFETY: checked non-null by attr_word_get's success.
+        unsafe { p.write_unaligned(w & 1) };
+    }
+    r
 }
 
 // ---- semaphores -------------------------------------------------------------------------
@@ -731,6 +924,27 @@ pub unsafe extern "C" fn __unfold_sem_timedwait(
     crate::shims::guard(|| sem_try(s, libc::ETIMEDOUT, file, line))
 }
 
+/// Replaces `sem_clockwait`: [`__unfold_sem_timedwait`] on clock `clk` (-1 with `errno`
+/// `EINVAL` for a clock other than `CLOCK_REALTIME`/`CLOCK_MONOTONIC`).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_sem_clockwait(
+    s: *mut libc::sem_t,
+    clk: libc::clockid_t,
+    abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    if !wait_clock_ok(clk) {
+        set_errno(libc::EINVAL);
+        return -1;
+    }
+    // SAFETY: same contract as the timedwait shim.
+    unsafe { __unfold_sem_timedwait(s, abstime, file, line) }
+}
+
 /// Replaces `sem_post`.
 ///
 /// # Safety
@@ -834,18 +1048,31 @@ fn rw_took(addr: u64, me: ThreadId, write: bool) {
     });
 }
 
-/// Replaces `pthread_rwlock_init` (attributes accepted and ignored).
+/// Replaces `pthread_rwlock_init`. Of the attributes only the kind matters: the
+/// writer-preferring one unfold does not model is an error
+/// ([`__unfold_pthread_rwlockattr_setkind_np`]).
 ///
 /// # Safety
 /// Called by the C program with the arguments of the function it replaces.
 #[no_mangle]
 pub unsafe extern "C" fn __unfold_pthread_rwlock_init(
     l: *mut libc::pthread_rwlock_t,
-    _attr: *const libc::pthread_rwlockattr_t,
+    attr: *const libc::pthread_rwlockattr_t,
     file: *const c_char,
     line: c_int,
 ) -> c_int {
     crate::shims::guard(|| {
+        let mut kind = 0;
+        // SAFETY: a non-null attr is the program's pthread_rwlockattr_t.
+        unsafe { attr_word_get(attr.cast(), 0, &mut kind) };
+        if kind == RWLOCK_PREFER_WRITER_NONRECURSIVE {
+            crate::shims::unsupported(
+                "pthread_rwlock_init with kind PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP: unfold models \
+                 reader-preferring read-write locks only (a reader gets the lock whenever no writer holds it; \
+                 use PTHREAD_RWLOCK_PREFER_READER_NP, the default)"
+                    .into(),
+            );
+        }
         let addr = check_ptr(l.cast(), RW_SIZE, &"initialises a read-write lock", DefectKind::MutexMisuse, file, line);
         // SAFETY: the program's lock, checked readable; all-zero is the static initializer.
         unsafe { std::ptr::write_bytes(addr as *mut u8, 0, RW_SIZE) };
@@ -937,6 +1164,46 @@ pub unsafe extern "C" fn __unfold_pthread_rwlock_timedwrlock(
     crate::shims::guard(|| rw_lock(l, true, Some(libc::ETIMEDOUT), file, line))
 }
 
+/// Replaces `pthread_rwlock_clockrdlock`: [`__unfold_pthread_rwlock_timedrdlock`] on
+/// clock `clk` (`EINVAL` for a clock other than `CLOCK_REALTIME`/`CLOCK_MONOTONIC`).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlock_clockrdlock(
+    l: *mut libc::pthread_rwlock_t,
+    clk: libc::clockid_t,
+    abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    if !wait_clock_ok(clk) {
+        return libc::EINVAL;
+    }
+    // SAFETY: same contract as the timedrdlock shim.
+    unsafe { __unfold_pthread_rwlock_timedrdlock(l, abstime, file, line) }
+}
+
+/// Replaces `pthread_rwlock_clockwrlock`: [`__unfold_pthread_rwlock_timedwrlock`] on
+/// clock `clk` (`EINVAL` for a clock other than `CLOCK_REALTIME`/`CLOCK_MONOTONIC`).
+///
+/// # Safety
+/// Called by the C program with the arguments of the function it replaces.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlock_clockwrlock(
+    l: *mut libc::pthread_rwlock_t,
+    clk: libc::clockid_t,
+    abstime: *const libc::timespec,
+    file: *const c_char,
+    line: c_int,
+) -> c_int {
+    if !wait_clock_ok(clk) {
+        return libc::EINVAL;
+    }
+    // SAFETY: same contract as the timedwrlock shim.
+    unsafe { __unfold_pthread_rwlock_timedwrlock(l, abstime, file, line) }
+}
+
 /// Replaces `pthread_rwlock_unlock`: releases the caller's write lock, else one of its
 /// read locks; unlocking a lock the thread does not hold is misuse.
 ///
@@ -1015,14 +1282,165 @@ pub unsafe extern "C" fn __unfold_pthread_rwlock_destroy(
     })
 }
 
-/// Replaces `pthread_rwlockattr_init`/`_destroy` and `pthread_barrierattr_init`/
-/// `_destroy`/`_setpshared`: accepted, no effect.
+/// Replaces `pthread_rwlockattr_destroy` and `pthread_barrierattr_destroy`: accepted, no
+/// effect.
 #[no_mangle]
 pub extern "C" fn __unfold_pthread_attr_noop(_a: *mut c_void, _v: c_int) -> c_int {
     0
 }
 
+/// glibc's `PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP`: the one kind unfold does not
+/// model (`PTHREAD_RWLOCK_PREFER_READER_NP`, the default, is 0; `_PREFER_WRITER_NP`, 1,
+/// behaves as it in glibc).
+const RWLOCK_PREFER_WRITER_NONRECURSIVE: c_int = 2;
+
+/// Replaces `pthread_rwlockattr_init` (a `pthread_rwlockattr_t` has 8 bytes: the kind in
+/// its first int, process-shared in its second).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_rwlockattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlockattr_init(a: *mut libc::pthread_rwlockattr_t) -> c_int {
+    // SAFETY: by the contract (8 bytes).
+    unsafe {
+        with_attr_word(a.cast(), 0, |w| {
+            *w = 0;
+            0
+        });
+        with_attr_word(a.cast(), 1, |w| {
+            *w = 0;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_rwlockattr_setkind_np`: `PTHREAD_RWLOCK_PREFER_READER_NP` and
+/// `_PREFER_WRITER_NP` (which glibc treats as the former) are the reader preference the
+/// engine's lock models (a reader gets the lock whenever no writer holds it:
+/// `unfold_engine::objects::rwlock`). `_PREFER_WRITER_NONRECURSIVE_NP` is kept too, and
+/// a lock initialised with it stops the exploration with an error (new readers would
+/// wait behind a waiting writer: behaviours, such as a recursive read lock's deadlock,
+/// unfold would miss). Another value is `EINVAL`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_rwlockattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlockattr_setkind_np(
+    a: *mut libc::pthread_rwlockattr_t,
+    kind: c_int,
+) -> c_int {
+    if !(0..=RWLOCK_PREFER_WRITER_NONRECURSIVE).contains(&kind) {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr_word(a.cast(), 0, |w| {
+            *w = kind;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_rwlockattr_getkind_np`: the kind set (default
+/// `PTHREAD_RWLOCK_PREFER_READER_NP`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlockattr_getkind_np(
+    a: *const libc::pthread_rwlockattr_t,
+    kind: *mut c_int,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { attr_word_get(a.cast(), 0, kind) }
+}
+
+/// Replaces `pthread_rwlockattr_setpshared`: either value accepted and kept (one
+/// process: no effect), another is `EINVAL`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_rwlockattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlockattr_setpshared(a: *mut libc::pthread_rwlockattr_t, p: c_int) -> c_int {
+    if !pshared_ok(p) {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr_word(a.cast(), 1, |w| {
+            *w = p;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_rwlockattr_getpshared`: the value set (default
+/// `PTHREAD_PROCESS_PRIVATE`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_rwlockattr_getpshared(
+    a: *const libc::pthread_rwlockattr_t,
+    p: *mut c_int,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { attr_word_get(a.cast(), 1, p) }
+}
+
 // ---- barriers ---------------------------------------------------------------------------
+
+/// Replaces `pthread_barrierattr_init` (a `pthread_barrierattr_t` has 4 bytes: whether it
+/// is process-shared).
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_barrierattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_barrierattr_init(a: *mut libc::pthread_barrierattr_t) -> c_int {
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr_word(a.cast(), 0, |w| {
+            *w = 0;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_barrierattr_setpshared`: either value accepted and kept (one
+/// process: no effect), another is `EINVAL`.
+///
+/// # Safety
+/// `a` must be null or point to a `pthread_barrierattr_t`.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_barrierattr_setpshared(
+    a: *mut libc::pthread_barrierattr_t,
+    p: c_int,
+) -> c_int {
+    if !pshared_ok(p) {
+        return libc::EINVAL;
+    }
+    // SAFETY: by the contract.
+    unsafe {
+        with_attr_word(a.cast(), 0, |w| {
+            *w = p;
+            0
+        })
+    }
+}
+
+/// Replaces `pthread_barrierattr_getpshared`: the value set (default
+/// `PTHREAD_PROCESS_PRIVATE`).
+///
+/// # Safety
+/// Pointers must be null or valid, as for the function replaced.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_pthread_barrierattr_getpshared(
+    a: *const libc::pthread_barrierattr_t,
+    p: *mut c_int,
+) -> c_int {
+    // SAFETY: by the contract.
+    unsafe { attr_word_get(a.cast(), 0, p) }
+}
 
 const BARRIER_SIZE: usize = std::mem::size_of::<libc::pthread_barrier_t>();
 
@@ -1259,6 +1677,11 @@ pub unsafe extern "C" fn __unfold_pthread_spin_destroy(
 pub fn shim_table() -> Vec<usize> {
     vec![
         __unfold_pthread_mutex_timedlock as *const () as usize,
+        __unfold_pthread_mutex_clocklock as *const () as usize,
+        __unfold_pthread_cond_clockwait as *const () as usize,
+        __unfold_sem_clockwait as *const () as usize,
+        __unfold_pthread_rwlock_clockrdlock as *const () as usize,
+        __unfold_pthread_rwlock_clockwrlock as *const () as usize,
         __unfold_pthread_yield as *const () as usize,
         __unfold_pthread_cond_init as *const () as usize,
         __unfold_pthread_cond_wait as *const () as usize,
@@ -1267,6 +1690,11 @@ pub fn shim_table() -> Vec<usize> {
         __unfold_pthread_cond_broadcast as *const () as usize,
         __unfold_pthread_cond_destroy as *const () as usize,
         __unfold_pthread_condattr_any as *const () as usize,
+        __unfold_pthread_condattr_init as *const () as usize,
+        __unfold_pthread_condattr_setclock as *const () as usize,
+        __unfold_pthread_condattr_getclock as *const () as usize,
+        __unfold_pthread_condattr_setpshared as *const () as usize,
+        __unfold_pthread_condattr_getpshared as *const () as usize,
         __unfold_sem_init as *const () as usize,
         __unfold_sem_wait as *const () as usize,
         __unfold_sem_trywait as *const () as usize,
@@ -1284,6 +1712,14 @@ pub fn shim_table() -> Vec<usize> {
         __unfold_pthread_rwlock_unlock as *const () as usize,
         __unfold_pthread_rwlock_destroy as *const () as usize,
         __unfold_pthread_attr_noop as *const () as usize,
+        __unfold_pthread_rwlockattr_init as *const () as usize,
+        __unfold_pthread_rwlockattr_setkind_np as *const () as usize,
+        __unfold_pthread_rwlockattr_getkind_np as *const () as usize,
+        __unfold_pthread_rwlockattr_setpshared as *const () as usize,
+        __unfold_pthread_rwlockattr_getpshared as *const () as usize,
+        __unfold_pthread_barrierattr_init as *const () as usize,
+        __unfold_pthread_barrierattr_setpshared as *const () as usize,
+        __unfold_pthread_barrierattr_getpshared as *const () as usize,
         __unfold_pthread_barrier_init as *const () as usize,
         __unfold_pthread_barrier_wait as *const () as usize,
         __unfold_pthread_barrier_destroy as *const () as usize,

@@ -324,6 +324,28 @@ void __unfold_sync_checkpoint(void *ra, struct unfold_ctx *ctx);
         CHECKPOINT;                                                                        \
         return __unfold_##api(cv, m, t, AT);                                               \
     }
+/* The `clock` variants (glibc 2.30): a timed one with a clock id before the time. */
+#define CLOCK_ENTRY(api)                                                                   \
+    int __unfold_##api(void *, int, const void *, const char *, int);                      \
+    int __unfold_try_##api(void *o, int k, const void *t, const char *file, int line) {    \
+        CHECKPOINT;                                                                        \
+        return __unfold_##api(o, k, t, file, line);                                        \
+    }                                                                                      \
+    int __unfold_pc_##api(void *o, int k, const void *t) {                                 \
+        CHECKPOINT;                                                                        \
+        return __unfold_##api(o, k, t, AT);                                                \
+    }
+#define CLOCK_COND_ENTRY(api)                                                              \
+    int __unfold_##api(void *, void *, int, const void *, const char *, int);              \
+    int __unfold_try_##api(void *cv, void *m, int k, const void *t, const char *file,      \
+                           int line) {                                                     \
+        CHECKPOINT;                                                                        \
+        return __unfold_##api(cv, m, k, t, file, line);                                    \
+    }                                                                                      \
+    int __unfold_pc_##api(void *cv, void *m, int k, const void *t) {                       \
+        CHECKPOINT;                                                                        \
+        return __unfold_##api(cv, m, k, t, AT);                                            \
+    }
 TRY_ENTRY(pthread_mutex_trylock)
 TRY_ENTRY(pthread_spin_trylock)
 TRY_ENTRY(mtx_trylock)
@@ -337,6 +359,11 @@ TIMED_ENTRY(pthread_rwlock_timedrdlock)
 TIMED_ENTRY(pthread_rwlock_timedwrlock)
 TIMED_COND_ENTRY(pthread_cond_timedwait)
 TIMED_COND_ENTRY(cnd_timedwait)
+CLOCK_ENTRY(pthread_mutex_clocklock)
+CLOCK_ENTRY(sem_clockwait)
+CLOCK_ENTRY(pthread_rwlock_clockrdlock)
+CLOCK_ENTRY(pthread_rwlock_clockwrlock)
+CLOCK_COND_ENTRY(pthread_cond_clockwait)
 
 /*
  * ---- SV-COMP's nondeterministic values ----------------------------------------------
@@ -444,18 +471,13 @@ PC2S(cnd_wait)
 PC1S(cnd_destroy)
 PC2S(call_once)
 
-/* Attribute objects of condition variables, read-write locks and barriers: no state. */
+/* Destroying the attribute object of a condition variable, read-write lock or barrier:
+ * nothing to do (the others are plain renames, unfold_renames.h). */
 int __unfold_pthread_condattr_any(void *, int);
 int __unfold_pthread_attr_noop(void *, int);
-int __unfold_pc_pthread_condattr_init(void *a) { return __unfold_pthread_condattr_any(a, 0); }
 int __unfold_pc_pthread_condattr_destroy(void *a) { return __unfold_pthread_condattr_any(a, 0); }
-int __unfold_pc_pthread_condattr_setclock(void *a, W k) { return __unfold_pthread_condattr_any(a, (int)k); }
-int __unfold_pc_pthread_condattr_setpshared(void *a, int p) { return __unfold_pthread_condattr_any(a, p); }
-int __unfold_pc_pthread_rwlockattr_init(void *a) { return __unfold_pthread_attr_noop(a, 0); }
 int __unfold_pc_pthread_rwlockattr_destroy(void *a) { return __unfold_pthread_attr_noop(a, 0); }
-int __unfold_pc_pthread_barrierattr_init(void *a) { return __unfold_pthread_attr_noop(a, 0); }
 int __unfold_pc_pthread_barrierattr_destroy(void *a) { return __unfold_pthread_attr_noop(a, 0); }
-int __unfold_pc_pthread_barrierattr_setpshared(void *a, int p) { return __unfold_pthread_attr_noop(a, p); }
 
 /* unfold.h's static trampolines, for preprocessed programs. */
 void *__unfold_malloc_at(unsigned long, void *);

@@ -129,6 +129,19 @@ int __unfold_pthread_attr_setinheritsched(pthread_attr_t *, int);
 int __unfold_pthread_attr_getinheritsched(const pthread_attr_t *, int *);
 int __unfold_pthread_attr_setschedparam(pthread_attr_t *, const struct sched_param *);
 int __unfold_pthread_attr_getschedparam(const pthread_attr_t *, struct sched_param *);
+int __unfold_pthread_attr_getstack(const pthread_attr_t *, void **, size_t *);
+int __unfold_pthread_attr_getstackaddr(const pthread_attr_t *, void **);
+int __unfold_pthread_getattr_np(pthread_t, pthread_attr_t *);
+int __unfold_pthread_getattr_default_np(pthread_attr_t *);
+
+/* ---- scheduling, affinity, fork handlers (kept for the getters: they restrict nothing
+ * unfold explores) ---------------------------------------------------------------------- */
+int __unfold_pthread_setschedparam(pthread_t, int, const struct sched_param *);
+int __unfold_pthread_getschedparam(pthread_t, int *, struct sched_param *);
+int __unfold_pthread_setschedprio(pthread_t, int);
+int __unfold_pthread_setaffinity_np(pthread_t, size_t, const cpu_set_t *);
+int __unfold_pthread_getaffinity_np(pthread_t, size_t, cpu_set_t *);
+int __unfold_pthread_atfork(void (*)(void), void (*)(void), void (*)(void));
 
 /* ---- thread-specific data (POSIX keys, C11 tss) ----------------------------------- */
 int __unfold_pthread_key_create(pthread_key_t *, void (*)(void *));
@@ -152,6 +165,12 @@ int __unfold_pthread_mutexattr_settype(pthread_mutexattr_t *, int);
 int __unfold_pthread_mutexattr_gettype(const pthread_mutexattr_t *, int *);
 int __unfold_pthread_mutexattr_setpshared(pthread_mutexattr_t *, int);
 int __unfold_pthread_mutexattr_setprotocol(pthread_mutexattr_t *, int);
+int __unfold_pthread_mutexattr_getprotocol(const pthread_mutexattr_t *, int *);
+int __unfold_pthread_mutexattr_getpshared(const pthread_mutexattr_t *, int *);
+int __unfold_pthread_mutexattr_setprioceiling(pthread_mutexattr_t *, int);
+int __unfold_pthread_mutexattr_getprioceiling(const pthread_mutexattr_t *, int *);
+int __unfold_pthread_mutexattr_setrobust(pthread_mutexattr_t *, int);
+int __unfold_pthread_mutexattr_getrobust(const pthread_mutexattr_t *, int *);
 int __unfold_pthread_setconcurrency(int);
 int __unfold_pthread_getconcurrency(void);
 #define pthread_mutex_init(m, a) __unfold_pthread_mutex_init((m), (a), __FILE__, __LINE__)
@@ -282,10 +301,19 @@ int __unfold_gettimeofday(struct timeval *__restrict, void *__restrict);
 #undef sem_timedwait
 #undef pthread_rwlock_timedrdlock
 #undef pthread_rwlock_timedwrlock
+/* The `clock` variants (glibc 2.30): the timed ones on CLOCK_REALTIME or CLOCK_MONOTONIC
+ * (another clock is EINVAL). */
+#undef pthread_mutex_clocklock
+#undef pthread_cond_clockwait
+#undef sem_clockwait
+#undef pthread_rwlock_clockrdlock
+#undef pthread_rwlock_clockwrlock
 int __unfold_pthread_mutex_timedlock(pthread_mutex_t *, const struct timespec *, const char *, int);
 int __unfold_pthread_yield(void);
 int __unfold_try_pthread_mutex_timedlock(pthread_mutex_t *, const struct timespec *, const char *, int);
 #define pthread_mutex_timedlock(m, t) __unfold_try_pthread_mutex_timedlock((m), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_mutex_clocklock(pthread_mutex_t *, clockid_t, const struct timespec *, const char *, int);
+#define pthread_mutex_clocklock(m, k, t) __unfold_try_pthread_mutex_clocklock((m), (k), (t), __FILE__, __LINE__)
 
 int __unfold_pthread_cond_init(pthread_cond_t *, const pthread_condattr_t *, const char *, int);
 int __unfold_pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *, const char *, int);
@@ -300,13 +328,19 @@ int __unfold_pthread_condattr_any(void *, int);
 int __unfold_try_pthread_cond_timedwait(pthread_cond_t *, pthread_mutex_t *, const struct timespec *,
                                         const char *, int);
 #define pthread_cond_timedwait(c, m, t) __unfold_try_pthread_cond_timedwait((c), (m), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_cond_clockwait(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *,
+                                        const char *, int);
+#define pthread_cond_clockwait(c, m, k, t) __unfold_try_pthread_cond_clockwait((c), (m), (k), (t), __FILE__, __LINE__)
 #define pthread_cond_signal(c) __unfold_pthread_cond_signal((c), __FILE__, __LINE__)
 #define pthread_cond_broadcast(c) __unfold_pthread_cond_broadcast((c), __FILE__, __LINE__)
 #define pthread_cond_destroy(c) __unfold_pthread_cond_destroy((c), __FILE__, __LINE__)
-#define pthread_condattr_init(a) __unfold_pthread_condattr_any((a), 0)
 #define pthread_condattr_destroy(a) __unfold_pthread_condattr_any((a), 0)
-#define pthread_condattr_setclock(a, k) __unfold_pthread_condattr_any((a), (int)(k))
-#define pthread_condattr_setpshared(a, p) __unfold_pthread_condattr_any((a), (p))
+/* Kept for their getters (renamed in unfold_renames.h). */
+int __unfold_pthread_condattr_init(pthread_condattr_t *);
+int __unfold_pthread_condattr_setclock(pthread_condattr_t *, clockid_t);
+int __unfold_pthread_condattr_getclock(const pthread_condattr_t *, clockid_t *);
+int __unfold_pthread_condattr_setpshared(pthread_condattr_t *, int);
+int __unfold_pthread_condattr_getpshared(const pthread_condattr_t *, int *);
 
 int __unfold_sem_init(sem_t *, int, unsigned int, const char *, int);
 int __unfold_sem_wait(sem_t *, const char *, int);
@@ -321,6 +355,8 @@ int __unfold_try_sem_trywait(sem_t *, const char *, int);
 #define sem_trywait(s) __unfold_try_sem_trywait((s), __FILE__, __LINE__)
 int __unfold_try_sem_timedwait(sem_t *, const struct timespec *, const char *, int);
 #define sem_timedwait(s, t) __unfold_try_sem_timedwait((s), (t), __FILE__, __LINE__)
+int __unfold_try_sem_clockwait(sem_t *, clockid_t, const struct timespec *, const char *, int);
+#define sem_clockwait(s, k, t) __unfold_try_sem_clockwait((s), (k), (t), __FILE__, __LINE__)
 #define sem_post(s) __unfold_sem_post((s), __FILE__, __LINE__)
 #define sem_getvalue(s, v) __unfold_sem_getvalue((s), (v), __FILE__, __LINE__)
 #define sem_destroy(s) __unfold_sem_destroy((s), __FILE__, __LINE__)
@@ -346,10 +382,20 @@ int __unfold_try_pthread_rwlock_timedrdlock(pthread_rwlock_t *, const struct tim
 #define pthread_rwlock_timedrdlock(l, t) __unfold_try_pthread_rwlock_timedrdlock((l), (t), __FILE__, __LINE__)
 int __unfold_try_pthread_rwlock_timedwrlock(pthread_rwlock_t *, const struct timespec *, const char *, int);
 #define pthread_rwlock_timedwrlock(l, t) __unfold_try_pthread_rwlock_timedwrlock((l), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_rwlock_clockrdlock(pthread_rwlock_t *, clockid_t, const struct timespec *, const char *,
+                                            int);
+#define pthread_rwlock_clockrdlock(l, k, t) __unfold_try_pthread_rwlock_clockrdlock((l), (k), (t), __FILE__, __LINE__)
+int __unfold_try_pthread_rwlock_clockwrlock(pthread_rwlock_t *, clockid_t, const struct timespec *, const char *,
+                                            int);
+#define pthread_rwlock_clockwrlock(l, k, t) __unfold_try_pthread_rwlock_clockwrlock((l), (k), (t), __FILE__, __LINE__)
 #define pthread_rwlock_unlock(l) __unfold_pthread_rwlock_unlock((l), __FILE__, __LINE__)
 #define pthread_rwlock_destroy(l) __unfold_pthread_rwlock_destroy((l), __FILE__, __LINE__)
-#define pthread_rwlockattr_init(a) __unfold_pthread_attr_noop((a), 0)
 #define pthread_rwlockattr_destroy(a) __unfold_pthread_attr_noop((a), 0)
+int __unfold_pthread_rwlockattr_init(pthread_rwlockattr_t *);
+int __unfold_pthread_rwlockattr_setkind_np(pthread_rwlockattr_t *, int);
+int __unfold_pthread_rwlockattr_getkind_np(const pthread_rwlockattr_t *, int *);
+int __unfold_pthread_rwlockattr_setpshared(pthread_rwlockattr_t *, int);
+int __unfold_pthread_rwlockattr_getpshared(const pthread_rwlockattr_t *, int *);
 
 int __unfold_pthread_barrier_init(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned int,
                                   const char *, int);
@@ -358,9 +404,10 @@ int __unfold_pthread_barrier_destroy(pthread_barrier_t *, const char *, int);
 #define pthread_barrier_init(b, a, n) __unfold_pthread_barrier_init((b), (a), (n), __FILE__, __LINE__)
 #define pthread_barrier_wait(b) __unfold_pthread_barrier_wait((b), __FILE__, __LINE__)
 #define pthread_barrier_destroy(b) __unfold_pthread_barrier_destroy((b), __FILE__, __LINE__)
-#define pthread_barrierattr_init(a) __unfold_pthread_attr_noop((a), 0)
 #define pthread_barrierattr_destroy(a) __unfold_pthread_attr_noop((a), 0)
-#define pthread_barrierattr_setpshared(a, p) __unfold_pthread_attr_noop((a), (p))
+int __unfold_pthread_barrierattr_init(pthread_barrierattr_t *);
+int __unfold_pthread_barrierattr_setpshared(pthread_barrierattr_t *, int);
+int __unfold_pthread_barrierattr_getpshared(const pthread_barrierattr_t *, int *);
 
 int __unfold_pthread_once(pthread_once_t *, void (*)(void), const char *, int);
 #define pthread_once(o, f) __unfold_pthread_once((o), (f), __FILE__, __LINE__)

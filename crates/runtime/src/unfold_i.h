@@ -24,9 +24,11 @@
 #define pthread_mutex_unlock __unfold_pc_pthread_mutex_unlock
 #define pthread_mutex_trylock __unfold_pc_pthread_mutex_trylock
 #define pthread_mutex_timedlock __unfold_pc_pthread_mutex_timedlock
+#define pthread_mutex_clocklock __unfold_pc_pthread_mutex_clocklock
 #define pthread_cond_init __unfold_pc_pthread_cond_init
 #define pthread_cond_wait __unfold_pc_pthread_cond_wait
 #define pthread_cond_timedwait __unfold_pc_pthread_cond_timedwait
+#define pthread_cond_clockwait __unfold_pc_pthread_cond_clockwait
 #define pthread_cond_signal __unfold_pc_pthread_cond_signal
 #define pthread_cond_broadcast __unfold_pc_pthread_cond_broadcast
 #define pthread_cond_destroy __unfold_pc_pthread_cond_destroy
@@ -34,6 +36,7 @@
 #define sem_wait __unfold_pc_sem_wait
 #define sem_trywait __unfold_pc_sem_trywait
 #define sem_timedwait __unfold_pc_sem_timedwait
+#define sem_clockwait __unfold_pc_sem_clockwait
 #define sem_post __unfold_pc_sem_post
 #define sem_getvalue __unfold_pc_sem_getvalue
 #define sem_destroy __unfold_pc_sem_destroy
@@ -44,6 +47,8 @@
 #define pthread_rwlock_trywrlock __unfold_pc_pthread_rwlock_trywrlock
 #define pthread_rwlock_timedrdlock __unfold_pc_pthread_rwlock_timedrdlock
 #define pthread_rwlock_timedwrlock __unfold_pc_pthread_rwlock_timedwrlock
+#define pthread_rwlock_clockrdlock __unfold_pc_pthread_rwlock_clockrdlock
+#define pthread_rwlock_clockwrlock __unfold_pc_pthread_rwlock_clockwrlock
 #define pthread_rwlock_unlock __unfold_pc_pthread_rwlock_unlock
 #define pthread_rwlock_destroy __unfold_pc_pthread_rwlock_destroy
 #define pthread_barrier_init __unfold_pc_pthread_barrier_init
@@ -71,15 +76,9 @@
 #define cnd_timedwait __unfold_pc_cnd_timedwait
 #define cnd_destroy __unfold_pc_cnd_destroy
 #define call_once __unfold_pc_call_once
-#define pthread_condattr_init __unfold_pc_pthread_condattr_init
 #define pthread_condattr_destroy __unfold_pc_pthread_condattr_destroy
-#define pthread_condattr_setclock __unfold_pc_pthread_condattr_setclock
-#define pthread_condattr_setpshared __unfold_pc_pthread_condattr_setpshared
-#define pthread_rwlockattr_init __unfold_pc_pthread_rwlockattr_init
 #define pthread_rwlockattr_destroy __unfold_pc_pthread_rwlockattr_destroy
-#define pthread_barrierattr_init __unfold_pc_pthread_barrierattr_init
 #define pthread_barrierattr_destroy __unfold_pc_pthread_barrierattr_destroy
-#define pthread_barrierattr_setpshared __unfold_pc_pthread_barrierattr_setpshared
 
 /* unfold.h's static trampolines (the allocator, exit, abort and the SV-COMP error and
  * atomic sections): adapters too. The compiler routes a declared-only reach_error to
