@@ -247,5 +247,7 @@ mod tests {
             assert!(at < first_include, "{name}: renamed after the system headers declared it");
         }
         assert!(routed > 60, "the macros were not found ({routed})");
+        // And no rename is left over from a function routed otherwise now.
+        assert_eq!(HEADER.matches("#pragma redefine_extname ").count(), routed, "a rename without its macro");
     }
 }
