@@ -1147,7 +1147,14 @@ impl Frontend for CRun<'_> {
                 // Counted by the atomic's post-hook if it changed the value (known only once
                 // it ran: `performed_as`).
                 Action::Rmw(..) => rt.mem.rmw_changed = None,
-                Action::Lock(m) | Action::Unlock(m, _) => {
+                // A read-write lock's locks and unlocks count as a mutex's for polling
+                // (`for (;;) { rdlock(l); f = flag; unlock(l); if (f) break; }`): its await
+                // count is its unlocks, as a mutex's is its releases.
+                Action::Lock(m)
+                | Action::Unlock(m, _)
+                | Action::RdLock(m)
+                | Action::WrLock(m)
+                | Action::RwUnlock(m, _) => {
                     if action.moves_await_count() {
                         // The release count a wait on the mutex watches (the engine's mutex
                         // state: `Action::moves_await_count`: not a weak unlock). Mutex ids
@@ -1156,7 +1163,8 @@ impl Frontend for CRun<'_> {
                         *v = v.wrapping_add(1);
                     }
                     // Logged for polling under a mutex (memory.rs); happens-before as usual.
-                    crate::memory::spin_mutex_op(rt, t, m, matches!(action, Action::Lock(_)));
+                    let lock = matches!(action, Action::Lock(_) | Action::RdLock(_) | Action::WrLock(_));
+                    crate::memory::spin_mutex_op(rt, t, m, lock);
                     if rt.mem.tracking() {
                         rt.mem.detector.on_step(t, action);
                     }

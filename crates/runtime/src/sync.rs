@@ -1102,6 +1102,16 @@ fn rw_lock(
             return f;
         }
     }
+    if fail.is_none() {
+        // A loop polling under the lock waits as under a mutex (memory.rs, "Polling under a
+        // mutex"): a wait found inside its critical section is taken before this lock, unless
+        // the thread still holds a read lock on it.
+        let held = with_sync(|s| s.rw.get(&addr).is_some_and(|h| h.readers.contains(&me)));
+        let wait = if held { None } else { with_rt(|rt| crate::memory::deferred_lock_wait(rt, o)) };
+        if let Some(w) = wait {
+            crate::memory::block_before_lock(w, crate::exec::site_file_line(file, line));
+        }
+    }
     let ok = match (fail, write) {
         (None, false) => visible(Action::RdLock(o), file, line) == 0,
         (None, true) => visible(Action::WrLock(o), file, line) == 0,
@@ -1577,7 +1587,9 @@ pub unsafe extern "C" fn __unfold_pthread_spin_init(
 }
 
 /// Replaces `pthread_spin_lock`: a mutex lock (relocking it is a self-deadlock, as with
-/// a real spinlock).
+/// a real spinlock). A loop polling under the spinlock waits as under a mutex: a wait
+/// found inside the critical section is taken before the next lock (memory.rs, "Polling
+/// under a mutex").
 ///
 /// # Safety
 /// Called by the C program with the arguments of the function it replaces.
@@ -1589,6 +1601,15 @@ pub unsafe extern "C" fn __unfold_pthread_spin_lock(
 ) -> c_int {
     crate::shims::guard(|| {
         let addr = check_spin(s, "locks", file, line);
+        // Not for a relock (a self-deadlock, which the lock step reports).
+        let wait = with_rt(|rt| {
+            let me = rt.current;
+            let held = rt.held.get(&addr).is_some_and(|h| h.0 == me);
+            (!held).then(|| crate::memory::deferred_lock_wait(rt, ObjId(addr))).flatten()
+        });
+        if let Some(w) = wait {
+            crate::memory::block_before_lock(w, crate::exec::site_file_line(file, line));
+        }
         visible(Action::Lock(ObjId(addr)), file, line);
         let me = current();
         with_rt(|rt| rt.held.insert(addr, (me, 1)));
