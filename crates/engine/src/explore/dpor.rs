@@ -521,7 +521,7 @@ pub(crate) struct VSeq {
     // thread, the local index of its first event in v and its count in v; per event, its
     // clock in the analysed execution (`raw[x * nt..]`). Computing every entry when v
     // was complete cost more than the few `initial_after` tests that read them.
-    first_local: Vec<u32>,
+    first_local: Vec<Option<u32>>,
     count: Vec<u32>,
     raw: Vec<u32>,
     // nt zeros: "nothing removed".
@@ -537,7 +537,7 @@ impl VSeq {
         self.zero.resize(nt, 0);
         self.tpos.clear();
         self.first_local.clear();
-        self.first_local.resize(nt, u32::MAX);
+        self.first_local.resize(nt, None);
         self.count.clear();
         self.count.resize(nt, 0);
         self.raw.clear();
@@ -548,9 +548,7 @@ impl VSeq {
     /// Append an event with its clock in the analysed execution and its local index.
     pub fn push(&mut self, t: ThreadId, a: Action, eclock: &[u32], local: u32) {
         let ti = t.index();
-        if self.first_local[ti] == u32::MAX {
-            self.first_local[ti] = local;
-        }
+        self.first_local[ti].get_or_insert(local);
         self.tpos.push(self.count[ti]);
         self.count[ti] += 1;
         self.of_thread[ti].push(self.evs.len() as u32);
@@ -583,8 +581,8 @@ impl VSeq {
     /// that happen before `x` or are `x` (valid once `v` is complete).
     fn v_clock(&self, x: usize, u: usize) -> u32 {
         match self.first_local[u] {
-            u32::MAX => 0,
-            fl => self.raw[x * self.nt + u].saturating_sub(fl).min(self.count[u]),
+            None => 0,
+            Some(fl) => self.raw[x * self.nt + u].saturating_sub(fl).min(self.count[u]),
         }
     }
 
