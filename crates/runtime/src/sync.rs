@@ -639,23 +639,20 @@ pub extern "C" fn __unfold_pthread_condattr_any(_a: *mut c_void, _v: c_int) -> c
 // nothing unfold explores (time-outs are explored, not timed; there is one process) but a
 // read-write lock's kind, see `pthread_rwlockattr_setkind_np`.
 
-/// The int at index `i` of the attribute object `a` (at least `4 * (i + 1)` bytes), with
-/// `f` applied to it (`EINVAL` when `a` is null).
+/// Replace the int at index `i` of the attribute object `a` (at least `4 * (i + 1)`
+/// bytes) by `f` of it: 0, or `EINVAL` when `a` is null.
 ///
 /// # Safety
 /// `a` must be null or point to an attribute object of at least `4 * (i + 1)` bytes.
-unsafe fn with_attr_word(a: *mut c_void, i: usize, f: impl FnOnce(&mut c_int) -> c_int) -> c_int {
+unsafe fn with_attr_word(a: *mut c_void, i: usize, f: impl FnOnce(c_int) -> c_int) -> c_int {
     if a.is_null() {
         return libc::EINVAL;
     }
     // SAFETY: by the contract.
     let p = unsafe { a.cast::<c_int>().add(i) };
     // SAFETY: as above.
-    let mut w = unsafe { p.read_unaligned() };
-    let r = f(&mut w);
-    // SAFETY: as above.
-    unsafe { p.write_unaligned(w) };
-    r
+    unsafe { p.write_unaligned(f(p.read_unaligned())) };
+    0
 }
 
 /// Store the int at index `i` of the attribute object `a` in `out` (`EINVAL` when either
@@ -686,12 +683,7 @@ fn pshared_ok(p: c_int) -> bool {
 #[no_mangle]
 pub unsafe extern "C" fn __unfold_pthread_condattr_init(a: *mut libc::pthread_condattr_t) -> c_int {
     // SAFETY: by the contract.
-    unsafe {
-        with_attr_word(a.cast(), 0, |w| {
-            *w = 0;
-            0
-        })
-    }
+    unsafe { with_attr_word(a.cast(), 0, |_| 0) }
 }
 
 /// Replaces `pthread_condattr_setclock`: `CLOCK_REALTIME` or `CLOCK_MONOTONIC` (kept for
@@ -709,12 +701,7 @@ pub unsafe extern "C" fn __unfold_pthread_condattr_setclock(
         return libc::EINVAL;
     }
     // SAFETY: by the contract.
-    unsafe {
-        with_attr_word(a.cast(), 0, |w| {
-            *w = (*w & 1) | (clk << 1);
-            0
-        })
-    }
+    unsafe { with_attr_word(a.cast(), 0, |w| (w & 1) | (clk << 1)) }
 }
 
 /// Replaces `pthread_condattr_getclock`: the clock set (default `CLOCK_REALTIME`).
@@ -747,12 +734,7 @@ pub unsafe extern "C" fn __unfold_pthread_condattr_setpshared(a: *mut libc::pthr
         return libc::EINVAL;
     }
     // SAFETY: by the contract.
-    unsafe {
-        with_attr_word(a.cast(), 0, |w| {
-            *w = (*w & !1) | p;
-            0
-        })
-    }
+    unsafe { with_attr_word(a.cast(), 0, |w| (w & !1) | p) }
 }
 
 /// Replaces `pthread_condattr_getpshared`: the value set (default
@@ -1313,14 +1295,8 @@ const RWLOCK_PREFER_WRITER_NONRECURSIVE: c_int = 2;
 pub unsafe extern "C" fn __unfold_pthread_rwlockattr_init(a: *mut libc::pthread_rwlockattr_t) -> c_int {
     // SAFETY: by the contract (8 bytes).
     unsafe {
-        with_attr_word(a.cast(), 0, |w| {
-            *w = 0;
-            0
-        });
-        with_attr_word(a.cast(), 1, |w| {
-            *w = 0;
-            0
-        })
+        with_attr_word(a.cast(), 0, |_| 0);
+        with_attr_word(a.cast(), 1, |_| 0)
     }
 }
 
@@ -1343,12 +1319,7 @@ pub unsafe extern "C" fn __unfold_pthread_rwlockattr_setkind_np(
         return libc::EINVAL;
     }
     // SAFETY: by the contract.
-    unsafe {
-        with_attr_word(a.cast(), 0, |w| {
-            *w = kind;
-            0
-        })
-    }
+    unsafe { with_attr_word(a.cast(), 0, |_| kind) }
 }
 
 /// Replaces `pthread_rwlockattr_getkind_np`: the kind set (default
@@ -1376,12 +1347,7 @@ pub unsafe extern "C" fn __unfold_pthread_rwlockattr_setpshared(a: *mut libc::pt
         return libc::EINVAL;
     }
     // SAFETY: by the contract.
-    unsafe {
-        with_attr_word(a.cast(), 1, |w| {
-            *w = p;
-            0
-        })
-    }
+    unsafe { with_attr_word(a.cast(), 1, |_| p) }
 }
 
 /// Replaces `pthread_rwlockattr_getpshared`: the value set (default
@@ -1408,12 +1374,7 @@ pub unsafe extern "C" fn __unfold_pthread_rwlockattr_getpshared(
 #[no_mangle]
 pub unsafe extern "C" fn __unfold_pthread_barrierattr_init(a: *mut libc::pthread_barrierattr_t) -> c_int {
     // SAFETY: by the contract.
-    unsafe {
-        with_attr_word(a.cast(), 0, |w| {
-            *w = 0;
-            0
-        })
-    }
+    unsafe { with_attr_word(a.cast(), 0, |_| 0) }
 }
 
 /// Replaces `pthread_barrierattr_setpshared`: either value accepted and kept (one
@@ -1430,12 +1391,7 @@ pub unsafe extern "C" fn __unfold_pthread_barrierattr_setpshared(
         return libc::EINVAL;
     }
     // SAFETY: by the contract.
-    unsafe {
-        with_attr_word(a.cast(), 0, |w| {
-            *w = p;
-            0
-        })
-    }
+    unsafe { with_attr_word(a.cast(), 0, |_| p) }
 }
 
 /// Replaces `pthread_barrierattr_getpshared`: the value set (default
