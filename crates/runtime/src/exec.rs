@@ -1164,7 +1164,8 @@ impl Frontend for CRun<'_> {
                     }
                     // Logged for polling under a mutex (memory.rs); happens-before as usual.
                     let lock = matches!(action, Action::Lock(_) | Action::RdLock(_) | Action::WrLock(_));
-                    crate::memory::spin_mutex_op(rt, t, m, lock);
+                    let rw = !matches!(action, Action::Lock(_) | Action::Unlock(..));
+                    crate::memory::spin_mutex_op(rt, t, m, lock, rw);
                     if rt.mem.tracking() {
                         rt.mem.detector.on_step(t, action);
                     }

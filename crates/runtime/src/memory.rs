@@ -352,6 +352,10 @@ pub(crate) struct SpinTracker {
     /// Mutex locks (`true`) and unlocks since the visits began: polling under a mutex
     /// (see "Polling under a mutex" below).
     locks: Vec<(ObjId, bool)>,
+    /// A read-write lock's operation is among `locks`: its unlocks are never weak, so a
+    /// poll under it that read plain locations waits for them, never as an assumption
+    /// (see [`checkpoint`]).
+    rw_locks: bool,
     /// A pure iteration found while holding the mutex it polls under: the wait to block
     /// on once the thread has released it and comes back to lock it. When the wait is on
     /// the mutex itself (the iteration made plain reads), its count is the one after the
@@ -414,6 +418,7 @@ impl Clone for SpinTracker {
             reads,
             plain_reads,
             locks,
+            rw_locks,
             deferred,
             released,
             scrubbed,
@@ -434,7 +439,8 @@ impl Clone for SpinTracker {
         self.live = *live;
         self.reads.clone_from(reads);
         self.locks.clone_from(locks);
-        (self.plain_reads, self.deferred, self.released) = (*plain_reads, *deferred, *released);
+        (self.plain_reads, self.rw_locks, self.deferred, self.released) =
+            (*plain_reads, *rw_locks, *deferred, *released);
         (self.scrubbed, self.dirty, self.clock_reads, self.jumped) = (*scrubbed, *dirty, *clock_reads, *jumped);
         self.polling.clone_from(polling);
         (self.polls, self.hidden, self.impure_from) = (*polls, *hidden, *impure_from);
@@ -472,6 +478,7 @@ impl SpinTracker {
             self.reads.clear();
             self.locks.clear();
         }
+        self.rw_locks = false;
         self.deferred = None;
         self.plain_reads = 0;
         self.clock_reads = 0;
@@ -838,7 +845,7 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
         let assume = !read.iter().any(|r| r.cond)
             && match polled {
                 Polled::None => !plain,
-                Polled::Released(_) | Polled::Held(_) => !plain || weak_unlocks(),
+                Polled::Released(_) | Polled::Held(_) => !plain || (weak_unlocks() && !spin.rw_locks),
                 Polled::No => false,
             };
         let w = w.map(|w| if assume { w.assume() } else { w });
@@ -1162,9 +1169,10 @@ fn polled_mutex(ops: &[(ObjId, bool)]) -> Polled {
     }
 }
 
-/// Thread `t` performed a lock (`lock`) or unlock of mutex `m`: logged for polling (the
-/// iteration goes on), instead of forgetting the visits like other operations.
-pub(crate) fn spin_mutex_op(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, m: ObjId, lock: bool) {
+/// Thread `t` performed a lock (`lock`) or unlock of mutex `m` (of read-write lock `m`:
+/// `rw`): logged for polling (the iteration goes on), instead of forgetting the visits
+/// like other operations.
+pub(crate) fn spin_mutex_op(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId, m: ObjId, lock: bool, rw: bool) {
     let count = rt.mem.versions.get(&m).copied().unwrap_or(0);
     let spin = &mut rt.thread(t).spin;
     if !lock {
@@ -1178,6 +1186,7 @@ pub(crate) fn spin_mutex_op(rt: &mut crate::exec::Rt, t: unfold_engine::ThreadId
         spin.deferred = None;
     }
     spin.locks.push((m, lock));
+    spin.rw_locks |= rw;
     // Polling loops read few locations per iteration: start the bookkeeping of plain
     // reads at once.
     spin.plain_reads = PLAIN_SPIN_THRESHOLD;
