@@ -635,18 +635,7 @@ pub unsafe extern "C" fn __unfold_pthread_setname_np(th: libc::pthread_t, name: 
     }
     let mut kept = [0u8; 16];
     kept[..bytes.len()].copy_from_slice(bytes);
-    guard(|| {
-        let Some(t) = tid_of(th) else {
-            return libc::ESRCH;
-        };
-        with_rt(|rt| match rt.threads.get_mut(t.index()) {
-            Some(s) if s.exists => {
-                s.name_np = Some(kept);
-                0
-            }
-            _ => libc::ESRCH,
-        })
-    })
+    with_live_thread(th, |s| s.name_np = Some(kept)).map_or(libc::ESRCH, |()| 0)
 }
 
 /// Replaces `pthread_getname_np`: the name set with `pthread_setname_np`, else the
@@ -657,11 +646,7 @@ pub unsafe extern "C" fn __unfold_pthread_setname_np(th: libc::pthread_t, name: 
 /// `buf` points to `len` writable bytes, as for the function replaced.
 #[no_mangle]
 pub unsafe extern "C" fn __unfold_pthread_getname_np(th: libc::pthread_t, buf: *mut c_char, len: usize) -> c_int {
-    let named = guard(|| {
-        let t = tid_of(th)?;
-        with_rt(|rt| rt.threads.get(t.index()).filter(|s| s.exists).map(|s| s.name_np))
-    });
-    let Some(named) = named else {
+    let Some(named) = with_live_thread(th, |s| s.name_np) else {
         return libc::ESRCH;
     };
     let name = named.unwrap_or_else(|| {
@@ -691,18 +676,18 @@ fn sched_priorities(policy: c_int) -> Option<std::ops::RangeInclusive<c_int>> {
     (lo >= 0 && hi >= lo).then_some(lo..=hi)
 }
 
+/// `f` of the state of thread `th`; `None` for a thread that does not exist (`ESRCH`).
+fn with_live_thread<R>(th: libc::pthread_t, f: impl FnOnce(&mut crate::exec::ThreadRt) -> R) -> Option<R> {
+    guard(|| {
+        let t = tid_of(th)?;
+        with_rt(|rt| rt.threads.get_mut(t.index()).filter(|s| s.exists).map(f))
+    })
+}
+
 /// Apply `f` to the scheduling state of thread `th` (`ESRCH` for a thread that does not
 /// exist).
 fn with_sched(th: libc::pthread_t, f: impl FnOnce(&mut (c_int, c_int)) -> c_int) -> c_int {
-    guard(|| {
-        let Some(t) = tid_of(th) else {
-            return libc::ESRCH;
-        };
-        with_rt(|rt| match rt.threads.get_mut(t.index()) {
-            Some(s) if s.exists => f(&mut s.sched),
-            _ => libc::ESRCH,
-        })
-    })
+    with_live_thread(th, |s| f(&mut s.sched)).unwrap_or(libc::ESRCH)
 }
 
 /// Replaces `pthread_setschedparam`: the policy and priority are kept (per execution)
@@ -749,19 +734,15 @@ pub unsafe extern "C" fn __unfold_pthread_getschedparam(
     if policy.is_null() || p.is_null() {
         return libc::EINVAL;
     }
-    let mut got = (0, 0);
-    let r = with_sched(th, |s| {
-        got = *s;
-        0
-    });
-    if r == 0 {
-        // SAFETY: by the contract, both non-null and writable.
-        unsafe {
-            policy.write_unaligned(got.0);
-            p.write_unaligned(libc::sched_param { sched_priority: got.1 });
-        }
+    let Some((pol, prio)) = with_live_thread(th, |s| s.sched) else {
+        return libc::ESRCH;
+    };
+    // SAFETY: by the contract, both non-null and writable.
+    unsafe {
+        policy.write_unaligned(pol);
+        p.write_unaligned(libc::sched_param { sched_priority: prio });
     }
-    r
+    0
 }
 
 /// Replaces `pthread_setschedprio`: the priority, in the range of the thread's policy
@@ -826,18 +807,7 @@ pub unsafe extern "C" fn __unfold_pthread_setaffinity_np(
     if kept.iter().zip(allowed).all(|(k, a)| k & a == 0) {
         return libc::EINVAL;
     }
-    guard(|| {
-        let Some(t) = tid_of(th) else {
-            return libc::ESRCH;
-        };
-        with_rt(|rt| match rt.threads.get_mut(t.index()) {
-            Some(s) if s.exists => {
-                s.affinity = Some(kept);
-                0
-            }
-            _ => libc::ESRCH,
-        })
-    })
+    with_live_thread(th, |s| s.affinity = Some(kept)).map_or(libc::ESRCH, |()| 0)
 }
 
 /// Replaces `pthread_getaffinity_np`: the set last given to `pthread_setaffinity_np` for
@@ -855,11 +825,7 @@ pub unsafe extern "C" fn __unfold_pthread_getaffinity_np(
     if set.is_null() {
         return libc::EFAULT;
     }
-    let kept = guard(|| {
-        let t = tid_of(th)?;
-        with_rt(|rt| rt.threads.get(t.index()).filter(|s| s.exists).map(|s| s.affinity))
-    });
-    let Some(kept) = kept else {
+    let Some(kept) = with_live_thread(th, |s| s.affinity) else {
         return libc::ESRCH;
     };
     let words = kept.unwrap_or_else(process_affinity);

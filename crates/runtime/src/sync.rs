@@ -628,12 +628,6 @@ pub unsafe extern "C" fn __unfold_pthread_cond_destroy(
     })
 }
 
-/// Replaces `pthread_condattr_destroy`: accepted, no effect.
-#[no_mangle]
-pub extern "C" fn __unfold_pthread_condattr_any(_a: *mut c_void, _v: c_int) -> c_int {
-    0
-}
-
 // The attributes of a condition variable, a read-write lock and a barrier are kept in the
 // program's attribute object for their getters, as ints (zero: every default), and change
 // nothing unfold explores (time-outs are explored, not timed; there is one process) but a
@@ -1015,8 +1009,9 @@ fn check_rw(l: *const libc::pthread_rwlock_t, what: &str, file: *const c_char, l
     addr
 }
 
-fn rw_writer(addr: u64) -> Option<ThreadId> {
-    with_sync(|s| s.rw.get(&addr).and_then(|h| h.writer))
+/// Whether `me` holds read-write lock `addr` for writing, and whether for reading.
+fn rw_held_by(addr: u64, me: ThreadId) -> (bool, bool) {
+    with_sync(|s| s.rw.get(&addr).map_or((false, false), |h| (h.writer == Some(me), h.readers.contains(&me))))
 }
 
 fn rw_took(addr: u64, me: ThreadId, write: bool) {
@@ -1075,7 +1070,8 @@ fn rw_lock(
 ) -> c_int {
     let me = current();
     let addr = check_rw(l, "locks", file, line);
-    if rw_writer(addr) == Some(me) {
+    let (writing, reading) = rw_held_by(addr, me);
+    if writing {
         return if fail == Some(libc::EBUSY) { libc::EBUSY } else { libc::EDEADLK };
     }
     let o = ObjId(addr);
@@ -1088,8 +1084,7 @@ fn rw_lock(
         // A loop polling under the lock waits as under a mutex (memory.rs, "Polling under a
         // mutex"): a wait found inside its critical section is taken before this lock, unless
         // the thread still holds a read lock on it.
-        let held = with_sync(|s| s.rw.get(&addr).is_some_and(|h| h.readers.contains(&me)));
-        let wait = if held { None } else { with_rt(|rt| crate::memory::deferred_lock_wait(rt, o)) };
+        let wait = if reading { None } else { with_rt(|rt| crate::memory::deferred_lock_wait(rt, o)) };
         if let Some(w) = wait {
             crate::memory::block_before_lock(w, crate::exec::site_file_line(file, line));
         }
@@ -1274,8 +1269,8 @@ pub unsafe extern "C" fn __unfold_pthread_rwlock_destroy(
     })
 }
 
-/// Replaces `pthread_rwlockattr_destroy` and `pthread_barrierattr_destroy`: accepted, no
-/// effect.
+/// Replaces `pthread_condattr_destroy`, `pthread_rwlockattr_destroy` and
+/// `pthread_barrierattr_destroy`: accepted, no effect.
 #[no_mangle]
 pub extern "C" fn __unfold_pthread_attr_noop(_a: *mut c_void, _v: c_int) -> c_int {
     0
@@ -1666,7 +1661,6 @@ pub fn shim_table() -> Vec<usize> {
         __unfold_pthread_cond_signal as *const () as usize,
         __unfold_pthread_cond_broadcast as *const () as usize,
         __unfold_pthread_cond_destroy as *const () as usize,
-        __unfold_pthread_condattr_any as *const () as usize,
         __unfold_pthread_condattr_init as *const () as usize,
         __unfold_pthread_condattr_setclock as *const () as usize,
         __unfold_pthread_condattr_getclock as *const () as usize,

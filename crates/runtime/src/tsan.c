@@ -473,9 +473,8 @@ PC2S(call_once)
 
 /* Destroying the attribute object of a condition variable, read-write lock or barrier:
  * nothing to do (the others are plain renames, unfold_renames.h). */
-int __unfold_pthread_condattr_any(void *, int);
 int __unfold_pthread_attr_noop(void *, int);
-int __unfold_pc_pthread_condattr_destroy(void *a) { return __unfold_pthread_condattr_any(a, 0); }
+int __unfold_pc_pthread_condattr_destroy(void *a) { return __unfold_pthread_attr_noop(a, 0); }
 int __unfold_pc_pthread_rwlockattr_destroy(void *a) { return __unfold_pthread_attr_noop(a, 0); }
 int __unfold_pc_pthread_barrierattr_destroy(void *a) { return __unfold_pthread_attr_noop(a, 0); }
 

@@ -321,7 +321,6 @@ int __unfold_pthread_cond_timedwait(pthread_cond_t *, pthread_mutex_t *, const s
 int __unfold_pthread_cond_signal(pthread_cond_t *, const char *, int);
 int __unfold_pthread_cond_broadcast(pthread_cond_t *, const char *, int);
 int __unfold_pthread_cond_destroy(pthread_cond_t *, const char *, int);
-int __unfold_pthread_condattr_any(void *, int);
 #define pthread_cond_init(c, a) __unfold_pthread_cond_init((c), (a), __FILE__, __LINE__)
 #define pthread_cond_wait(c, m) __unfold_pthread_cond_wait((c), (m), __FILE__, __LINE__)
 int __unfold_try_pthread_cond_timedwait(pthread_cond_t *, pthread_mutex_t *, const struct timespec *,
@@ -333,7 +332,8 @@ int __unfold_try_pthread_cond_clockwait(pthread_cond_t *, pthread_mutex_t *, clo
 #define pthread_cond_signal(c) __unfold_pthread_cond_signal((c), __FILE__, __LINE__)
 #define pthread_cond_broadcast(c) __unfold_pthread_cond_broadcast((c), __FILE__, __LINE__)
 #define pthread_cond_destroy(c) __unfold_pthread_cond_destroy((c), __FILE__, __LINE__)
-#define pthread_condattr_destroy(a) __unfold_pthread_condattr_any((a), 0)
+int __unfold_pthread_attr_noop(void *, int);
+#define pthread_condattr_destroy(a) __unfold_pthread_attr_noop((a), 0)
 /* Kept for their getters (renamed in unfold_renames.h). */
 int __unfold_pthread_condattr_init(pthread_condattr_t *);
 int __unfold_pthread_condattr_setclock(pthread_condattr_t *, clockid_t);
@@ -369,7 +369,6 @@ int __unfold_pthread_rwlock_timedrdlock(pthread_rwlock_t *, const struct timespe
 int __unfold_pthread_rwlock_timedwrlock(pthread_rwlock_t *, const struct timespec *, const char *, int);
 int __unfold_pthread_rwlock_unlock(pthread_rwlock_t *, const char *, int);
 int __unfold_pthread_rwlock_destroy(pthread_rwlock_t *, const char *, int);
-int __unfold_pthread_attr_noop(void *, int);
 #define pthread_rwlock_init(l, a) __unfold_pthread_rwlock_init((l), (a), __FILE__, __LINE__)
 #define pthread_rwlock_rdlock(l) __unfold_pthread_rwlock_rdlock((l), __FILE__, __LINE__)
 #define pthread_rwlock_wrlock(l) __unfold_pthread_rwlock_wrlock((l), __FILE__, __LINE__)
