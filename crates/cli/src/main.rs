@@ -29,7 +29,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use unfold_engine::explore::explorer_for;
 use unfold_engine::{
-    Algorithm, Control, Execution, ExploreConfig, ExploreError, Explorer, Independence, Program, ProgramError,
+    Algorithm, Cancel, Control, Execution, ExploreConfig, ExploreError, Explorer, Independence, Program, ProgramError,
     RunRequest, Session, Stats, ThreadId,
 };
 use unfold_runtime::{CProgram, Image, MemoryMode, Mode, Options, Valuation};
@@ -846,14 +846,19 @@ fn check(a: CheckArgs) -> Result<u8> {
     let build = a.build.build();
     let mut l = load(&a.file, &build, &a.build, true)?;
     let max_steps = build.max_steps;
+    let deadline = a.timeout.map(|s| started + Duration::from_secs_f64(s));
     let config = ExploreConfig {
         algorithm: alg,
         max_steps,
         max_preemptions: a.max_context_switches,
         independence: independence_for(alg),
+        // The explorer's work on a long run is cut by the deadline and by signals, as
+        // the run itself is.
+        cancel: Some(Cancel::new(move || {
+            unfold_runtime::interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
+        })),
         ..ExploreConfig::default()
     };
-    let deadline = a.timeout.map(|s| started + Duration::from_secs_f64(s));
     let keep_going = a.keep_going;
     // Each finding's schedule and the values of its nondeterministic draws, and for a
     // timed-out execution the execution itself: it is reported as it was, not run again

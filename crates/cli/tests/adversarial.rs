@@ -337,6 +337,28 @@ fn a_time_limit_inside_the_replayed_steps_reports_incomplete() {
     }
 }
 
+/// `--timeout` holds while an explorer analyses a long run: with `--keep-going`,
+/// `writer_behind_pollers.c` makes runs of 100 000 steps whose analysis by source- or
+/// optimal-DPOR took from 20 s to minutes each (one `--timeout 1` run took 45 s under
+/// optimal-DPOR). The analysis now asks the deadline as it goes.
+#[test]
+fn a_timeout_cuts_the_analysis_of_a_long_run() {
+    let prog = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/adversarial/writer_behind_pollers.c");
+    for alg in ["source-dpor", "optimal-dpor"] {
+        let args = ["--keep-going", "--timeout", "2", "--algorithm", alg].map(String::from);
+        let started = std::time::Instant::now();
+        let (out, j, _work) = check(&prog, &args);
+        let took = started.elapsed();
+        assert_eq!(j["stopped_early"], "timeout", "{alg}: {j}\n{}", text(&out.stderr));
+        let kinds: Vec<&str> =
+            j["defects"].as_array().expect("defects").iter().filter_map(|d| d["kind"].as_str()).collect();
+        assert!(kinds.contains(&"bound"), "{alg}: {kinds:?}");
+        // Compilation, 2 s of exploration, and the report's replays of a few runs of
+        // 100 000 steps; the margin is for a loaded machine.
+        assert!(took < std::time::Duration::from_secs(30), "{alg}: took {took:?}");
+    }
+}
+
 /// `--keep-going` reports every defect whatever the explorer, also when a run crashes or
 /// is cut by its time limit before the schedule that shows the other defect: the races
 /// of a cut run are analysed like those of any other (`tests/c/keep_going_crash_then_assert.c`).

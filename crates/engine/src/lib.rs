@@ -29,6 +29,8 @@ pub mod trace;
 pub mod unfolding;
 
 pub use action::{Access, Action, Awaited, Bytes, Independence};
-pub use explore::{explore, Algorithm, Control, ExploreConfig, ExploreError, Explorer, Observer, Session, Stats};
+pub use explore::{
+    explore, Algorithm, Cancel, Control, ExploreConfig, ExploreError, Explorer, Observer, Session, Stats,
+};
 pub use ids::{EventId, ObjId, ThreadId, ThreadNames};
 pub use program::{Defect, DefectKind, End, Execution, Program, ProgramError, RunRequest, SchedState, Scheduler, Step};

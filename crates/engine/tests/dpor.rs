@@ -3,7 +3,7 @@ mod common;
 use common::{brute_force, canon, Canon, Order, Overlap};
 use std::collections::BTreeSet;
 use unfold_engine::model::{programs, random, Model};
-use unfold_engine::{explore, Algorithm, Control, End, Execution, ExploreConfig, Independence, Program, Stats};
+use unfold_engine::{explore, Algorithm, Cancel, Control, End, Execution, ExploreConfig, Independence, Program, Stats};
 
 const ALGS: [Algorithm; 4] = [Algorithm::Dfs, Algorithm::ClassicDpor, Algorithm::SourceDpor, Algorithm::OptimalDpor];
 
@@ -1611,4 +1611,38 @@ fn dfs_counts_each_trace_once_at_its_normal_form() {
         }
     }
     assert!(checked >= 150, "only {checked} programs small enough for brute force");
+}
+
+/// A cancel stops source- and optimal-DPOR in their own analysis between runs (which
+/// on a long run took minutes, deaf to `--timeout`): the exploration ends early, with
+/// fewer executions than a complete one, although no observer or limit asked.
+#[test]
+fn a_cancel_stops_the_analysis() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    for alg in [Algorithm::SourceDpor, Algorithm::OptimalDpor] {
+        let config = ExploreConfig {
+            algorithm: alg,
+            independence: Independence::ReadReadIndependent,
+            ..ExploreConfig::default()
+        };
+        let mut obs = |_: &Execution, _: bool, _: &Stats| Control::Continue;
+        let full = explore(&mut programs::readers(5), &config, &mut obs).unwrap();
+        assert!(!full.stopped_early);
+        // Fires from its 40th question on: the explorer's analysis asks it, nothing else.
+        let asked = Arc::new(AtomicUsize::new(0));
+        let counter = asked.clone();
+        let cancel = Cancel::new(move || counter.fetch_add(1, Ordering::Relaxed) >= 40);
+        let config = ExploreConfig { cancel: Some(cancel), ..config };
+        let cut = explore(&mut programs::readers(5), &config, &mut obs).unwrap();
+        assert!(asked.load(Ordering::Relaxed) > 40, "{}: cancel asked {:?} times", alg.name(), asked);
+        assert!(cut.stopped_early, "{}", alg.name());
+        assert!(
+            cut.executions < full.executions,
+            "{}: {} executions of {}",
+            alg.name(),
+            cut.executions,
+            full.executions
+        );
+    }
 }

@@ -117,6 +117,33 @@ pub struct ExploreConfig {
     /// [`Stats::maximal_configurations`] counts maximal executions, which every reducing
     /// explorer runs once per trace (see the module documentation). Always on for `dfs`.
     pub check_distinct: bool,
+    /// Asked now and then during an explorer's own work between runs (the analysis of a
+    /// long execution can take seconds): once it returns true the exploration stops as
+    /// an observer's [`Control::Stop`] would. Asked often, so it must be cheap (an
+    /// atomic flag, not a clock). The CLI's `--timeout` and signals.
+    pub cancel: Option<Cancel>,
+}
+
+/// A predicate that cancels an exploration ([`ExploreConfig::cancel`]).
+#[derive(Clone)]
+pub struct Cancel(pub std::sync::Arc<dyn Fn() -> bool + Send + Sync>);
+
+impl Cancel {
+    /// A cancel predicate.
+    pub fn new(f: impl Fn() -> bool + Send + Sync + 'static) -> Self {
+        Cancel(std::sync::Arc::new(f))
+    }
+
+    /// Whether the exploration is to stop.
+    pub fn is_set(&self) -> bool {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for Cancel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Cancel(..)")
+    }
 }
 
 impl Default for ExploreConfig {
@@ -130,6 +157,7 @@ impl Default for ExploreConfig {
             prune_slack: 4096,
             max_preemptions: None,
             check_distinct: false,
+            cancel: None,
         }
     }
 }
@@ -528,6 +556,18 @@ impl<'p> Session<'p> {
     /// True once the observer or a limit asked the exploration to stop.
     pub fn should_stop(&self) -> bool {
         self.stop
+    }
+
+    /// A check of [`ExploreConfig::cancel`] for work done outside a run; `None` when
+    /// nothing can cancel. Once it has returned true, [`Session::cancel`] the session.
+    pub(crate) fn canceller(&self) -> Option<Cancel> {
+        self.config.cancel.clone()
+    }
+
+    /// Stop the exploration: a [`ExploreConfig::cancel`] fired during the explorer's
+    /// own work, which is left unfinished (so the exploration is incomplete).
+    pub(crate) fn cancel(&mut self) {
+        self.stop = true;
     }
 
     /// Finish: fill in elapsed time and whether the exploration stopped early.

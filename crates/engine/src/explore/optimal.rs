@@ -42,7 +42,7 @@
 //! again, and a run that does not match it would be dropped and the right one run.
 
 use super::dpor::{filter_sleep, Analysis, Driver, Kind};
-use super::{ExploreConfig, ExploreError, Explorer, Meanwhile, Session};
+use super::{Cancel, ExploreConfig, ExploreError, Explorer, Meanwhile, Session};
 use crate::action::{Action, ObjKind};
 use crate::ids::{ObjId, ThreadId};
 use crate::program::{Execution, Step};
@@ -269,12 +269,21 @@ fn explore(session: &mut Session<'_>) -> Result<(), ExploreError> {
     // Wakeup-tree nodes after the whole analysis, before the explored branch left the
     // tree (the figure `wakeup_peak` keeps), and how many nodes that branch had.
     let (mut analysed_live, mut left) = (0u64, 0u64);
+    // The analysis of a long run can take seconds: a cancel is asked every few nodes.
+    let canceller = session.canceller();
+    let cancelled = |k: usize| k.is_multiple_of(16) && canceller.as_ref().is_some_and(Cancel::is_set);
     loop {
+        let mut cut = false;
         let mut finish = || {
             if !std::mem::take(&mut tail) {
                 return Meanwhile::Done { wanted: true };
             }
             for e in (0..branch).rev() {
+                if cancelled(e) {
+                    // The run goes on; the exploration stops after it.
+                    cut = true;
+                    return Meanwhile::Done { wanted: true };
+                }
                 an.node(&mut d, e);
             }
             analysed_live = d.forest.live() as u64 + left;
@@ -300,6 +309,10 @@ fn explore(session: &mut Session<'_>) -> Result<(), ExploreError> {
         let wanted = session.run_overlapped(&replay, &sleep_end, &mut exec, &mut early, &mut finish)?;
         session.stats.time.comb_build += t0.elapsed().saturating_sub(session.stats.time.run - t_run);
         session.stats.wakeup_peak = session.stats.wakeup_peak.max(analysed_live);
+        if cut {
+            session.cancel();
+            return Ok(());
+        }
         if !wanted {
             request(&mut d, branch, &path, &mut replay, &mut sleep_end, &mut scratch);
             continue;
@@ -318,6 +331,10 @@ fn explore(session: &mut Session<'_>) -> Result<(), ExploreError> {
         // 15–21 backtrack to it).
         let mut found = None;
         for k in (0..d.stack.len()).rev() {
+            if cancelled(k) {
+                session.cancel();
+                return Ok(());
+            }
             an.node(&mut d, k);
             let root = d.stack[k].wut;
             if d.forest.first_child(root).is_some_and(|c| d.forest.next_sibling(c).is_some()) {

@@ -26,11 +26,12 @@
 //! Departure: the runtime chooses the first branch of a new state (the shared default
 //! policy), which is a valid "arbitrary r" of line 3.
 
-use super::dpor::{self, Driver, Kind};
-use super::{ExploreConfig, ExploreError, Explorer, Session, Stats};
+use super::dpor::{self, Driver, Kind, Settled};
+use super::{Cancel, ExploreConfig, ExploreError, Explorer, Session, Stats};
 use crate::action::Action;
 use crate::ids::ThreadId;
 use crate::program::Execution;
+use rustc_hash::FxHashSet as HashSet;
 
 /// Source-DPOR (JACM'17 Alg. 1 + Alg. 3).
 #[derive(Debug, Default)]
@@ -70,12 +71,27 @@ fn ensure_initial(d: &mut Driver, e: usize, stats: &mut Stats) {
     d.initials = initials;
 }
 
-pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mut Stats) {
+/// Analyse the run `exec`, whose events from `fresh` on are new. False when `cancel`
+/// fired first: the analysis is then unfinished, and the exploration must stop.
+pub(crate) fn analyse(
+    d: &mut Driver,
+    exec: &Execution,
+    fresh: usize,
+    stats: &mut Stats,
+    cancel: Option<&Cancel>,
+) -> bool {
+    // A long run's analysis can take seconds: `cancel` (made to be cheap) is asked
+    // before each item.
+    let cancelled = || cancel.is_some_and(Cancel::is_set);
     // Races whose second event is new.
     let races = std::mem::take(&mut d.an.races);
     for &(e, j) in &races {
         if (j as usize) < fresh {
             continue;
+        }
+        if cancelled() {
+            d.an.races = races;
+            return false;
         }
         d.build_v(e as usize, j as usize, Some(j as usize));
         ensure_initial(d, e as usize, stats);
@@ -84,8 +100,10 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
     // Request races (Alg. 3 lines 2–8, generalised: see `dpor`'s module documentation).
     // The last grantable event only changes when p's pending action changes or an
     // event touches its object, so it is looked up only then.
-    let mut episode: Vec<(Option<Action>, Option<usize>)> = Vec::new();
-    let mut work: Vec<(ThreadId, usize, Action)> = Vec::new();
+    // Per thread: its pending action and the number of its episode (a run of states
+    // with one pending action).
+    let mut episode: Vec<(Option<Action>, u32)> = Vec::new();
+    let mut work: Vec<(ThreadId, usize, Action, u32)> = Vec::new();
     dpor::walk_states(exec, 0, |k, st| {
         // The step just taken, whose objects may have changed what p's request waits on.
         let touched = k.checked_sub(1).map(|i| exec.steps[i].action);
@@ -93,37 +111,49 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
         for p in st.threads() {
             let pend = st.pending(p);
             if episode.len() <= p.index() {
-                episode.resize(p.index() + 1, (None, None));
+                episode.resize(p.index() + 1, (None, 0));
             }
             let changed = episode[p.index()].0 != pend;
             if changed {
-                episode[p.index()] = (pend, None);
+                episode[p.index()] = (pend, episode[p.index()].1 + 1);
             }
             let Some(a) = pend else { continue };
             if a.request().is_none() || k <= fresh || !(changed || touches(a)) {
                 continue;
             }
-            work.push((p, k, a));
+            work.push((p, k, a, episode[p.index()].1));
         }
     });
     let mut clock = std::mem::take(&mut d.clock);
-    let mut last: Vec<(Option<Action>, Vec<usize>)> = Vec::new();
+    // Per thread: the episode, what its scans settled, and the events whose race with
+    // it was taken. Only the first state of each (episode of p, e) pair matters: later
+    // states only lengthen `v` with events independent of p's request. (A request
+    // pending through a long run of read-side events, a writer behind pollers, races
+    // with each of them: taking each once, and scanning only what a state may have
+    // changed, keeps the analysis of a long run from growing with its cube.)
+    let mut taken: Vec<(u32, Settled, HashSet<usize>)> = Vec::new();
     let mut races = Vec::new();
-    for (p, k, a) in work {
+    for (p, k, a, ep) in work {
+        if cancelled() {
+            d.clock = clock;
+            return false;
+        }
+        if taken.len() <= p.index() {
+            taken.resize_with(p.index() + 1, Default::default);
+        }
+        let (episode, settled, seen) = &mut taken[p.index()];
+        if *episode != ep {
+            (*episode, *settled) = (ep, Settled::default());
+            seen.clear();
+        }
         let local = d.an.pending_clock(p, k, &mut clock);
-        d.an.grantable(p, a, k, &clock, &mut races);
-        if races.is_empty() {
-            continue;
+        settled.cancel = cancel.cloned();
+        d.an.grantable(p, a, k, &clock, Some(settled), &mut races);
+        if cancelled() {
+            d.clock = clock;
+            return false;
         }
-        if last.len() <= p.index() {
-            last.resize(p.index() + 1, (None, Vec::new()));
-        }
-        // Only the first state of each (episode of p, e) pair matters: later states
-        // only lengthen `v` with events independent of p's request.
-        if last[p.index()].0 == Some(a) && last[p.index()].1 == races {
-            continue;
-        }
-        last[p.index()] = (Some(a), races.clone());
+        races.retain(|&e| seen.insert(e));
         for &e in &races {
             d.build_v(e, k, None);
             d.v.push_request(d.mode, p, a, &clock, local);
@@ -131,4 +161,5 @@ pub(crate) fn analyse(d: &mut Driver, exec: &Execution, fresh: usize, stats: &mu
         }
     }
     d.clock = clock;
+    true
 }
