@@ -119,8 +119,8 @@ pub struct ExploreConfig {
     pub check_distinct: bool,
     /// Asked now and then during an explorer's own work between runs (the analysis of a
     /// long execution can take seconds): once it returns true the exploration stops as
-    /// an observer's [`Control::Stop`] would. Asked often, so it must be cheap (an
-    /// atomic flag, not a clock). The CLI's `--timeout` and signals.
+    /// an observer's [`Control::Stop`] would. Asked often, so it must be cheap (the
+    /// CLI's reads the clock at every 64th question only). The CLI's `--timeout` and signals.
     pub cancel: Option<Cancel>,
 }
 
