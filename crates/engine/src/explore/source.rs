@@ -114,7 +114,11 @@ pub(crate) fn analyse(
                 episode.resize(p.index() + 1, (None, 0));
             }
             let changed = episode[p.index()].0 != pend;
-            if changed {
+            // A thread that moved and asks for the same again (two waits on a semaphore
+            // in a row) starts a new episode too: its request's clock has grown, so what
+            // its last episode settled does not carry over.
+            let moved = k.checked_sub(1).is_some_and(|i| exec.steps[i].thread == p);
+            if changed || moved {
                 episode[p.index()] = (pend, episode[p.index()].1 + 1);
             }
             let Some(a) = pend else { continue };
