@@ -83,6 +83,14 @@ pub(crate) struct Settled {
     pub cancel: Option<Cancel>,
 }
 
+impl Settled {
+    /// Forget what an episode settled (for the next one), keeping the room.
+    pub fn reset(&mut self) {
+        self.events.clear();
+        self.floor = 0;
+    }
+}
+
 /// One event of an analysed execution.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ev {

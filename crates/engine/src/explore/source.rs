@@ -147,7 +147,8 @@ pub(crate) fn analyse(
         }
         let (episode, settled, seen) = &mut taken[p.index()];
         if *episode != ep {
-            (*episode, *settled) = (ep, Settled::default());
+            *episode = ep;
+            settled.reset();
             seen.clear();
         }
         let local = d.an.pending_clock(p, k, &mut clock);
