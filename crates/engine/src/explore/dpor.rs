@@ -72,7 +72,7 @@ const LONG_SCAN: usize = 32;
 /// clock does not change, so an event that happens before it, commutes with it, or was
 /// taken stays so; a read-side event whose test no later state can change (the
 /// reversal's `limit` no longer matters) too.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Settled {
     /// Read-side events taken as races of the episode, or never grantable in it.
     events: HashSet<usize>,
@@ -80,10 +80,15 @@ pub(crate) struct Settled {
     floor: usize,
     /// Cuts a scan short (its result is then partial, and the caller stops): the first
     /// scan of an episode over a long run of concurrent reads can take seconds.
-    pub cancel: Option<Cancel>,
+    cancel: Option<Cancel>,
 }
 
 impl Settled {
+    /// Nothing settled yet; scans asking `cancel` now and then.
+    pub fn new(cancel: Option<Cancel>) -> Self {
+        Settled { events: HashSet::default(), floor: 0, cancel }
+    }
+
     /// Forget what an episode settled (for the next one), keeping the room.
     pub fn reset(&mut self) {
         self.events.clear();
@@ -202,10 +207,7 @@ impl RwIndex {
     /// unlocks).
     fn moved(&self, an: &Analysis, q: usize, e: usize, cap: usize) -> (i64, u32) {
         let Some(held) = self.by_thread.get(q).filter(|h| !h.is_empty()) else { return (0, 0) };
-        let evs = &an.by_thread[q];
-        let after = &evs[evs.partition_point(|&y| y as usize <= e)..];
-        let first_after = after.get(after.partition_point(|&y| !an.hb(e, y as usize)));
-        let end = first_after.map_or(cap, |&y| (y as usize).min(cap));
+        let end = an.first_after(q, e).map_or(cap, |y| y.min(cap));
         let ((h1, u1), (h0, u0)) = (Self::before(held, end), Self::before(held, e + 1));
         (h1 - h0, u1.wrapping_sub(u0))
     }
@@ -441,13 +443,6 @@ impl Analysis {
     /// write, at the end of the object's events, or where every later event happens
     /// after `e`).
     fn reversal_enabled(&self, e: usize, limit: usize, p: ThreadId, a: Action) -> (bool, bool) {
-        // The end of the scans below: `limit`, lowered to the end of the events
-        // concurrent with e once a scan runs long (or to tell whether the answer is final).
-        let horizon = |scanned: usize, end: &mut usize| {
-            if scanned == LONG_SCAN {
-                *end = self.concurrent_end(e, limit);
-            }
-        };
         if let Action::Await(w) = a {
             // The await counts where the reversal puts the wait: the count of the bytes
             // watched before e, plus the writes to them between e and `limit` that do not
@@ -471,7 +466,11 @@ impl Analysis {
                 let mut end = limit;
                 let mut n = before;
                 for (i, &x) in list[from..].iter().enumerate() {
-                    horizon(i, &mut end);
+                    // The walk ends at `limit`, lowered to the end of the events
+                    // concurrent with e once it runs long.
+                    if i == LONG_SCAN {
+                        end = self.concurrent_end(e, limit);
+                    }
                     let x = x as usize;
                     if x >= end {
                         last &= end < limit;
@@ -562,6 +561,15 @@ impl Analysis {
         (readers == 0, last)
     }
 
+    /// The first event of thread `q` after `e` that happens after `e`. Happening after
+    /// `e` is upward closed in a thread's order, so one bisection finds it, and every
+    /// later event of `q` happens after `e` too.
+    fn first_after(&self, q: usize, e: usize) -> Option<usize> {
+        let evs = &self.by_thread[q];
+        let after = &evs[evs.partition_point(|&y| y as usize <= e)..];
+        after.get(after.partition_point(|&y| !self.hb(e, y as usize))).map(|&y| y as usize)
+    }
+
     /// An index past which every event before `limit` happens after `e`: the end of
     /// the events that can move along with a reversal before `e`. (Each thread's
     /// events that happen after `e` are a suffix of its events after `e`, so the
@@ -569,13 +577,8 @@ impl Analysis {
     /// bisection per thread, so scans take it only once they run long.
     fn concurrent_end(&self, e: usize, limit: usize) -> usize {
         let mut end = 0;
-        for evs in &self.by_thread[..self.nt] {
-            let after = &evs[evs.partition_point(|&y| (y as usize) <= e)..];
-            let first_after = after.partition_point(|&y| !self.hb(e, y as usize));
-            let bound = match after.get(first_after) {
-                Some(&y) => y as usize,
-                None => after.last().map_or(0, |&y| y as usize + 1),
-            };
+        for (q, evs) in self.by_thread[..self.nt].iter().enumerate() {
+            let bound = self.first_after(q, e).unwrap_or_else(|| evs.last().map_or(0, |&y| y as usize + 1));
             end = end.max(bound);
             if end >= limit {
                 return limit;
@@ -619,7 +622,6 @@ impl Analysis {
     /// is a distinct place for the request (the other sections move along in `notdep`),
     /// so all of them race, down to and including the last grantable write-side event.
     /// A spin-wait on several locations races with the last such event on any of them.
-    ///
     ///
     /// `settled`: what the earlier states of this episode of the request settled, for a
     /// caller that needs only the first state of each (episode, event) pair (source-DPOR):

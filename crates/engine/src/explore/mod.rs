@@ -126,7 +126,7 @@ pub struct ExploreConfig {
 
 /// A predicate that cancels an exploration ([`ExploreConfig::cancel`]).
 #[derive(Clone)]
-pub struct Cancel(pub std::sync::Arc<dyn Fn() -> bool + Send + Sync>);
+pub struct Cancel(std::sync::Arc<dyn Fn() -> bool + Send + Sync>);
 
 impl Cancel {
     /// A cancel predicate.

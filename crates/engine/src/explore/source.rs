@@ -143,7 +143,7 @@ pub(crate) fn analyse(
             return false;
         }
         if taken.len() <= p.index() {
-            taken.resize_with(p.index() + 1, Default::default);
+            taken.resize_with(p.index() + 1, || (0, Settled::new(cancel.cloned()), HashSet::default()));
         }
         let (episode, settled, seen) = &mut taken[p.index()];
         if *episode != ep {
@@ -152,7 +152,6 @@ pub(crate) fn analyse(
             seen.clear();
         }
         let local = d.an.pending_clock(p, k, &mut clock);
-        settled.cancel = cancel.cloned();
         d.an.grantable(p, a, k, &clock, Some(settled), &mut races);
         if cancelled() {
             d.clock = clock;
