@@ -745,8 +745,8 @@ fn every_algorithm_agrees_on_the_counting_poll_corpus() {
 
 /// Spinlocks built from read-modify-writes (`spin_rmw_*.c`): every algorithm meets the
 /// expectation (an unchanged RMW is a load for spin-waits under every explorer); dfs,
-/// which runs every interleaving, is skipped on the three-thread lock (682 039
-/// executions). The AB-BA livelock names both loops' lines and both flags.
+/// which runs every interleaving, is skipped on the three-thread locks (682 039 and
+/// 2 996 971 executions). The AB-BA livelock names both loops' lines and both flags.
 #[test]
 fn every_algorithm_agrees_on_the_rmw_spin_corpus() {
     let dir = corpus();
@@ -756,7 +756,7 @@ fn every_algorithm_agrees_on_the_rmw_spin_corpus() {
     for f in &files {
         let e = expectation(&std::fs::read_to_string(dir.join(f)).expect("readable"));
         for alg in ["qpor", "optimal-dpor", "source-dpor", "classic-dpor", "dfs"] {
-            if alg == "dfs" && f == "spin_rmw_xchg_lock3.c" {
+            if alg == "dfs" && (f == "spin_rmw_xchg_lock3.c" || f == "spin_rmw_ttas_lock3.c") {
                 continue;
             }
             let Some(j) = check_under(&dir, f, alg, &e, &mut errs) else { continue };

@@ -382,8 +382,12 @@ pub(crate) struct SpinTracker {
     /// the checkpoint site ending its iterations, and the locations (with the bytes, the
     /// counts unused) its last iteration loaded.
     polling: Option<(Site, Vec<AwaitEntry>)>,
-    /// Its iterations in a row that only loaded those locations.
+    /// Its iterations in a row that only loaded those locations, with no write to them in
+    /// between.
     polls: u32,
+    /// The write counts of each polled location at the last iteration's reads: an
+    /// iteration that sees them moved starts the count again.
+    poll_seen: Vec<(ObjId, ByteWrites)>,
     /// Its polls run without scheduling points, after [`POLLS_SHOWN`] iterations.
     hidden: Option<Hidden>,
     /// Visits before this index are kept for counting polls only: a plain write in race
@@ -427,6 +431,7 @@ impl Clone for SpinTracker {
             jumped,
             polling,
             polls,
+            poll_seen,
             hidden,
             impure_from,
         } = src;
@@ -443,6 +448,7 @@ impl Clone for SpinTracker {
             (*plain_reads, *rw_locks, *deferred, *released);
         (self.scrubbed, self.dirty, self.clock_reads, self.jumped) = (*scrubbed, *dirty, *clock_reads, *jumped);
         self.polling.clone_from(polling);
+        self.poll_seen.clone_from(poll_seen);
         (self.polls, self.hidden, self.impure_from) = (*polls, *hidden, *impure_from);
     }
 }
@@ -485,6 +491,7 @@ impl SpinTracker {
         self.jumped = false;
         self.polling = None;
         self.polls = 0;
+        self.poll_seen.clear();
         self.hidden = None;
         self.impure_from = 0;
     }
@@ -810,9 +817,9 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
         } else {
             // Too many visits: forget them (not a change: a counting loop's count of
             // polls goes on).
-            let (polling, polls) = (spin.polling.take(), spin.polls);
+            let (polling, polls, seen) = (spin.polling.take(), spin.polls, std::mem::take(&mut spin.poll_seen));
             spin.clear();
-            (spin.polling, spin.polls) = (polling, polls);
+            (spin.polling, spin.polls, spin.poll_seen) = (polling, polls, seen);
         }
         return None;
     };
@@ -927,14 +934,35 @@ impl SpinTracker {
         let Some(mut list) = polled.then(|| await_list(None, read.clone())).flatten() else {
             self.polling = None;
             self.polls = 0;
+            self.poll_seen.clear();
             return;
         };
         list.iter_mut().for_each(|e| e.2 = 0);
+        // Whether no other thread wrote a polled location since the last iteration's reads
+        // (nor during this one): polls that see new writes are bounded by those writes,
+        // not a count the loop makes up, so they are all shown. A test-and-test-and-set
+        // lock's thread fails its exchange once per other thread that took the lock first;
+        // counting those failures hid the polls of the third of three threads.
+        let mut quiet = true;
+        let seen_before = self.poll_seen.len();
+        for r in read.clone() {
+            match self.poll_seen.iter_mut().find(|e| e.0 == r.o) {
+                Some(e) => {
+                    quiet &= e.1 == r.counts;
+                    e.1 = r.counts;
+                }
+                None => {
+                    quiet &= seen_before == 0;
+                    self.poll_seen.push((r.o, r.counts));
+                }
+            }
+        }
         // An iteration that visits several checkpoints completes at each: counted at the
         // site that began the count.
         match &self.polling {
-            Some((s, l)) if *l == list => self.polls += u32::from(*s == site),
+            Some((s, l)) if *l == list && quiet => self.polls += u32::from(*s == site),
             _ => {
+                self.poll_seen.retain(|e| list.iter().any(|l| l.0 == e.0));
                 self.polling = Some((site, list));
                 self.polls = 1;
             }
@@ -954,6 +982,7 @@ impl SpinTracker {
         self.hidden = None;
         self.polling = None;
         self.polls = 0;
+        self.poll_seen.clear();
     }
 }
 
