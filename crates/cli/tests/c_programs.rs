@@ -746,7 +746,7 @@ fn every_algorithm_agrees_on_the_counting_poll_corpus() {
 /// Spinlocks built from read-modify-writes (`spin_rmw_*.c`): every algorithm meets the
 /// expectation (an unchanged RMW is a load for spin-waits under every explorer); dfs,
 /// which runs every interleaving, is skipped on the three-thread locks (682 039 and
-/// 2 996 971 executions). The AB-BA livelock names both loops' lines and both flags.
+/// 302 263 executions). The AB-BA livelock names both loops' lines and both flags.
 #[test]
 fn every_algorithm_agrees_on_the_rmw_spin_corpus() {
     let dir = corpus();

@@ -673,22 +673,21 @@ fn peterson_unbounded_matches_brute_force() {
 
 /// The model of `tests/c/peterson_unbounded.c` (both flags in one word, on disjoint
 /// bytes; `turn` alone in its word) is the C program step for step: brute force runs as
-/// many schedules as `unfold check --algorithm dfs` on the C file (3 297, and 1 888 for
+/// many schedules as `unfold check --algorithm dfs` on the C file (1 985, and 1 807 for
 /// the broken version with `--keep-going`) and finds the same number of traces under
-/// read-read independence, the relation of the CLI's DPORs (17 and 16), which the
+/// read-read independence, the relation of the CLI's DPORs (14 and 16), which the
 /// corpus expects. With the flags as bits of one variable, accessed whole (dependent
-/// as every access to one word was before dependence was byte-aware), 30 and 28. (Before
-/// spin-waits were assumptions: 13 505 and 3 873 schedules, 21, 16, 38 and 28 traces,
-/// and the same figures with `Model::without_assumptions`.)
+/// as every access to one word was before dependence was byte-aware), 24 and 28. With
+/// ordinary waits (`Model::without_assumptions`): more schedules (10 895 and 3 585).
+/// (While p0 waited only at the third visit of W, before dead bytes were allowed: 3 297
+/// and 1 888 schedules, 17 and 16 traces; before spin-waits were assumptions: 13 505
+/// and 3 873 schedules, 21, 16, 38 and 28 traces.)
 #[test]
 fn peterson_model_counts_match_the_c_program() {
     let rr = Independence::ReadReadIndependent;
-    for (broken, int_flags, schedules, traces, before) in [
-        (false, true, 3_297, 17, (13_505, 21)),
-        (true, true, 1_888, 16, (3_873, 16)),
-        (false, false, 3_297, 30, (13_505, 38)),
-        (true, false, 1_888, 28, (3_873, 28)),
-    ] {
+    for (broken, int_flags, schedules, traces) in
+        [(false, true, 1_985, 14), (true, true, 1_807, 16), (false, false, 1_985, 24), (true, false, 1_807, 28)]
+    {
         let m = if int_flags { programs::peterson_int_flags(broken) } else { programs::peterson_with(broken, true) };
         let brute = brute_force(&mut m.clone(), rr, 100_000).expect("small enough");
         assert_eq!((brute.schedules, brute.traces.len()), (schedules, traces), "broken={broken} int_flags={int_flags}");
@@ -699,7 +698,14 @@ fn peterson_model_counts_match_the_c_program() {
         assert!(brute.traces.iter().all(|c| waits(c) == Some(0)), "broken={broken}");
         assert!(brute.deadlocks.len() > brute.stuck.len(), "broken={broken}: no assumption failed");
         let old = brute_force(&mut m.without_assumptions(), rr, 100_000).expect("small enough");
-        assert_eq!((old.schedules, old.traces.len()), before, "broken={broken} int_flags={int_flags}, ordinary waits");
+        // A performed wait is a step more, whose place among the other thread's writes
+        // the schedules tell apart.
+        assert!(
+            old.schedules > brute.schedules && old.traces.len() >= brute.traces.len(),
+            "broken={broken} int_flags={int_flags}, ordinary waits: {} schedules, {} traces",
+            old.schedules,
+            old.traces.len()
+        );
         assert_eq!(old.messages, brute.messages);
         assert!(old.traces.iter().all(|c| waits(c) <= Some(1)), "broken={broken}");
         assert!(old.traces.iter().any(|c| waits(c) == Some(1)), "broken={broken}");

@@ -271,6 +271,9 @@ struct Visit {
     comparable: bool,
     /// [`SpinTracker::clock_reads`] then.
     clocks: u32,
+    /// How many accesses to the thread's own frames were logged then
+    /// ([`SpinTracker::own`]).
+    own: usize,
 }
 
 impl Clone for Visit {
@@ -282,10 +285,10 @@ impl Clone for Visit {
 
     /// Field by field, reusing the stack buffer (checkpoints copy visits back and forth).
     fn clone_from(&mut self, src: &Self) {
-        let Visit { site, hash, regs, stack, reads, locks, comparable, clocks } = src;
+        let Visit { site, hash, regs, stack, reads, locks, comparable, clocks, own } = src;
         (self.site, self.hash, self.regs) = (*site, *hash, *regs);
         self.stack.clone_from(stack);
-        (self.reads, self.locks, self.comparable, self.clocks) = (*reads, *locks, *comparable, *clocks);
+        (self.reads, self.locks, self.comparable, self.clocks, self.own) = (*reads, *locks, *comparable, *clocks, *own);
     }
 }
 
@@ -301,7 +304,51 @@ fn state_hash(regs: &[u64; 10], stack: &[u8]) -> u64 {
     words.remainder().iter().fold(h, |h, &b| mix(h, b as u64))
 }
 
+impl SpinTracker {
+    /// Log an access of `size` bytes at `addr`, in the thread's own frames (see
+    /// [`SpinTracker::own`]).
+    #[inline]
+    fn log_own(&mut self, addr: u64, size: usize, write: bool) {
+        if self.own.len() < MAX_OWN {
+            self.own.push(OwnAccess { addr, size: size.min(u32::MAX as usize) as u32, write });
+        } else {
+            self.own_lost = true;
+        }
+    }
+}
+
 impl Visit {
+    /// Whether the thread's local state now (`regs`, and `stack` from address `frame` up)
+    /// is the one recorded but for bytes dead at this visit: bytes whose first access
+    /// since it, in `own` (the thread's accesses to its own frames since the visits
+    /// began), was a write. Such a byte's value at the visit was never used, so from the
+    /// state now, reading what the iteration read, the thread makes the iteration again,
+    /// writes those bytes as it did, and comes back to the state it is in now: a spin, as
+    /// if the states were equal. At `-O0` a loop's loaded values go through stack
+    /// temporaries that keep the last iteration's value until the next load overwrites
+    /// them (see "Dead temporaries" in docs/memory.md).
+    fn same_but_dead(&self, regs: &[u64; 10], stack: &[u8], frame: u64, own: &[OwnAccess]) -> bool {
+        if !self.comparable || self.regs != *regs || self.stack.len() != stack.len() || own.len() < self.own {
+            return false;
+        }
+        let own = &own[self.own..];
+        let mut dead = 0;
+        for (w, (a, b)) in self.stack.chunks(8).zip(stack.chunks(8)).enumerate() {
+            if a == b {
+                continue;
+            }
+            for k in (0..a.len()).filter(|&k| a[k] != b[k]) {
+                dead += 1;
+                let x = frame + (w * 8 + k) as u64;
+                let first = own.iter().find(|e| e.addr <= x && x - e.addr < u64::from(e.size));
+                if dead > MAX_DEAD_BYTES || !first.is_some_and(|e| e.write) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// Whether the thread's local state is the one recorded (exact: every byte).
     fn same_state(&self, hash: u64, regs: &[u64; 10], stack: &[u8]) -> bool {
         self.hash == hash && self.regs == *regs && self.stack.as_slice() == stack
@@ -393,7 +440,27 @@ pub(crate) struct SpinTracker {
     /// Visits before this index are kept for counting polls only: a plain write in race
     /// mode changed something since ([`SpinTracker::note_plain_change`]).
     impure_from: usize,
+    /// The thread's instrumented accesses to its own frames since the visits began, for
+    /// [`Visit::same_but_dead`].
+    own: Vec<OwnAccess>,
+    /// Whether an access is missing from `own`: more than [`MAX_OWN`] were made, or
+    /// polls ran hidden (their accesses are not logged), since the visits began.
+    own_lost: bool,
 }
+
+/// One instrumented access of a thread to its own frames (see [`SpinTracker::own`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OwnAccess {
+    addr: u64,
+    size: u32,
+    write: bool,
+}
+
+/// Most accesses to its own frames logged per thread between two changes.
+const MAX_OWN: usize = 4096;
+/// Most bytes in which two visits may differ and still be the same state modulo dead
+/// bytes ([`Visit::same_but_dead`]).
+const MAX_DEAD_BYTES: usize = 64;
 
 /// A counting poll's polls past [`POLLS_SHOWN`] (see "Polls that count").
 #[derive(Clone, Copy, Debug)]
@@ -434,6 +501,8 @@ impl Clone for SpinTracker {
             poll_seen,
             hidden,
             impure_from,
+            own,
+            own_lost,
         } = src;
         if self.visits.len() < *live {
             self.visits.resize_with(*live, Visit::default);
@@ -449,6 +518,8 @@ impl Clone for SpinTracker {
         (self.scrubbed, self.dirty, self.clock_reads, self.jumped) = (*scrubbed, *dirty, *clock_reads, *jumped);
         self.polling.clone_from(polling);
         self.poll_seen.clone_from(poll_seen);
+        self.own.clone_from(own);
+        self.own_lost = *own_lost;
         (self.polls, self.hidden, self.impure_from) = (*polls, *hidden, *impure_from);
     }
 }
@@ -483,7 +554,9 @@ impl SpinTracker {
             self.live = 0;
             self.reads.clear();
             self.locks.clear();
+            self.own.clear();
         }
+        self.own_lost = false;
         self.rw_locks = false;
         self.deferred = None;
         self.plain_reads = 0;
@@ -788,6 +861,14 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
                 && v.same_state(*hash.get_or_insert_with(|| state_hash(&ctx.regs, stack)), &ctx.regs, stack)
         })
         .map(|(j, _)| j);
+    // Or the site's latest visit, but for bytes dead at it (an `-O0` loop's temporaries).
+    let same = same.or_else(|| {
+        latest.filter(|&j| {
+            j >= impure_from
+                && !spin.own_lost
+                && spin.visits[j].same_but_dead(&ctx.regs, stack, frame as u64, &spin.own)
+        })
+    });
     let clocks = spin.clock_reads;
     if same.is_some_and(|i| clocks > spin.visits[i].clocks) && !spin.jumped {
         // A loop whose iteration read a clock comes back to a state it was in: time
@@ -813,6 +894,7 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
             let hash = if comparable { hash.unwrap_or_else(|| state_hash(&ctx.regs, stack)) } else { 0 };
             spin.visits[spin.live].record(site, hash, &ctx.regs, stack, nreads, nlocks, comparable);
             spin.visits[spin.live].clocks = clocks;
+            spin.visits[spin.live].own = spin.own.len();
             spin.live += 1;
         } else {
             // Too many visits: forget them (not a change: a counting loop's count of
@@ -873,10 +955,10 @@ fn checkpoint(rt: &mut crate::exec::Rt, site: Site, ctx: &UnfoldCtx) -> Option<A
             _ => {}
         }
     }
-    // A match compared the hash.
-    let hash = hash.expect("hashed to compare");
+    let hash = hash.unwrap_or_else(|| state_hash(&ctx.regs, stack));
     spin.visits[i].record(site, hash, &ctx.regs, stack, nreads, nlocks, true);
     spin.visits[i].clocks = clocks;
+    spin.visits[i].own = spin.own.len();
     None
 }
 
@@ -971,6 +1053,7 @@ impl SpinTracker {
         let shown = if read.clone().any(|r| r.rmw || r.bytes.is_none()) { POLLS_SHOWN_RMW } else { POLLS_SHOWN };
         if self.polls >= shown && self.hidden.is_none() {
             self.hidden = Some(Hidden { step: usize::MAX, polls: 0 });
+            self.own_lost = true;
         }
     }
 }
@@ -1479,6 +1562,9 @@ pub unsafe extern "C" fn __unfold_mem_access(
         let steps = rt.steps_done;
         let th = rt.thread(t);
         let own = frame != 0 && a >= frame && a < th.stack_top as u64;
+        if own && th.spin.live != 0 && !th.spin.own_lost {
+            th.spin.log_own(a, size, write != 0);
+        }
         if own && th.spin.hiding(steps) {
             // A counting loop's own variables while its polls are hidden ("Polls that
             // count"): no other thread runs, and what the loop's visible iterations did
