@@ -1981,6 +1981,30 @@ pub extern "C" fn __unfold_mem_fence(mo: c_int) {
     });
 }
 
+/// A compare-exchange of the program is about to read `size` bytes of its `expected` at
+/// `addr` (tsan.c calls this for an address above the caller's frame, after the
+/// pre-hook): in the thread's own frames, a read for [`Visit::same_but_dead`], which
+/// must not take the bytes for dead if a write of the program comes after it.
+///
+/// # Safety
+///
+/// `ctx` is null or points to the caller's live context.
+#[no_mangle]
+pub unsafe extern "C" fn __unfold_mem_own_read(addr: *const c_void, size: usize, ctx: *const UnfoldCtx) {
+    let a = addr as u64;
+    // SAFETY: tsan.c passes a pointer to its own live local context, or null.
+    let frame = if ctx.is_null() { 0 } else { unsafe { (*ctx).frame as u64 } };
+    with_rt(|rt| {
+        if !rt.active || frame == 0 {
+            return;
+        }
+        let th = rt.thread(rt.current);
+        if a >= frame && a < th.stack_top as u64 && th.spin.live != 0 && !th.spin.own_lost {
+            th.spin.log_own(a, size, false);
+        }
+    });
+}
+
 /// After a failed compare-exchange that wrote the value it found to `*expected`,
 /// changing it: the instrumentation does not see that write (the compiler hands
 /// `expected` to the atomic's entry point). In the thread's own frames it is local state,
