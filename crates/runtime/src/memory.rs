@@ -1562,9 +1562,15 @@ pub unsafe extern "C" fn __unfold_mem_access(
         let steps = rt.steps_done;
         let th = rt.thread(t);
         let own = frame != 0 && a >= frame && a < th.stack_top as u64;
-        if own && th.spin.live != 0 && !th.spin.own_lost {
-            th.spin.log_own(a, size, write != 0);
+        if th.spin.live != 0 && !th.spin.own_lost {
+            if own {
+                th.spin.log_own(a, size, write != 0);
+            } else if write == 0 {
+                // A read reported without the caller's frame (a string function's).
+                log_stack_read(rt, a, size);
+            }
         }
+        let th = rt.thread(t);
         if own && th.spin.hiding(steps) {
             // A counting loop's own variables while its polls are hidden ("Polls that
             // count"): no other thread runs, and what the loop's visible iterations did
@@ -1941,6 +1947,10 @@ pub extern "C" fn __unfold_mem_atomic_post(
         if !rt.active {
             return;
         }
+        if kind != 1 {
+            // An atomic in the thread's stack read its bytes (`__atomic_load_n` of a local).
+            log_stack_read(rt, a, size);
+        }
         // Memory errors once the operation ran, not at its scheduling point: another
         // thread may free the block while this one waits to be granted.
         crate::heapcheck::on_access(rt, a, size as u64, write, true, code_site(ra));
@@ -1983,26 +1993,30 @@ pub extern "C" fn __unfold_mem_fence(mo: c_int) {
 
 /// A compare-exchange of the program is about to read `size` bytes of its `expected` at
 /// `addr` (tsan.c calls this for an address above the caller's frame, after the
-/// pre-hook): in the thread's own frames, a read for [`Visit::same_but_dead`], which
-/// must not take the bytes for dead if a write of the program comes after it.
-///
-/// # Safety
-///
-/// `ctx` is null or points to the caller's live context.
+/// pre-hook): in the thread's stack, a read for [`Visit::same_but_dead`], which must not
+/// take the bytes for dead if a write of the program comes after it.
 #[no_mangle]
-pub unsafe extern "C" fn __unfold_mem_own_read(addr: *const c_void, size: usize, ctx: *const UnfoldCtx) {
-    let a = addr as u64;
-    // SAFETY: tsan.c passes a pointer to its own live local context, or null.
-    let frame = if ctx.is_null() { 0 } else { unsafe { (*ctx).frame as u64 } };
+pub extern "C" fn __unfold_mem_own_read(addr: *const c_void, size: usize) {
     with_rt(|rt| {
-        if !rt.active || frame == 0 {
-            return;
-        }
-        let th = rt.thread(rt.current);
-        if a >= frame && a < th.stack_top as u64 && th.spin.live != 0 && !th.spin.own_lost {
-            th.spin.log_own(a, size, false);
+        if rt.active {
+            log_stack_read(rt, addr as u64, size);
         }
     });
+}
+
+/// A read of `size` bytes at `a` for the current thread that its instrumented accesses
+/// do not show (an atomic's, a compare-exchange's read of its `expected`, a string
+/// function's read reported without the caller's frame): logged for
+/// [`Visit::same_but_dead`] if it lies in the thread's stack, so that a later write of the
+/// program does not make the bytes dead. (A read below the live frames is logged too: a
+/// read more only makes fewer bytes dead.)
+#[inline]
+fn log_stack_read(rt: &mut crate::exec::Rt, a: u64, size: usize) {
+    let th = rt.thread(rt.current);
+    let top = th.stack_top as u64;
+    if a < top && top - a <= crate::mem::MAX_STACK as u64 && th.spin.live != 0 && !th.spin.own_lost {
+        th.spin.log_own(a, size, false);
+    }
 }
 
 /// After a failed compare-exchange that wrote the value it found to `*expected`,

@@ -76,9 +76,9 @@ void __unfold_mem_atomic_post(const volatile void *addr, size_t size, int kind, 
 void __unfold_mem_fence(int mo);
 void __unfold_mem_cas_expected(const void *expected, struct unfold_ctx *ctx);
 /* A compare-exchange reads `*expected`, which the instrumentation does not see: where it
- * lies in the thread's own frames, the spin tracker logs the read (memory.rs, "dead
- * temporaries"). Called only for an address above the caller's frame. */
-void __unfold_mem_own_read(const void *addr, size_t size, struct unfold_ctx *ctx);
+ * lies in the thread's stack, the spin tracker logs the read (memory.rs,
+ * `Visit::same_but_dead`). Called only for an address above the caller's frame. */
+void __unfold_mem_own_read(const void *addr, size_t size);
 
 /* ---- lifecycle and call stacks ---------------------------------------------------- */
 void __tsan_init(void) {}
@@ -133,7 +133,7 @@ void __tsan_write_range(void *a, size_t n) { CAPTURE(c); __unfold_mem_access(a, 
         void *ra = RA;                                                                     \
         int same = PREDICTING && (__atomic_load_n(a, __ATOMIC_RELAXED) != *c || *c == v);  \
         int hid = __unfold_mem_atomic_pre(a, sizeof(T), same ? K_RMW_SAME : K_RMW, ra, &cx);    \
-        if (!hid && (void *)c > cx.frame) __unfold_mem_own_read(c, sizeof(T), &cx);        \
+        if (!hid && (void *)c > cx.frame) __unfold_mem_own_read(c, sizeof(T));             \
         T expected = *c;                                                                   \
         int ok = __atomic_compare_exchange_n(a, c, v, 0, SC, SC);                          \
         if (!hid) __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ok ? mo : fmo, ra); \
@@ -145,7 +145,7 @@ void __tsan_write_range(void *a, size_t n) { CAPTURE(c); __unfold_mem_access(a, 
         void *ra = RA;                                                                     \
         int same = PREDICTING && (__atomic_load_n(a, __ATOMIC_RELAXED) != *c || *c == v);  \
         int hid = __unfold_mem_atomic_pre(a, sizeof(T), same ? K_RMW_SAME : K_RMW, ra, &cx);    \
-        if (!hid && (void *)c > cx.frame) __unfold_mem_own_read(c, sizeof(T), &cx);        \
+        if (!hid && (void *)c > cx.frame) __unfold_mem_own_read(c, sizeof(T));             \
         T expected = *c;                                                                   \
         int ok = __atomic_compare_exchange_n(a, c, v, 0, SC, SC);                          \
         if (!hid) __unfold_mem_atomic_post(a, sizeof(T), ok ? K_RMW : K_FAILED_RMW, ok && expected != v, ok ? mo : fmo, ra); \
