@@ -1993,8 +1993,9 @@ pub extern "C" fn __unfold_mem_fence(mo: c_int) {
 
 /// A compare-exchange of the program is about to read `size` bytes of its `expected` at
 /// `addr` (tsan.c calls this for an address above the caller's frame, after the
-/// pre-hook): in the thread's stack, a read for [`Visit::same_but_dead`], which must not
-/// take the bytes for dead if a write of the program comes after it.
+/// pre-hook): in the thread's stack, a read for the spin tracker's dead bytes
+/// (`Visit::same_but_dead`), which must not take the bytes for dead if a write of the
+/// program comes after it.
 #[no_mangle]
 pub extern "C" fn __unfold_mem_own_read(addr: *const c_void, size: usize) {
     with_rt(|rt| {
