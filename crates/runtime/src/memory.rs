@@ -457,7 +457,7 @@ pub(crate) struct OwnAccess {
 }
 
 /// Most accesses to its own frames logged per thread between two changes.
-const MAX_OWN: usize = 4096;
+const MAX_OWN: usize = 256;
 /// Most bytes in which two visits may differ and still be the same state modulo dead
 /// bytes ([`Visit::same_but_dead`]).
 const MAX_DEAD_BYTES: usize = 64;
