@@ -332,6 +332,11 @@ impl Visit {
             return false;
         }
         let own = &own[self.own..];
+        if !own.iter().any(|e| e.write) {
+            // No byte was written since: none is dead (an array loop's visits end here,
+            // before comparing stacks).
+            return false;
+        }
         let mut dead = 0;
         for (w, (a, b)) in self.stack.chunks(8).zip(stack.chunks(8)).enumerate() {
             if a == b {
@@ -1561,16 +1566,14 @@ pub unsafe extern "C" fn __unfold_mem_access(
         let t = rt.current;
         let steps = rt.steps_done;
         let th = rt.thread(t);
-        let own = frame != 0 && a >= frame && a < th.stack_top as u64;
-        if th.spin.live != 0 && !th.spin.own_lost {
-            if own {
-                th.spin.log_own(a, size, write != 0);
-            } else if write == 0 {
-                // A read reported without the caller's frame (a string function's).
-                log_stack_read(rt, a, size);
-            }
+        let top = th.stack_top as u64;
+        let own = frame != 0 && a >= frame && a < top;
+        // An access to the thread's own frames, or a read of its stack reported without
+        // the caller's frame (a string function's): logged for `Visit::same_but_dead`.
+        let in_stack = || write == 0 && a < top && top - a <= crate::mem::MAX_STACK as u64;
+        if th.spin.live != 0 && !th.spin.own_lost && (own || in_stack()) {
+            th.spin.log_own(a, size, write != 0);
         }
-        let th = rt.thread(t);
         if own && th.spin.hiding(steps) {
             // A counting loop's own variables while its polls are hidden ("Polls that
             // count"): no other thread runs, and what the loop's visible iterations did
