@@ -309,7 +309,9 @@ impl SpinTracker {
     /// [`SpinTracker::own`]).
     #[inline]
     fn log_own(&mut self, addr: u64, size: usize, write: bool) {
-        if self.own.len() < MAX_OWN {
+        if self.live == 0 || self.own_lost {
+            // No visit to compare with, or the log is incomplete anyway.
+        } else if self.own.len() < MAX_OWN {
             self.own.push(OwnAccess { addr, size: size.min(u32::MAX as usize) as u32, write });
         } else {
             self.own_lost = true;
@@ -1031,7 +1033,6 @@ impl SpinTracker {
         // lock's thread fails its exchange once per other thread that took the lock first;
         // counting those failures hid the polls of the third of three threads.
         let mut quiet = true;
-        let seen_before = self.poll_seen.len();
         for r in read.clone() {
             match self.poll_seen.iter_mut().find(|e| e.0 == r.o) {
                 Some(e) => {
@@ -1039,7 +1040,8 @@ impl SpinTracker {
                     e.1 = r.counts;
                 }
                 None => {
-                    quiet &= seen_before == 0;
+                    // Not polled before: the count starts here.
+                    quiet = false;
                     self.poll_seen.push((r.o, r.counts));
                 }
             }
@@ -1566,13 +1568,13 @@ pub unsafe extern "C" fn __unfold_mem_access(
         let t = rt.current;
         let steps = rt.steps_done;
         let th = rt.thread(t);
-        let top = th.stack_top as u64;
-        let own = frame != 0 && a >= frame && a < top;
+        let own = frame != 0 && a >= frame && a < th.stack_top as u64;
         // An access to the thread's own frames, or a read of its stack reported without
         // the caller's frame (a string function's): logged for `Visit::same_but_dead`.
-        let in_stack = || write == 0 && a < top && top - a <= crate::mem::MAX_STACK as u64;
-        if th.spin.live != 0 && !th.spin.own_lost && (own || in_stack()) {
+        if own {
             th.spin.log_own(a, size, write != 0);
+        } else if write == 0 {
+            log_stack_read(th, a, size);
         }
         if own && th.spin.hiding(steps) {
             // A counting loop's own variables while its polls are hidden ("Polls that
@@ -1952,7 +1954,7 @@ pub extern "C" fn __unfold_mem_atomic_post(
         }
         if kind != 1 {
             // An atomic in the thread's stack read its bytes (`__atomic_load_n` of a local).
-            log_stack_read(rt, a, size);
+            log_stack_read(rt.thread(rt.current), a, size);
         }
         // Memory errors once the operation ran, not at its scheduling point: another
         // thread may free the block while this one waits to be granted.
@@ -2003,22 +2005,21 @@ pub extern "C" fn __unfold_mem_fence(mo: c_int) {
 pub extern "C" fn __unfold_mem_own_read(addr: *const c_void, size: usize) {
     with_rt(|rt| {
         if rt.active {
-            log_stack_read(rt, addr as u64, size);
+            log_stack_read(rt.thread(rt.current), addr as u64, size);
         }
     });
 }
 
-/// A read of `size` bytes at `a` for the current thread that its instrumented accesses
-/// do not show (an atomic's, a compare-exchange's read of its `expected`, a string
+/// A read of `size` bytes at `a` by thread `th` that its instrumented accesses do not
+/// show (an atomic's, a compare-exchange's read of its `expected`, a string
 /// function's read reported without the caller's frame): logged for
 /// [`Visit::same_but_dead`] if it lies in the thread's stack, so that a later write of the
 /// program does not make the bytes dead. (A read below the live frames is logged too: a
 /// read more only makes fewer bytes dead.)
 #[inline]
-fn log_stack_read(rt: &mut crate::exec::Rt, a: u64, size: usize) {
-    let th = rt.thread(rt.current);
+fn log_stack_read(th: &mut crate::exec::ThreadRt, a: u64, size: usize) {
     let top = th.stack_top as u64;
-    if a < top && top - a <= crate::mem::MAX_STACK as u64 && th.spin.live != 0 && !th.spin.own_lost {
+    if a < top && top - a <= crate::mem::MAX_STACK as u64 {
         th.spin.log_own(a, size, false);
     }
 }
